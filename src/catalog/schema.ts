@@ -1,0 +1,125 @@
+// The files of a portal directory, as zod schemas: the one definition of what an operator may write.
+import { z } from 'zod';
+
+/** Field types of the Explore API (supplement section 2). */
+export const FIELD_TYPES = [
+  'text',
+  'int',
+  'double',
+  'boolean',
+  'date',
+  'datetime',
+  'geo_point_2d',
+  'geo_shape',
+  'file',
+  'json_blob',
+] as const;
+export type FieldType = (typeof FIELD_TYPES)[number];
+
+/**
+ * How each field type is stored in data.parquet. Every module that reads or writes dataset
+ * columns relies on this table: a datetime is an instant (TIMESTAMPTZ), a point a
+ * {lon, lat} struct, a shape its GeoJSON geometry as text, a multivalued text a list.
+ */
+export const STORAGE_TYPES = {
+  text: 'VARCHAR',
+  int: 'BIGINT',
+  double: 'DOUBLE',
+  boolean: 'BOOLEAN',
+  date: 'DATE',
+  datetime: 'TIMESTAMP WITH TIME ZONE',
+  geo_point_2d: 'STRUCT(lon DOUBLE, lat DOUBLE)',
+  geo_shape: 'VARCHAR',
+  file: 'VARCHAR',
+  json_blob: 'VARCHAR',
+} as const satisfies Record<FieldType, string>;
+
+/** The hidden column that holds each record's stable identifier. */
+export const RECORD_ID_COLUMN = '_recordid';
+
+const identifier = z.string().regex(/^[a-z_][a-z0-9_]*$/, 'lowercase letters, digits and _, not starting with a digit');
+
+/** Annotations as in v2.1: name -> args (an empty list when the annotation takes none). */
+export const annotationsSchema = z.record(z.string(), z.array(z.string())).default({});
+
+export const fieldSchema = z
+  .object({
+    name: identifier,
+    label: z.string(),
+    type: z.enum(FIELD_TYPES),
+    description: z.string().nullable().default(null),
+    annotations: annotationsSchema,
+  })
+  .strict();
+export type Field = z.infer<typeof fieldSchema>;
+
+const metaValue = z.union([
+  z.string(),
+  z.number(),
+  z.boolean(),
+  z.null(),
+  z.array(z.string()),
+  z.record(z.string(), z.unknown()),
+]);
+
+/** Metas grouped by template: `default`, `dcat`, and any custom template. */
+export const metasSchema = z
+  .object({
+    default: z
+      .object({
+        title: z.string(),
+        description: z.string().nullable().default(null),
+        theme: z.array(z.string()).nullable().default(null),
+        keyword: z.array(z.string()).nullable().default(null),
+        license: z.string().nullable().default(null),
+        license_url: z.string().nullable().default(null),
+        language: z.string().nullable().default(null),
+        publisher: z.string().nullable().default(null),
+        references: z.string().nullable().default(null),
+        attributions: z.array(z.string()).nullable().default(null),
+        territory: z.array(z.string()).nullable().default(null),
+        modified: z.string().datetime({ offset: true }).nullable().default(null),
+      })
+      .catchall(metaValue),
+  })
+  .catchall(z.record(z.string(), metaValue));
+export type Metas = z.infer<typeof metasSchema>;
+
+/** Who may read a dataset's data; issue-level access control builds on `restricted`. */
+export const visibilitySchema = z.enum(['public', 'restricted']).default('public');
+
+export const datasetFileSchema = z
+  .object({
+    dataset_uid: z.string().min(1),
+    visibility: visibilitySchema,
+    metas: metasSchema,
+    fields: z.array(fieldSchema),
+    /** Facts computed by ingest; hand edits are overwritten by the next ingest. */
+    computed: z
+      .object({
+        records_count: z.number().int().nonnegative(),
+        data_processed: z.string().datetime({ offset: true }),
+        metadata_processed: z.string().datetime({ offset: true }),
+        bbox: z
+          .object({ west: z.number(), south: z.number(), east: z.number(), north: z.number() })
+          .nullable()
+          .default(null),
+        geometry_types: z.array(z.string()).default([]),
+        temporal_coverage_from: z.string().nullable().default(null),
+        temporal_coverage_to: z.string().nullable().default(null),
+      })
+      .strict(),
+  })
+  .strict();
+export type DatasetFile = z.infer<typeof datasetFileSchema>;
+
+export const portalFileSchema = z
+  .object({
+    title: z.string(),
+    domain: z.string().default('localhost'),
+    language: z.string().default('en'),
+    timezone: z.string().default('UTC'),
+    private: z.boolean().default(false),
+  })
+  .strict();
+export type PortalFile = z.infer<typeof portalFileSchema>;

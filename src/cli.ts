@@ -1,0 +1,31 @@
+#!/usr/bin/env node
+// The `duckportal` command: one sub-command per module, each loaded only when asked for.
+import './threadpool.js';
+
+type Command = () => Promise<{ main(args: string[]): Promise<void> }>;
+
+const COMMANDS: Record<string, { help: string; load: Command }> = {
+  serve: { help: 'serve --portal DIR [--port 8080] [--host 127.0.0.1]', load: () => import('./serve-command.js') },
+  ingest: {
+    help: 'ingest <file> --portal DIR --id ID [--title T] [--geo-point LAT,LON] [--facet F,...] [--multivalued F:SEP]',
+    load: () => import('./ingest/command.js'),
+  },
+  sample: { help: 'sample --portal DIR   (builds the sample portal from vega-datasets)', load: () => import('./ingest/sample.js') },
+};
+
+async function main(argv: string[]): Promise<void> {
+  const [name, ...args] = argv;
+  const command = name === undefined ? undefined : COMMANDS[name];
+  if (!command) {
+    const usage = Object.values(COMMANDS).map((c) => `  duckportal ${c.help}`);
+    process.stderr.write(`usage:\n${usage.join('\n')}\n`);
+    process.exitCode = 2;
+    return;
+  }
+  await (await command.load()).main(args);
+}
+
+main(process.argv.slice(2)).catch((error: unknown) => {
+  process.stderr.write(`duckportal: ${error instanceof Error ? error.message : String(error)}\n`);
+  process.exitCode = 1;
+});

@@ -1,0 +1,141 @@
+// One DuckDB instance for the whole server: locked down at start, a pool of connections,
+// each query interruptible. Knows nothing of HTTP or ODSQL.
+import { rm, mkdir } from 'node:fs/promises';
+import path from 'node:path';
+import { DuckDBInstance, type DuckDBConnection, type DuckDBValue } from '@duckdb/node-api';
+import { quoteIdentifier, quoteString } from '../sql-text.js';
+
+export interface EngineOptions {
+  /** Directories DuckDB may read; everything else is refused once locked. */
+  readonly allowedDirectories: readonly string[];
+  /** Spill folder; wiped at start because spill files survive a crash. */
+  readonly tempDirectory: string;
+  readonly threads?: number;
+  readonly memoryLimit?: string;
+  readonly connections?: number;
+}
+
+/** A result read whole: column names, DuckDB type names and rows of DuckDB values. */
+export interface QueryResult {
+  readonly columns: readonly { readonly name: string; readonly type: string }[];
+  readonly rows: readonly (readonly DuckDBValue[])[];
+}
+
+/** Thrown when a query is stopped by its caller (client gone, deadline passed). */
+export class QueryInterrupted extends Error {
+  constructor() {
+    super('query interrupted');
+  }
+}
+
+export class Engine {
+  private readonly idle: DuckDBConnection[] = [];
+  private readonly waiting: ((connection: DuckDBConnection) => void)[] = [];
+
+  private constructor(
+    private readonly instance: DuckDBInstance,
+    connections: DuckDBConnection[],
+  ) {
+    this.idle.push(...connections);
+  }
+
+  /** Opens the instance, wipes the spill folder, locks DuckDB down and fills the pool. */
+  static async open(options: EngineOptions): Promise<Engine> {
+    await rm(options.tempDirectory, { recursive: true, force: true });
+    await mkdir(options.tempDirectory, { recursive: true });
+    const config: Record<string, string> = {
+      autoinstall_known_extensions: 'false',
+      autoload_known_extensions: 'false',
+      temp_directory: options.tempDirectory,
+      // Fixed so that datetime semantics never depend on the host; a request's zone is applied in SQL.
+      TimeZone: 'UTC',
+    };
+    if (options.threads) config.threads = String(options.threads);
+    if (options.memoryLimit) config.memory_limit = options.memoryLimit;
+    const instance = await DuckDBInstance.create(':memory:', config);
+    const first = await instance.connect();
+    await lockDown(first, [...options.allowedDirectories, options.tempDirectory]);
+    const pool = [first];
+    for (let i = 1; i < (options.connections ?? 8); i++) pool.push(await instance.connect());
+    return new Engine(instance, pool);
+  }
+
+  /** Runs `work` on a pooled connection; `signal` interrupts the running statement. */
+  async withConnection<T>(work: (connection: DuckDBConnection) => Promise<T>, signal?: AbortSignal): Promise<T> {
+    if (signal?.aborted) throw new QueryInterrupted();
+    const connection = await this.acquire();
+    let settled = false;
+    let interrupter: NodeJS.Timeout | undefined;
+    // An interrupt that arrives before execution starts is dropped: re-send until the work settles.
+    const onAbort = (): void => {
+      const send = (): void => {
+        if (settled) return;
+        connection.interrupt();
+        interrupter = setTimeout(send, 20);
+      };
+      send();
+    };
+    signal?.addEventListener('abort', onAbort, { once: true });
+    try {
+      return await work(connection);
+    } catch (error) {
+      if (signal?.aborted) throw new QueryInterrupted();
+      throw error;
+    } finally {
+      settled = true;
+      clearTimeout(interrupter);
+      signal?.removeEventListener('abort', onAbort);
+      this.release(connection);
+    }
+  }
+
+  /** Runs one statement and reads its whole result. */
+  async query(sql: string, params: readonly DuckDBValue[] = [], signal?: AbortSignal): Promise<QueryResult> {
+    return this.withConnection(async (connection) => {
+      const reader = await connection.runAndReadAll(sql, [...params]);
+      const columns = reader.columnNames().map((name, i) => ({ name, type: reader.columnType(i).toString() }));
+      return { columns, rows: reader.getRows() };
+    }, signal);
+  }
+
+  /** Defines (or redefines) a view over a Parquet file. */
+  async defineView(name: string, parquetPath: string): Promise<void> {
+    await this.query(
+      `CREATE OR REPLACE VIEW ${quoteIdentifier(name)} AS SELECT * FROM read_parquet(${quoteString(parquetPath)})`,
+    );
+  }
+
+  /** Drops a view if it exists. */
+  async dropView(name: string): Promise<void> {
+    await this.query(`DROP VIEW IF EXISTS ${quoteIdentifier(name)}`);
+  }
+
+  close(): void {
+    for (const connection of this.idle) connection.closeSync();
+    this.idle.length = 0;
+    this.instance.closeSync();
+  }
+
+  private acquire(): Promise<DuckDBConnection> {
+    const connection = this.idle.pop();
+    if (connection) return Promise.resolve(connection);
+    return new Promise((resolve) => this.waiting.push(resolve));
+  }
+
+  private release(connection: DuckDBConnection): void {
+    const next = this.waiting.shift();
+    if (next) next(connection);
+    else this.idle.push(connection);
+  }
+}
+
+/**
+ * Order matters (DuckDB's own guidance): allowed directories first, then external access
+ * off, then the configuration locked, so no later statement can undo either.
+ */
+async function lockDown(connection: DuckDBConnection, directories: readonly string[]): Promise<void> {
+  const list = directories.map((d) => quoteString(path.resolve(d) + path.sep)).join(', ');
+  await connection.run(`SET allowed_directories = [${list}]`);
+  await connection.run('SET enable_external_access = false');
+  await connection.run('SET lock_configuration = true');
+}
