@@ -94,6 +94,8 @@ export const datasetFileSchema = z
     visibility: visibilitySchema,
     metas: metasSchema,
     fields: z.array(fieldSchema),
+    /** Free-form application metas, returned only with include_app_metas=true. */
+    app_metas: z.record(z.string(), z.unknown()).default({}),
     /** Facts computed by ingest; hand edits are overwritten by the next ingest. */
     computed: z
       .object({

@@ -4,6 +4,7 @@ import { rm, mkdir } from 'node:fs/promises';
 import path from 'node:path';
 import { DuckDBInstance, type DuckDBConnection, type DuckDBValue } from '@duckdb/node-api';
 import { quoteIdentifier, quoteString } from '../sql-text.js';
+import { readJsonRows, type JsonValue } from './values.js';
 
 export interface EngineOptions {
   /** Directories DuckDB may read; everything else is refused once locked. */
@@ -96,6 +97,11 @@ export class Engine {
       const columns = reader.columnNames().map((name, i) => ({ name, type: reader.columnType(i).toString() }));
       return { columns, rows: reader.getRows() };
     }, signal);
+  }
+
+  /** Runs one statement and reads its whole result as JSON objects (for pages of records, not exports). */
+  async queryJson(sql: string, params: readonly DuckDBValue[] = [], signal?: AbortSignal): Promise<Record<string, JsonValue>[]> {
+    return this.withConnection(async (connection) => readJsonRows(await connection.runAndReadAll(sql, [...params])), signal);
   }
 
   /** Defines (or redefines) a view over a Parquet file. */

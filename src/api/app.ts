@@ -1,0 +1,39 @@
+// The Koa application: one error middleware on top, trailing slashes folded, GET only, the routers.
+import Koa from 'koa';
+import Router from '@koa/router';
+import { ApiError, errorMiddleware } from './errors.js';
+import type { Services } from './services.js';
+import { catalogRoutes } from './v2/catalog-routes.js';
+
+export const V21_PREFIX = '/api/explore/v2.1';
+
+/** The router of every v2.1 operation (exported so tests and the OpenAPI document can list its routes). */
+export function v21Router(services: Services): Router {
+  const router = new Router({ prefix: V21_PREFIX });
+  catalogRoutes(router, services);
+  return router;
+}
+
+/** Builds the application over the given services. */
+export function createApp(services: Services): Koa {
+  const app = new Koa();
+  app.proxy = false;
+  app.silent = true;
+  app.use(errorMiddleware(services.log));
+  app.use(async (ctx, next) => {
+    // The official client always adds a trailing slash; paths are matched without it.
+    if (ctx.path.length > 1 && ctx.path.endsWith('/')) ctx.path = ctx.path.replace(/\/+$/, '');
+    await next();
+  });
+  const router = v21Router(services);
+  app.use(router.routes());
+  app.use(async (ctx, next) => {
+    await next();
+    if (ctx.method !== 'GET' && ctx.method !== 'HEAD' && ctx.status === 404 && router.match(ctx.path, 'GET').path.length) {
+      throw new ApiError(405, 'MethodNotAllowed', `Method ${ctx.method} is not allowed: the API is read-only (GET).`, {
+        Allow: 'GET, HEAD',
+      });
+    }
+  });
+  return app;
+}

@@ -1,0 +1,56 @@
+// Every error a client can see, and the one middleware that turns them into the spec's error object.
+import type { Context, Next } from 'koa';
+import { QueryLangError } from '../odsql/errors.js';
+import { QueryInterrupted } from '../engine/engine.js';
+
+/** An error with an HTTP status and an Explore API error code. */
+export class ApiError extends Error {
+  constructor(
+    readonly status: number,
+    readonly errorCode: string,
+    message: string,
+    readonly headers: Readonly<Record<string, string>> = {},
+  ) {
+    super(message);
+  }
+}
+
+/** 404 for a dataset, record or attachment that does not exist (or that the caller may not know of). */
+export function notFound(what: string, id: string): ApiError {
+  return new ApiError(404, 'NotFoundResource', `The requested ${what} ${id} does not exist.`);
+}
+
+/** 400 for a REST parameter outside its domain, in the public service's wording. */
+export function invalidParameter(name: string, detail: string): ApiError {
+  return new ApiError(400, 'InvalidRESTParameterError', `Invalid value for ${name} API parameter: ${detail}`);
+}
+
+/** The error body for one thrown value; anything unexpected is a 500 whose text never leaves the server. */
+export function toErrorBody(error: unknown): { status: number; body: { error_code: string; message: string } } {
+  if (error instanceof ApiError) return { status: error.status, body: { error_code: error.errorCode, message: error.message } };
+  if (error instanceof QueryLangError) return { status: 400, body: { error_code: 'QueryLangError', message: error.message } };
+  if (error instanceof QueryInterrupted) {
+    return { status: 503, body: { error_code: 'QueryInterrupted', message: 'The query was stopped before it finished.' } };
+  }
+  return { status: 500, body: { error_code: 'InternalError', message: 'An internal error occurred; it has been logged.' } };
+}
+
+/** The top middleware: one place produces every error body (STYLE.md, example 7). */
+export function errorMiddleware(log: (line: string) => void) {
+  return async (ctx: Context, next: Next): Promise<void> => {
+    try {
+      await next();
+      if (ctx.status === 404 && ctx.body === undefined) {
+        throw new ApiError(404, 'NotFoundResource', `Unknown path: ${ctx.path}`);
+      }
+    } catch (error) {
+      // Once an export has started streaming, the only honest signal left is a broken connection.
+      if (ctx.headerSent) throw error;
+      const { status, body } = toErrorBody(error);
+      if (status >= 500) log(`${ctx.method} ${ctx.path}: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`);
+      if (error instanceof ApiError) ctx.set(error.headers);
+      ctx.status = status;
+      ctx.body = body;
+    }
+  };
+}

@@ -1,0 +1,87 @@
+// Query-string parameters as zod schemas: one builder per kind of value, messages in the public
+// service's wording, and one `parseParams` that turns the first problem into a 400.
+import { z } from 'zod';
+import { ApiError, invalidParameter } from './errors.js';
+
+type Raw = string | string[] | undefined;
+
+/** The last occurrence of a parameter given once or several times. */
+function last(raw: Raw): string | undefined {
+  return Array.isArray(raw) ? raw[raw.length - 1] : raw;
+}
+
+function fail(ctx: z.RefinementCtx, name: string, detail: string): never {
+  ctx.addIssue({ code: 'custom', message: `Invalid value for ${name} API parameter: ${detail}`, input: undefined });
+  return z.NEVER as never;
+}
+
+/** An integer within [min, max] (max null = unbounded), with a default when absent. */
+export function integer(name: string, options: { min: number; max: number | null; default: number }) {
+  const { min, max } = options;
+  const expected = max === null ? `${name} >= ${min}` : `${min} <= ${name} <= ${max}`;
+  return z.custom<Raw>().transform((raw, ctx): number => {
+    const text = last(raw);
+    if (text === undefined || text === '') return options.default;
+    const value = /^-?\d+$/.test(text.trim()) ? Number(text) : NaN;
+    if (!Number.isSafeInteger(value)) return fail(ctx, name, `${text} was found but an integer is expected.`);
+    if (value < min || (max !== null && value > max)) return fail(ctx, name, `${text} was found but ${expected} is expected.`);
+    return value;
+  });
+}
+
+/** `true`/`false` (any case, also 1/0), with a default when absent. */
+export function boolean(name: string, fallback: boolean) {
+  return z.custom<Raw>().transform((raw, ctx): boolean => {
+    const text = last(raw)?.toLowerCase();
+    if (text === undefined || text === '') return fallback;
+    if (text === 'true' || text === '1') return true;
+    if (text === 'false' || text === '0') return false;
+    return fail(ctx, name, `${text} was found but true or false is expected.`);
+  });
+}
+
+/** A free string (its last occurrence), or undefined. */
+export function text() {
+  return z.custom<Raw>().transform((raw): string | undefined => last(raw) || undefined);
+}
+
+/** A parameter that may repeat (`where`, `refine`, `exclude`, `facet`): every non-empty occurrence. */
+export function repeated() {
+  return z.custom<Raw>().transform((raw): string[] => (raw === undefined ? [] : [raw].flat().filter((v) => v !== '')));
+}
+
+/** One of a closed list of values, or the default. */
+export function oneOf<const T extends string>(name: string, values: readonly T[], fallback: T | undefined) {
+  return z.custom<Raw>().transform((raw, ctx): T | undefined => {
+    const value = last(raw);
+    if (value === undefined || value === '') return fallback;
+    if ((values as readonly string[]).includes(value)) return value as T;
+    return fail(ctx, name, `${value} was found but one of ${values.join(', ')} is expected.`);
+  });
+}
+
+export const LANGS = ['en', 'fr', 'nl', 'pt', 'it', 'ar', 'de', 'es', 'ca', 'eu', 'sv'] as const;
+
+const TIMEZONES = new Set(['UTC', ...Intl.supportedValuesOf('timeZone')]);
+
+/** An IANA (CLDR) time zone name; UTC by default. */
+export function timezone() {
+  return z.custom<Raw>().transform((raw, ctx): string => {
+    const value = last(raw);
+    if (value === undefined || value === '') return 'UTC';
+    if (TIMEZONES.has(value)) return value;
+    return fail(ctx, 'timezone', `${value} was found but a time zone name such as Europe/Paris is expected.`);
+  });
+}
+
+/** Validates a query string against an operation's schema; the first problem becomes a 400. */
+export function parseParams<S extends z.ZodType>(schema: S, query: Record<string, Raw>): z.output<S> {
+  const result = schema.safeParse(query);
+  if (result.success) return result.data;
+  const issue = result.error.issues[0];
+  const name = issue?.path.join('.') ?? 'unknown';
+  const message = issue?.message ?? '';
+  throw message.startsWith('Invalid value for')
+    ? new ApiError(400, 'InvalidRESTParameterError', message)
+    : invalidParameter(name, message);
+}

@@ -1,0 +1,24 @@
+// What every route handler may use: the engine, the current portal, the log.
+import type { Context } from 'koa';
+import type { Engine } from '../engine/engine.js';
+import type { Dataset, Portal } from '../catalog/portal.js';
+import { notFound } from './errors.js';
+
+export interface Services {
+  readonly engine: Engine;
+  /** The portal as last loaded (a reload swaps it whole). */
+  portal(): Portal;
+  readonly log: (line: string) => void;
+}
+
+/** The dataset named in the path, or 404 NotFoundResource. */
+export function requireDataset(services: Services, id: string): Dataset {
+  const dataset = services.portal().datasets.get(id);
+  if (!dataset) throw notFound('dataset', id);
+  return dataset;
+}
+
+/** Absolute base of the v2.1 API for links, from the request's own host. */
+export function apiBase(ctx: Context): string {
+  return `${ctx.protocol}://${ctx.host}/api/explore/v2.1`;
+}

@@ -1,0 +1,98 @@
+// v2.1 catalog operations: dataset list, dataset lookup, attachments, export format lists.
+import { createReadStream } from 'node:fs';
+import type Router from '@koa/router';
+import type { RouterContext } from '@koa/router';
+import { z } from 'zod';
+import { apiBase, requireDataset, type Services } from '../services.js';
+import { boolean, integer, parseParams, repeated, text, timezone, oneOf, LANGS } from '../params.js';
+import { notFound } from '../errors.js';
+import { datasetShape, type ShapeOptions } from './dataset-shape.js';
+import { DATASET_EXPORT_FORMATS, CATALOG_EXPORT_FORMATS, GEO_EXPORT_FORMATS } from '../../exports/formats.js';
+import { datasetFeatures } from '../../catalog/features.js';
+
+/** Parameters of the dataset lookup (explore-api.md: select, lang, timezone, include_*). */
+export const datasetLookupParams = z.object({
+  select: text(),
+  lang: oneOf('lang', LANGS, undefined),
+  timezone: timezone(),
+  include_links: boolean('include_links', false),
+  include_app_metas: boolean('include_app_metas', false),
+});
+
+/** Parameters of the catalog list: the common filtering context over dataset metas. */
+export const catalogListParams = datasetLookupParams.extend({
+  where: repeated(),
+  order_by: text(),
+  group_by: text(),
+  refine: repeated(),
+  exclude: repeated(),
+  limit: integer('limit', { min: -1, max: 100, default: 10 }),
+  offset: integer('offset', { min: 0, max: null, default: 0 }),
+});
+
+function shapeOptions(ctx: RouterContext, params: z.output<typeof datasetLookupParams>): ShapeOptions {
+  return {
+    baseUrl: apiBase(ctx),
+    timezone: params.timezone,
+    includeLinks: params.include_links,
+    includeAppMetas: params.include_app_metas,
+    dataVisible: true,
+  };
+}
+
+/** Mounts the catalog operations on a router rooted at /api/explore/v2.1. */
+export function catalogRoutes(router: Router, services: Services): void {
+  router.get('/catalog/datasets', (ctx) => {
+    const params = parseParams(catalogListParams, ctx.query);
+    const portal = services.portal();
+    const all = [...portal.datasets.values()];
+    const page = params.limit === -1 ? all.slice(params.offset) : all.slice(params.offset, params.offset + params.limit);
+    const options = shapeOptions(ctx, params);
+    const body: Record<string, unknown> = { total_count: all.length };
+    if (params.include_links) body.links = [{ rel: 'self', href: `${apiBase(ctx)}/catalog/datasets` }];
+    body.results = page.map((d) => datasetShape(portal, d, options));
+    ctx.body = body;
+  });
+
+  router.get('/catalog/datasets/:dataset_id', (ctx) => {
+    const params = parseParams(datasetLookupParams, ctx.query);
+    const dataset = requireDataset(services, ctx.params.dataset_id!);
+    ctx.body = datasetShape(services.portal(), dataset, shapeOptions(ctx, params));
+  });
+
+  router.get('/catalog/datasets/:dataset_id/attachments', (ctx) => {
+    const dataset = requireDataset(services, ctx.params.dataset_id!);
+    const base = `${apiBase(ctx)}/catalog/datasets/${encodeURIComponent(dataset.id)}/attachments`;
+    ctx.body = {
+      links: [{ rel: 'self', href: base }],
+      attachments: dataset.attachments.map((a) => ({
+        href: `${base}/${a.id}`,
+        metas: { 'mime-type': a.mimeType, title: a.fileName, url: `odsfile://${a.fileName}`, id: a.id },
+      })),
+    };
+  });
+
+  router.get('/catalog/datasets/:dataset_id/attachments/:attachment_id', (ctx) => {
+    const dataset = requireDataset(services, ctx.params.dataset_id!);
+    const attachment = dataset.attachments.find((a) => a.id === ctx.params.attachment_id);
+    if (!attachment) throw notFound('attachment', ctx.params.attachment_id!);
+    ctx.type = attachment.mimeType;
+    ctx.attachment(attachment.fileName);
+    ctx.body = createReadStream(attachment.filePath);
+  });
+
+  router.get('/catalog/datasets/:dataset_id/exports', (ctx) => {
+    const dataset = requireDataset(services, ctx.params.dataset_id!);
+    const self = `${apiBase(ctx)}/catalog/datasets/${encodeURIComponent(dataset.id)}/exports`;
+    const hasGeo = datasetFeatures(dataset).includes('geo');
+    ctx.body = { links: formatLinks(self, DATASET_EXPORT_FORMATS.filter((f) => hasGeo || !GEO_EXPORT_FORMATS.has(f))) };
+  });
+
+  router.get('/catalog/exports', (ctx) => {
+    ctx.body = { links: formatLinks(`${apiBase(ctx)}/catalog/exports`, CATALOG_EXPORT_FORMATS) };
+  });
+}
+
+function formatLinks(self: string, formats: readonly string[]): { rel: string; href: string }[] {
+  return [{ rel: 'self', href: self }, ...formats.map((f) => ({ rel: f, href: `${self}/${f}` }))];
+}

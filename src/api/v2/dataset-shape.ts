@@ -1,0 +1,92 @@
+// The Dataset object of v2.1 (explore-api.md "Dataset (v2.1 form)"), built from a loaded dataset.
+import type { Dataset, Portal } from '../../catalog/portal.js';
+import { bboxPolygon, datasetFeatures } from '../../catalog/features.js';
+import { isoInZone } from '../time-format.js';
+
+/** Request options that change the shape: links, app metas, the zone of timestamps. */
+export interface ShapeOptions {
+  readonly baseUrl: string;
+  readonly timezone: string;
+  readonly includeLinks: boolean;
+  readonly includeAppMetas: boolean;
+  /** False when the caller may see the dataset in the catalog but not its data. */
+  readonly dataVisible: boolean;
+}
+
+/** Metas the public service always has in `default`, beyond what the portal files hold. */
+function defaultMetas(portal: Portal, dataset: Dataset, timezone: string): Record<string, unknown> {
+  const { metas, computed } = dataset.file;
+  const geometryTypes = computed.geometry_types.length ? computed.geometry_types : null;
+  return {
+    ...metas.default,
+    domain: portal.settings.domain,
+    staged: false,
+    visibility: 'domain',
+    federated: false,
+    metadata_processed: isoInZone(computed.metadata_processed, timezone),
+    data_processed: isoInZone(computed.data_processed, timezone),
+    modified: isoInZone(metas.default.modified ?? computed.data_processed, timezone),
+    modified_updates_on_metadata_change: metas.default.modified === null ? false : null,
+    modified_updates_on_data_change: metas.default.modified === null,
+    geographic_reference: metas.default.geographic_reference ?? null,
+    geographic_reference_auto: false,
+    metadata_languages: metas.default.metadata_languages ?? [metas.default.language ?? portal.settings.language],
+    records_count: computed.records_count,
+    temporal_coverage_from: computed.temporal_coverage_from,
+    temporal_coverage_to: computed.temporal_coverage_to,
+    bbox: bboxPolygon(dataset),
+    geometry_types: geometryTypes,
+    source_domain_address: null,
+    source_domain_title: null,
+    source_domain: null,
+    parent_domain: null,
+    shared_catalog: null,
+    source_dataset: null,
+    geographic_area: null,
+    geographic_area_mode: null,
+    timezone: portal.settings.timezone,
+    oauth_scope: null,
+  };
+}
+
+/** The attachments of a dataset, in the v1 form the v2.1 dataset object also carries. */
+export function attachmentRefs(dataset: Dataset): { mimetype: string; id: string; title: string; url: string }[] {
+  return dataset.attachments.map((a) => ({ mimetype: a.mimeType, id: a.id, title: a.fileName, url: `odsfile://${a.fileName}` }));
+}
+
+/** Links of one dataset, as HATEOAS relations (present only with include_links=true). */
+export function datasetLinks(baseUrl: string, id: string): { rel: string; href: string }[] {
+  const self = `${baseUrl}/catalog/datasets/${encodeURIComponent(id)}`;
+  return [
+    { rel: 'self', href: self },
+    { rel: 'datasets', href: `${baseUrl}/catalog/datasets` },
+    { rel: 'records', href: `${self}/records` },
+    { rel: 'exports', href: `${self}/exports` },
+    { rel: 'facets', href: `${self}/facets` },
+    { rel: 'attachments', href: `${self}/attachments` },
+  ];
+}
+
+/** The dataset object exactly in the v2.1 shape. */
+export function datasetShape(portal: Portal, dataset: Dataset, options: ShapeOptions): Record<string, unknown> {
+  const { metas, fields, computed } = dataset.file;
+  const shape: Record<string, unknown> = {
+    dataset_id: dataset.id,
+    dataset_uid: dataset.file.dataset_uid,
+    attachments: attachmentRefs(dataset),
+    has_records: computed.records_count > 0,
+    data_visible: options.dataVisible,
+    fields: fields.map((f) => ({
+      name: f.name,
+      label: f.label,
+      type: f.type,
+      description: f.description,
+      annotations: f.annotations,
+    })),
+    metas: { ...metas, default: defaultMetas(portal, dataset, options.timezone) },
+    features: datasetFeatures(dataset),
+  };
+  if (options.includeLinks) shape.links = datasetLinks(options.baseUrl, dataset.id);
+  if (options.includeAppMetas) shape.app_metas = dataset.file.app_metas;
+  return shape;
+}

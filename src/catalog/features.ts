@@ -1,0 +1,35 @@
+// Facts derived from a dataset's schema and computed metas, shared by every API generation.
+import type { Dataset } from './portal.js';
+import type { Field } from './schema.js';
+
+const GEO_TYPES = new Set<Field['type']>(['geo_point_2d', 'geo_shape']);
+const TIME_TYPES = new Set<Field['type']>(['date', 'datetime']);
+
+/** The `features` list: `geo` with a geo field, `timeserie` with a date field, `analyze` with records. */
+export function datasetFeatures(dataset: Dataset): string[] {
+  const { fields, computed } = dataset.file;
+  const features: string[] = [];
+  if (computed.records_count > 0) features.push('analyze');
+  if (fields.some((f) => GEO_TYPES.has(f.type))) features.push('geo');
+  if (fields.some((f) => TIME_TYPES.has(f.type))) features.push('timeserie');
+  return features;
+}
+
+/** The dataset's bounding box as the GeoJSON-style polygon of the metas, or null. */
+export function bboxPolygon(dataset: Dataset): { type: 'Polygon'; coordinates: number[][][] } | null {
+  const bbox = dataset.file.computed.bbox;
+  if (!bbox) return null;
+  const { west, south, east, north } = bbox;
+  return {
+    type: 'Polygon',
+    coordinates: [
+      [
+        [west, south],
+        [east, south],
+        [east, north],
+        [west, north],
+        [west, south],
+      ],
+    ],
+  };
+}

@@ -1,0 +1,95 @@
+// Reads a portal directory into memory: the portal settings and every dataset that validates.
+import { readFile, readdir, stat } from 'node:fs/promises';
+import path from 'node:path';
+import type { ZodError, ZodType } from 'zod';
+import { datasetFileSchema, portalFileSchema, type DatasetFile, type PortalFile } from './schema.js';
+import { listAttachments, type Attachment } from './attachments.js';
+
+/** A dataset as served: its directory, its validated metadata and its attachments. */
+export interface Dataset {
+  readonly id: string;
+  readonly dir: string;
+  readonly parquetPath: string;
+  /** Present when the dataset has a full-text index beside its data. */
+  readonly searchIndexPath: string | null;
+  readonly file: DatasetFile;
+  readonly attachments: readonly Attachment[];
+}
+
+/** A loaded portal; `problems` lists every file that did not validate (those datasets are not served). */
+export interface Portal {
+  readonly dir: string;
+  readonly settings: PortalFile;
+  readonly datasets: ReadonlyMap<string, Dataset>;
+  readonly problems: readonly string[];
+}
+
+export const DATASET_ID = /^[a-z0-9][a-z0-9_-]*$/;
+
+/** Loads `<dir>/portal.json` and every `<dir>/datasets/<id>/dataset.json`. */
+export async function loadPortal(dir: string): Promise<Portal> {
+  const problems: string[] = [];
+  const settingsPath = path.join(dir, 'portal.json');
+  const settings = (await readJson(settingsPath, portalFileSchema, problems)) ?? portalFileSchema.parse({ title: 'duckportal' });
+  const datasets = new Map<string, Dataset>();
+  const root = path.join(dir, 'datasets');
+  const entries = await readdir(root, { withFileTypes: true }).catch(() => []);
+  for (const entry of entries.sort((a, b) => a.name.localeCompare(b.name))) {
+    if (!entry.isDirectory() || !DATASET_ID.test(entry.name)) continue;
+    const dataset = await loadDataset(path.join(root, entry.name), problems);
+    if (dataset) datasets.set(dataset.id, dataset);
+  }
+  return { dir, settings, datasets, problems };
+}
+
+async function loadDataset(dir: string, problems: string[]): Promise<Dataset | null> {
+  const file = await readJson(path.join(dir, 'dataset.json'), datasetFileSchema, problems);
+  if (!file) return null;
+  const parquetPath = path.join(dir, 'data.parquet');
+  if (!(await isFile(parquetPath))) {
+    problems.push(`${parquetPath}: missing`);
+    return null;
+  }
+  const searchPath = path.join(dir, 'search.parquet');
+  return {
+    id: path.basename(dir),
+    dir,
+    parquetPath,
+    searchIndexPath: (await isFile(searchPath)) ? searchPath : null,
+    file,
+    attachments: await listAttachments(path.join(dir, 'attachments')),
+  };
+}
+
+async function readJson<T>(file: string, schema: ZodType<T>, problems: string[]): Promise<T | null> {
+  let text: string;
+  try {
+    text = await readFile(file, 'utf8');
+  } catch {
+    problems.push(`${file}: cannot be read`);
+    return null;
+  }
+  let json: unknown;
+  try {
+    json = JSON.parse(text);
+  } catch (error) {
+    problems.push(`${file}: not valid JSON (${(error as Error).message})`);
+    return null;
+  }
+  const parsed = schema.safeParse(json);
+  if (parsed.success) return parsed.data;
+  problems.push(`${file}: ${describeZodError(parsed.error)}`);
+  return null;
+}
+
+/** One line per issue: the field path and what is wrong with it. */
+export function describeZodError(error: ZodError): string {
+  return error.issues.map((issue) => `${issue.path.join('.') || '(root)'}: ${issue.message}`).join('; ');
+}
+
+async function isFile(file: string): Promise<boolean> {
+  return stat(file).then(
+    (s) => s.isFile(),
+    () => false,
+  );
+}

@@ -1,0 +1,86 @@
+// DuckDB values -> JSON values, one converter per type id (duckdb-node-neo's pattern, our choices).
+// The compiler already shapes dates, datetimes, points and shapes in SQL; this only maps types.
+import {
+  DuckDBTypeId,
+  arrayFromArrayValue,
+  arrayFromListValue,
+  booleanFromValue,
+  createDuckDBValueConverter,
+  doubleFromDecimalValue,
+  objectFromStructValue,
+  stringFromValue,
+  type DuckDBResultReader,
+  type DuckDBValueConverter,
+} from '@duckdb/node-api';
+
+export type JsonValue = null | boolean | number | string | JsonValue[] | { [key: string]: JsonValue };
+
+type Converter = DuckDBValueConverter<JsonValue>;
+
+/** Integers of any width become JS numbers: counts and sums beyond 2^53 do not occur in a portal. */
+const toNumber: Converter = (value) => Number(value as number | bigint);
+
+/** JSON-typed columns (an alias of VARCHAR) are parsed so they nest as objects, not strings. */
+const fromVarchar: Converter = (value, type) =>
+  type.alias === 'JSON' ? (JSON.parse(stringFromValue(value)) as JsonValue) : stringFromValue(value);
+
+/** A finite double, or null: JSON has no NaN or Infinity. */
+const toFiniteNumber: Converter = (value) => {
+  const number = Number(value as number);
+  return Number.isFinite(number) ? number : null;
+};
+
+const text: Converter = (value) => stringFromValue(value);
+const unsupported: Converter = () => null;
+
+const CONVERTERS = {
+  [DuckDBTypeId.INVALID]: unsupported,
+  [DuckDBTypeId.BOOLEAN]: booleanFromValue,
+  [DuckDBTypeId.TINYINT]: toNumber,
+  [DuckDBTypeId.SMALLINT]: toNumber,
+  [DuckDBTypeId.INTEGER]: toNumber,
+  [DuckDBTypeId.BIGINT]: toNumber,
+  [DuckDBTypeId.UTINYINT]: toNumber,
+  [DuckDBTypeId.USMALLINT]: toNumber,
+  [DuckDBTypeId.UINTEGER]: toNumber,
+  [DuckDBTypeId.UBIGINT]: toNumber,
+  [DuckDBTypeId.HUGEINT]: toNumber,
+  [DuckDBTypeId.UHUGEINT]: toNumber,
+  [DuckDBTypeId.BIGNUM]: toNumber,
+  [DuckDBTypeId.FLOAT]: toFiniteNumber,
+  [DuckDBTypeId.DOUBLE]: toFiniteNumber,
+  [DuckDBTypeId.DECIMAL]: (value) => doubleFromDecimalValue(value),
+  [DuckDBTypeId.VARCHAR]: fromVarchar,
+  [DuckDBTypeId.DATE]: text,
+  [DuckDBTypeId.TIME]: text,
+  [DuckDBTypeId.TIME_NS]: text,
+  [DuckDBTypeId.TIME_TZ]: text,
+  [DuckDBTypeId.TIMESTAMP]: text,
+  [DuckDBTypeId.TIMESTAMP_S]: text,
+  [DuckDBTypeId.TIMESTAMP_MS]: text,
+  [DuckDBTypeId.TIMESTAMP_NS]: text,
+  [DuckDBTypeId.TIMESTAMP_TZ]: text,
+  [DuckDBTypeId.INTERVAL]: text,
+  [DuckDBTypeId.UUID]: text,
+  [DuckDBTypeId.ENUM]: text,
+  [DuckDBTypeId.BIT]: text,
+  [DuckDBTypeId.BLOB]: text,
+  [DuckDBTypeId.LIST]: arrayFromListValue,
+  [DuckDBTypeId.ARRAY]: arrayFromArrayValue,
+  [DuckDBTypeId.STRUCT]: objectFromStructValue as Converter,
+  [DuckDBTypeId.MAP]: unsupported,
+  [DuckDBTypeId.UNION]: unsupported,
+  [DuckDBTypeId.VARIANT]: unsupported,
+  [DuckDBTypeId.GEOMETRY]: unsupported,
+  [DuckDBTypeId.ANY]: unsupported,
+  [DuckDBTypeId.SQLNULL]: () => null,
+  [DuckDBTypeId.STRING_LITERAL]: text,
+  [DuckDBTypeId.INTEGER_LITERAL]: toNumber,
+} satisfies Record<DuckDBTypeId, Converter>;
+
+const jsonConverter = createDuckDBValueConverter<JsonValue>(CONVERTERS);
+
+/** Converts a read result to JSON objects keyed by column name. */
+export function readJsonRows(reader: DuckDBResultReader): Record<string, JsonValue>[] {
+  return reader.convertRowObjects(jsonConverter) as Record<string, JsonValue>[];
+}

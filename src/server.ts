@@ -1,0 +1,102 @@
+// `duckportal serve`: loads the portal, opens the locked engine, defines one view per dataset, listens.
+import http from 'node:http';
+import path from 'node:path';
+import { parseArgs } from 'node:util';
+import { Engine } from './engine/engine.js';
+import { loadPortal, type Portal } from './catalog/portal.js';
+import { createApp } from './api/app.js';
+import type { Services } from './api/services.js';
+
+export interface ServerOptions {
+  readonly portalDir: string;
+  readonly threads?: number;
+  readonly memoryLimit?: string;
+  readonly log?: (line: string) => void;
+}
+
+/** A running portal: its services and a way to reload the directory or stop. */
+export interface PortalServer {
+  readonly services: Services;
+  readonly callback: http.RequestListener;
+  reload(): Promise<Portal>;
+  close(): void;
+}
+
+/** The view names of a dataset: its rows, and its full-text index when present. */
+export function searchViewName(datasetId: string): string {
+  return `${datasetId}__search`;
+}
+
+/** Opens everything a portal needs to answer requests, without listening. */
+export async function openPortal(options: ServerOptions): Promise<PortalServer> {
+  const portalDir = path.resolve(options.portalDir);
+  const log = options.log ?? ((line: string) => process.stderr.write(`${line}\n`));
+  const engine = await Engine.open({
+    allowedDirectories: [path.join(portalDir, 'datasets')],
+    tempDirectory: path.join(portalDir, '.tmp', 'spill'),
+    ...(options.threads ? { threads: options.threads } : {}),
+    ...(options.memoryLimit ? { memoryLimit: options.memoryLimit } : {}),
+  });
+  let portal = await definePortal(engine, portalDir, null, log);
+  const services: Services = { engine, portal: () => portal, log };
+  return {
+    services,
+    callback: createApp(services).callback(),
+    async reload() {
+      portal = await definePortal(engine, portalDir, portal, log);
+      return portal;
+    },
+    close: () => engine.close(),
+  };
+}
+
+async function definePortal(engine: Engine, dir: string, previous: Portal | null, log: (line: string) => void): Promise<Portal> {
+  const portal = await loadPortal(dir);
+  for (const problem of portal.problems) log(`portal: ${problem}`);
+  for (const dataset of portal.datasets.values()) {
+    await engine.defineView(dataset.id, dataset.parquetPath);
+    if (dataset.searchIndexPath) await engine.defineView(searchViewName(dataset.id), dataset.searchIndexPath);
+    else await engine.dropView(searchViewName(dataset.id));
+  }
+  for (const id of previous?.datasets.keys() ?? []) {
+    if (!portal.datasets.has(id)) {
+      await engine.dropView(id);
+      await engine.dropView(searchViewName(id));
+    }
+  }
+  return portal;
+}
+
+/** The `serve` command: listens until SIGTERM/SIGINT, reloads the portal on SIGHUP. */
+export async function main(args: string[]): Promise<void> {
+  const { values } = parseArgs({
+    args,
+    options: {
+      portal: { type: 'string', default: 'data/portal' },
+      port: { type: 'string', default: '8080' },
+      host: { type: 'string', default: '127.0.0.1' },
+      threads: { type: 'string' },
+      'memory-limit': { type: 'string' },
+    },
+  });
+  const server = await openPortal({
+    portalDir: values.portal,
+    ...(values.threads ? { threads: Number(values.threads) } : {}),
+    ...(values['memory-limit'] ? { memoryLimit: values['memory-limit'] } : {}),
+  });
+  const httpServer = http.createServer(server.callback);
+  httpServer.listen(Number(values.port), values.host, () => {
+    const count = server.services.portal().datasets.size;
+    process.stderr.write(`duckportal: ${count} datasets on http://${values.host}:${values.port}/api/explore/v2.1/catalog/datasets\n`);
+  });
+  process.on('SIGHUP', () => void server.reload());
+  const stop = (): void => {
+    httpServer.close(() => {
+      server.close();
+      process.exit(0);
+    });
+    httpServer.closeIdleConnections();
+  };
+  process.once('SIGTERM', stop);
+  process.once('SIGINT', stop);
+}
