@@ -39,10 +39,11 @@ export async function openPortal(options: ServerOptions): Promise<PortalServer> 
   });
   let portal = await definePortal(engine, portalDir, null, log);
   const services: Services = { engine, portal: () => portal, log };
+  const handle = createApp(services).callback();
   return {
     services,
-    callback: createApp(services).callback(),
-    async reload() {
+    callback: (request, response) => void handle(request, response),
+    reload: async () => {
       portal = await definePortal(engine, portalDir, portal, log);
       return portal;
     },
@@ -50,7 +51,12 @@ export async function openPortal(options: ServerOptions): Promise<PortalServer> 
   };
 }
 
-async function definePortal(engine: Engine, dir: string, previous: Portal | null, log: (line: string) => void): Promise<Portal> {
+async function definePortal(
+  engine: Engine,
+  dir: string,
+  previous: Portal | null,
+  log: (line: string) => void,
+): Promise<Portal> {
   const portal = await loadPortal(dir);
   for (const problem of portal.problems) log(`portal: ${problem}`);
   for (const dataset of portal.datasets.values()) {
@@ -87,7 +93,9 @@ export async function main(args: string[]): Promise<void> {
   const httpServer = http.createServer(server.callback);
   httpServer.listen(Number(values.port), values.host, () => {
     const count = server.services.portal().datasets.size;
-    process.stderr.write(`duckportal: ${count} datasets on http://${values.host}:${values.port}/api/explore/v2.1/catalog/datasets\n`);
+    process.stderr.write(
+      `duckportal: ${count} datasets on http://${values.host}:${values.port}/api/explore/v2.1/catalog/datasets\n`,
+    );
   });
   process.on('SIGHUP', () => void server.reload());
   const stop = (): void => {

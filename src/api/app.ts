@@ -29,10 +29,20 @@ export function createApp(services: Services): Koa {
   app.use(router.routes());
   app.use(async (ctx, next) => {
     await next();
-    if (ctx.method !== 'GET' && ctx.method !== 'HEAD' && ctx.status === 404 && router.match(ctx.path, 'GET').path.length) {
-      throw new ApiError(405, 'MethodNotAllowed', `Method ${ctx.method} is not allowed: the API is read-only (GET).`, {
-        Allow: 'GET, HEAD',
-      });
+    if (
+      ctx.method !== 'GET' &&
+      ctx.method !== 'HEAD' &&
+      ctx.status === 404 &&
+      router.match(ctx.path, 'GET').path.length
+    ) {
+      throw new ApiError(
+        405,
+        'MethodNotAllowed',
+        `Method ${ctx.method} is not allowed: the API is read-only (GET).`,
+        {
+          Allow: 'GET, HEAD',
+        },
+      );
     }
   });
   return app;

@@ -26,13 +26,24 @@ export function invalidParameter(name: string, detail: string): ApiError {
 }
 
 /** The error body for one thrown value; anything unexpected is a 500 whose text never leaves the server. */
-export function toErrorBody(error: unknown): { status: number; body: { error_code: string; message: string } } {
-  if (error instanceof ApiError) return { status: error.status, body: { error_code: error.errorCode, message: error.message } };
-  if (error instanceof QueryLangError) return { status: 400, body: { error_code: 'QueryLangError', message: error.message } };
+export function toErrorBody(error: unknown): {
+  status: number;
+  body: { error_code: string; message: string };
+} {
+  if (error instanceof ApiError)
+    return { status: error.status, body: { error_code: error.errorCode, message: error.message } };
+  if (error instanceof QueryLangError)
+    return { status: 400, body: { error_code: 'QueryLangError', message: error.message } };
   if (error instanceof QueryInterrupted) {
-    return { status: 503, body: { error_code: 'QueryInterrupted', message: 'The query was stopped before it finished.' } };
+    return {
+      status: 503,
+      body: { error_code: 'QueryInterrupted', message: 'The query was stopped before it finished.' },
+    };
   }
-  return { status: 500, body: { error_code: 'InternalError', message: 'An internal error occurred; it has been logged.' } };
+  return {
+    status: 500,
+    body: { error_code: 'InternalError', message: 'An internal error occurred; it has been logged.' },
+  };
 }
 
 /** The top middleware: one place produces every error body (STYLE.md, example 7). */
@@ -47,7 +58,10 @@ export function errorMiddleware(log: (line: string) => void) {
       // Once an export has started streaming, the only honest signal left is a broken connection.
       if (ctx.headerSent) throw error;
       const { status, body } = toErrorBody(error);
-      if (status >= 500) log(`${ctx.method} ${ctx.path}: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`);
+      if (status >= 500)
+        log(
+          `${ctx.method} ${ctx.path}: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`,
+        );
       if (error instanceof ApiError) ctx.set(error.headers);
       ctx.status = status;
       ctx.body = body;

@@ -10,8 +10,17 @@ function last(raw: Raw): string | undefined {
   return Array.isArray(raw) ? raw[raw.length - 1] : raw;
 }
 
+/** Any query-string value, absent included: each builder below gives it a meaning. */
+function raw() {
+  return z.custom<Raw>().optional();
+}
+
 function fail(ctx: z.RefinementCtx, name: string, detail: string): never {
-  ctx.addIssue({ code: 'custom', message: `Invalid value for ${name} API parameter: ${detail}`, input: undefined });
+  ctx.addIssue({
+    code: 'custom',
+    message: `Invalid value for ${name} API parameter: ${detail}`,
+    input: undefined,
+  });
   return z.NEVER as never;
 }
 
@@ -19,19 +28,20 @@ function fail(ctx: z.RefinementCtx, name: string, detail: string): never {
 export function integer(name: string, options: { min: number; max: number | null; default: number }) {
   const { min, max } = options;
   const expected = max === null ? `${name} >= ${min}` : `${min} <= ${name} <= ${max}`;
-  return z.custom<Raw>().transform((raw, ctx): number => {
+  return raw().transform((raw, ctx): number => {
     const text = last(raw);
     if (text === undefined || text === '') return options.default;
     const value = /^-?\d+$/.test(text.trim()) ? Number(text) : NaN;
     if (!Number.isSafeInteger(value)) return fail(ctx, name, `${text} was found but an integer is expected.`);
-    if (value < min || (max !== null && value > max)) return fail(ctx, name, `${text} was found but ${expected} is expected.`);
+    if (value < min || (max !== null && value > max))
+      return fail(ctx, name, `${text} was found but ${expected} is expected.`);
     return value;
   });
 }
 
 /** `true`/`false` (any case, also 1/0), with a default when absent. */
 export function boolean(name: string, fallback: boolean) {
-  return z.custom<Raw>().transform((raw, ctx): boolean => {
+  return raw().transform((raw, ctx): boolean => {
     const text = last(raw)?.toLowerCase();
     if (text === undefined || text === '') return fallback;
     if (text === 'true' || text === '1') return true;
@@ -42,17 +52,17 @@ export function boolean(name: string, fallback: boolean) {
 
 /** A free string (its last occurrence), or undefined. */
 export function text() {
-  return z.custom<Raw>().transform((raw): string | undefined => last(raw) || undefined);
+  return raw().transform((raw): string | undefined => last(raw) || undefined);
 }
 
 /** A parameter that may repeat (`where`, `refine`, `exclude`, `facet`): every non-empty occurrence. */
 export function repeated() {
-  return z.custom<Raw>().transform((raw): string[] => (raw === undefined ? [] : [raw].flat().filter((v) => v !== '')));
+  return raw().transform((raw): string[] => (raw === undefined ? [] : [raw].flat().filter((v) => v !== '')));
 }
 
 /** One of a closed list of values, or the default. */
 export function oneOf<const T extends string>(name: string, values: readonly T[], fallback: T | undefined) {
-  return z.custom<Raw>().transform((raw, ctx): T | undefined => {
+  return raw().transform((raw, ctx): T | undefined => {
     const value = last(raw);
     if (value === undefined || value === '') return fallback;
     if ((values as readonly string[]).includes(value)) return value as T;
@@ -66,7 +76,7 @@ const TIMEZONES = new Set(['UTC', ...Intl.supportedValuesOf('timeZone')]);
 
 /** An IANA (CLDR) time zone name; UTC by default. */
 export function timezone() {
-  return z.custom<Raw>().transform((raw, ctx): string => {
+  return raw().transform((raw, ctx): string => {
     const value = last(raw);
     if (value === undefined || value === '') return 'UTC';
     if (TIMEZONES.has(value)) return value;

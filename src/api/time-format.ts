@@ -27,7 +27,11 @@ export function isoInZone(iso: string | null, timezone: string): string | null {
   if (iso === null) return null;
   const date = new Date(iso);
   if (Number.isNaN(date.getTime())) return iso;
-  const parts = Object.fromEntries(formatter(timezone).formatToParts(date).map((p) => [p.type, p.value]));
+  const parts = Object.fromEntries(
+    formatter(timezone)
+      .formatToParts(date)
+      .map((p) => [p.type, p.value]),
+  );
   const offset = parts.timeZoneName === 'GMT' ? '+00:00' : (parts.timeZoneName ?? 'GMT+00:00').slice(3);
   return `${parts.year}-${parts.month}-${parts.day}T${parts.hour}:${parts.minute}:${parts.second}${offset}`;
 }

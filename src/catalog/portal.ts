@@ -30,7 +30,9 @@ export const DATASET_ID = /^[a-z0-9][a-z0-9_-]*$/;
 export async function loadPortal(dir: string): Promise<Portal> {
   const problems: string[] = [];
   const settingsPath = path.join(dir, 'portal.json');
-  const settings = (await readJson(settingsPath, portalFileSchema, problems)) ?? portalFileSchema.parse({ title: 'duckportal' });
+  const settings =
+    (await readJson(settingsPath, portalFileSchema, problems)) ??
+    portalFileSchema.parse({ title: 'duckportal' });
   const datasets = new Map<string, Dataset>();
   const root = path.join(dir, 'datasets');
   const entries = await readdir(root, { withFileTypes: true }).catch(() => []);

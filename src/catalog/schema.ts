@@ -37,7 +37,9 @@ export const STORAGE_TYPES = {
 /** The hidden column that holds each record's stable identifier. */
 export const RECORD_ID_COLUMN = '_recordid';
 
-const identifier = z.string().regex(/^[a-z_][a-z0-9_]*$/, 'lowercase letters, digits and _, not starting with a digit');
+const identifier = z
+  .string()
+  .regex(/^[a-z_][a-z0-9_]*$/, 'lowercase letters, digits and _, not starting with a digit');
 
 /** Annotations as in v2.1: name -> args (an empty list when the annotation takes none). */
 export const annotationsSchema = z.record(z.string(), z.array(z.string())).default({});

@@ -48,8 +48,6 @@ export class Engine {
       autoinstall_known_extensions: 'false',
       autoload_known_extensions: 'false',
       temp_directory: options.tempDirectory,
-      // Fixed so that datetime semantics never depend on the host; a request's zone is applied in SQL.
-      TimeZone: 'UTC',
     };
     if (options.threads) config.threads = String(options.threads);
     if (options.memoryLimit) config.memory_limit = options.memoryLimit;
@@ -62,7 +60,10 @@ export class Engine {
   }
 
   /** Runs `work` on a pooled connection; `signal` interrupts the running statement. */
-  async withConnection<T>(work: (connection: DuckDBConnection) => Promise<T>, signal?: AbortSignal): Promise<T> {
+  async withConnection<T>(
+    work: (connection: DuckDBConnection) => Promise<T>,
+    signal?: AbortSignal,
+  ): Promise<T> {
     if (signal?.aborted) throw new QueryInterrupted();
     const connection = await this.acquire();
     let settled = false;
@@ -94,14 +95,23 @@ export class Engine {
   async query(sql: string, params: readonly DuckDBValue[] = [], signal?: AbortSignal): Promise<QueryResult> {
     return this.withConnection(async (connection) => {
       const reader = await connection.runAndReadAll(sql, [...params]);
-      const columns = reader.columnNames().map((name, i) => ({ name, type: reader.columnType(i).toString() }));
+      const columns = reader
+        .columnNames()
+        .map((name, i) => ({ name, type: reader.columnType(i).toString() }));
       return { columns, rows: reader.getRows() };
     }, signal);
   }
 
   /** Runs one statement and reads its whole result as JSON objects (for pages of records, not exports). */
-  async queryJson(sql: string, params: readonly DuckDBValue[] = [], signal?: AbortSignal): Promise<Record<string, JsonValue>[]> {
-    return this.withConnection(async (connection) => readJsonRows(await connection.runAndReadAll(sql, [...params])), signal);
+  async queryJson(
+    sql: string,
+    params: readonly DuckDBValue[] = [],
+    signal?: AbortSignal,
+  ): Promise<Record<string, JsonValue>[]> {
+    return this.withConnection(
+      async (connection) => readJsonRows(await connection.runAndReadAll(sql, [...params])),
+      signal,
+    );
   }
 
   /** Defines (or redefines) a view over a Parquet file. */
@@ -140,6 +150,8 @@ export class Engine {
  * off, then the configuration locked, so no later statement can undo either.
  */
 async function lockDown(connection: DuckDBConnection, directories: readonly string[]): Promise<void> {
+  // Fixed so that datetime semantics never depend on the host; a request's zone is applied in SQL.
+  await connection.run(`SET GLOBAL TimeZone = 'UTC'`);
   const list = directories.map((d) => quoteString(path.resolve(d) + path.sep)).join(', ');
   await connection.run(`SET allowed_directories = [${list}]`);
   await connection.run('SET enable_external_access = false');

@@ -18,7 +18,7 @@ export type JsonValue = null | boolean | number | string | JsonValue[] | { [key:
 type Converter = DuckDBValueConverter<JsonValue>;
 
 /** Integers of any width become JS numbers: counts and sums beyond 2^53 do not occur in a portal. */
-const toNumber: Converter = (value) => Number(value as number | bigint);
+const toNumber: Converter = (value) => Number(value);
 
 /** JSON-typed columns (an alias of VARCHAR) are parsed so they nest as objects, not strings. */
 const fromVarchar: Converter = (value, type) =>
@@ -26,7 +26,7 @@ const fromVarchar: Converter = (value, type) =>
 
 /** A finite double, or null: JSON has no NaN or Infinity. */
 const toFiniteNumber: Converter = (value) => {
-  const number = Number(value as number);
+  const number = Number(value);
   return Number.isFinite(number) ? number : null;
 };
 
@@ -82,5 +82,5 @@ const jsonConverter = createDuckDBValueConverter<JsonValue>(CONVERTERS);
 
 /** Converts a read result to JSON objects keyed by column name. */
 export function readJsonRows(reader: DuckDBResultReader): Record<string, JsonValue>[] {
-  return reader.convertRowObjects(jsonConverter) as Record<string, JsonValue>[];
+  return reader.convertRowObjects<JsonValue>(jsonConverter);
 }

@@ -22,7 +22,14 @@ export const DATASET_EXPORT_FORMATS = [
 export type DatasetExportFormat = (typeof DATASET_EXPORT_FORMATS)[number];
 
 /** Formats that write geometries and so refuse a dataset without a geo field. */
-export const GEO_EXPORT_FORMATS: ReadonlySet<DatasetExportFormat> = new Set(['fgb', 'geojson', 'gpx', 'kml', 'ov2', 'shp']);
+export const GEO_EXPORT_FORMATS: ReadonlySet<DatasetExportFormat> = new Set([
+  'fgb',
+  'geojson',
+  'gpx',
+  'kml',
+  'ov2',
+  'shp',
+]);
 
 /** Catalog export formats (supplement section 1). */
 export const CATALOG_EXPORT_FORMATS = [

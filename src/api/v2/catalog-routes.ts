@@ -46,7 +46,8 @@ export function catalogRoutes(router: Router, services: Services): void {
     const params = parseParams(catalogListParams, ctx.query);
     const portal = services.portal();
     const all = [...portal.datasets.values()];
-    const page = params.limit === -1 ? all.slice(params.offset) : all.slice(params.offset, params.offset + params.limit);
+    const page =
+      params.limit === -1 ? all.slice(params.offset) : all.slice(params.offset, params.offset + params.limit);
     const options = shapeOptions(ctx, params);
     const body: Record<string, unknown> = { total_count: all.length };
     if (params.include_links) body.links = [{ rel: 'self', href: `${apiBase(ctx)}/catalog/datasets` }];
@@ -85,7 +86,12 @@ export function catalogRoutes(router: Router, services: Services): void {
     const dataset = requireDataset(services, ctx.params.dataset_id!);
     const self = `${apiBase(ctx)}/catalog/datasets/${encodeURIComponent(dataset.id)}/exports`;
     const hasGeo = datasetFeatures(dataset).includes('geo');
-    ctx.body = { links: formatLinks(self, DATASET_EXPORT_FORMATS.filter((f) => hasGeo || !GEO_EXPORT_FORMATS.has(f))) };
+    ctx.body = {
+      links: formatLinks(
+        self,
+        DATASET_EXPORT_FORMATS.filter((f) => hasGeo || !GEO_EXPORT_FORMATS.has(f)),
+      ),
+    };
   });
 
   router.get('/catalog/exports', (ctx) => {

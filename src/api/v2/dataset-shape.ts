@@ -30,7 +30,9 @@ function defaultMetas(portal: Portal, dataset: Dataset, timezone: string): Recor
     modified_updates_on_data_change: metas.default.modified === null,
     geographic_reference: metas.default.geographic_reference ?? null,
     geographic_reference_auto: false,
-    metadata_languages: metas.default.metadata_languages ?? [metas.default.language ?? portal.settings.language],
+    metadata_languages: metas.default.metadata_languages ?? [
+      metas.default.language ?? portal.settings.language,
+    ],
     records_count: computed.records_count,
     temporal_coverage_from: computed.temporal_coverage_from,
     temporal_coverage_to: computed.temporal_coverage_to,
@@ -50,8 +52,15 @@ function defaultMetas(portal: Portal, dataset: Dataset, timezone: string): Recor
 }
 
 /** The attachments of a dataset, in the v1 form the v2.1 dataset object also carries. */
-export function attachmentRefs(dataset: Dataset): { mimetype: string; id: string; title: string; url: string }[] {
-  return dataset.attachments.map((a) => ({ mimetype: a.mimeType, id: a.id, title: a.fileName, url: `odsfile://${a.fileName}` }));
+export function attachmentRefs(
+  dataset: Dataset,
+): { mimetype: string; id: string; title: string; url: string }[] {
+  return dataset.attachments.map((a) => ({
+    mimetype: a.mimeType,
+    id: a.id,
+    title: a.fileName,
+    url: `odsfile://${a.fileName}`,
+  }));
 }
 
 /** Links of one dataset, as HATEOAS relations (present only with include_links=true). */
@@ -68,7 +77,11 @@ export function datasetLinks(baseUrl: string, id: string): { rel: string; href: 
 }
 
 /** The dataset object exactly in the v2.1 shape. */
-export function datasetShape(portal: Portal, dataset: Dataset, options: ShapeOptions): Record<string, unknown> {
+export function datasetShape(
+  portal: Portal,
+  dataset: Dataset,
+  options: ShapeOptions,
+): Record<string, unknown> {
   const { metas, fields, computed } = dataset.file;
   const shape: Record<string, unknown> = {
     dataset_id: dataset.id,

@@ -1,0 +1,111 @@
+// A small portal built from scratch for API tests: two good datasets, one broken, attachments.
+import { mkdir, mkdtemp, symlink, writeFile } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { DuckDBInstance } from '@duckdb/node-api';
+import type { DatasetFile } from '../../src/catalog/schema.js';
+
+const NOW = '2024-03-01T10:00:00+00:00';
+
+function datasetFile(
+  title: string,
+  fields: DatasetFile['fields'],
+  records: number,
+  extra: Partial<DatasetFile> = {},
+): DatasetFile {
+  return {
+    dataset_uid: `da_${title.toLowerCase().replace(/\W/g, '')}`,
+    visibility: 'public',
+    metas: {
+      default: {
+        title,
+        description: `<p>${title}</p>`,
+        theme: ['Transport'],
+        keyword: ['test'],
+        license: 'CC BY 4.0',
+        license_url: null,
+        language: 'en',
+        publisher: 'duckportal tests',
+        references: null,
+        attributions: null,
+        territory: null,
+        modified: null,
+      },
+      dcat: { creator: 'tests' },
+    },
+    fields,
+    app_metas: {},
+    computed: {
+      records_count: records,
+      data_processed: NOW,
+      metadata_processed: NOW,
+      bbox: null,
+      geometry_types: [],
+      temporal_coverage_from: null,
+      temporal_coverage_to: null,
+    },
+    ...extra,
+  };
+}
+
+/** Builds the fixture portal in a new temp dir and returns its path. */
+export async function buildFixturePortal(): Promise<string> {
+  const dir = await mkdtemp(path.join(os.tmpdir(), 'duckportal-fixture-'));
+  const datasets = path.join(dir, 'datasets');
+  await writeFile(
+    path.join(dir, 'portal.json'),
+    JSON.stringify({ title: 'Fixture portal', domain: 'fixture.test' }),
+  );
+  const instance = await DuckDBInstance.create(':memory:');
+  const connection = await instance.connect();
+
+  const towns = path.join(datasets, 'towns');
+  await mkdir(path.join(towns, 'attachments'), { recursive: true });
+  await connection.run(`COPY (SELECT * FROM (VALUES
+      ('a1', 'Paris', 2100000, DATE '2020-01-05', {'lon': 2.35, 'lat': 48.85}),
+      ('a2', 'Lyon', 520000, DATE '2021-06-30', {'lon': 4.83, 'lat': 45.76}),
+      ('a3', 'Évian', NULL, NULL, NULL)
+    ) t(_recordid, name, population, founded, geo_point_2d)) TO '${path.join(towns, 'data.parquet')}' (FORMAT parquet)`);
+  const townFields: DatasetFile['fields'] = [
+    { name: 'name', label: 'Name', type: 'text', description: null, annotations: { facet: [] } },
+    { name: 'population', label: 'Population', type: 'int', description: 'Inhabitants', annotations: {} },
+    {
+      name: 'founded',
+      label: 'Founded',
+      type: 'date',
+      description: null,
+      annotations: { timerangeFilter: [] },
+    },
+    { name: 'geo_point_2d', label: 'Location', type: 'geo_point_2d', description: null, annotations: {} },
+  ];
+  const bbox = { west: 2.35, south: 45.76, east: 4.83, north: 48.85 };
+  const townsFile = datasetFile('Towns', townFields, 3, { app_metas: { color: 'blue' } });
+  await writeFile(
+    path.join(towns, 'dataset.json'),
+    JSON.stringify({ ...townsFile, computed: { ...townsFile.computed, bbox, geometry_types: ['Point'] } }),
+  );
+  await writeFile(path.join(towns, 'attachments', 'cities1000.zip'), 'PK fixture');
+  await writeFile(path.join(towns, 'attachments', 'Notes Été.txt'), 'hello attachments\n');
+  await writeFile(path.join(towns, 'attachments', '.hidden'), 'secret');
+  await writeFile(path.join(dir, 'outside.txt'), 'must never be served');
+  await symlink(path.join(dir, 'outside.txt'), path.join(towns, 'attachments', 'link.txt'));
+
+  const words = path.join(datasets, 'words');
+  await mkdir(words, { recursive: true });
+  await connection.run(`COPY (SELECT 'w' || i AS _recordid, 'word ' || i AS word FROM range(5) r(i))
+    TO '${path.join(words, 'data.parquet')}' (FORMAT parquet)`);
+  const wordFields: DatasetFile['fields'] = [
+    { name: 'word', label: 'Word', type: 'text', description: null, annotations: {} },
+  ];
+  await writeFile(path.join(words, 'dataset.json'), JSON.stringify(datasetFile('Words', wordFields, 5)));
+
+  const broken = path.join(datasets, 'broken');
+  await mkdir(broken, { recursive: true });
+  await writeFile(
+    path.join(broken, 'dataset.json'),
+    JSON.stringify({ dataset_uid: 'x', fields: [{ name: 'Bad Name' }] }),
+  );
+  connection.closeSync();
+  instance.closeSync();
+  return dir;
+}
