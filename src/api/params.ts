@@ -21,7 +21,7 @@ function fail(ctx: z.RefinementCtx, name: string, detail: string): never {
     message: `Invalid value for ${name} API parameter: ${detail}`,
     input: undefined,
   });
-  return z.NEVER as never;
+  return z.NEVER;
 }
 
 /** An integer within [min, max] (max null = unbounded), with a default when absent. */
