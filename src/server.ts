@@ -6,6 +6,7 @@ import { Engine } from './engine/engine.js';
 import { loadPortal, type Portal } from './catalog/portal.js';
 import { createApp } from './api/app.js';
 import type { Services } from './api/services.js';
+import { searchViewName } from './catalog/source.js';
 
 export interface ServerOptions {
   readonly portalDir: string;
@@ -20,11 +21,6 @@ export interface PortalServer {
   readonly callback: http.RequestListener;
   reload(): Promise<Portal>;
   close(): void;
-}
-
-/** The view names of a dataset: its rows, and its full-text index when present. */
-export function searchViewName(datasetId: string): string {
-  return `${datasetId}__search`;
 }
 
 /** Opens everything a portal needs to answer requests, without listening. */

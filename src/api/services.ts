@@ -18,6 +18,22 @@ export function requireDataset(services: Services, id: string): Dataset {
   return dataset;
 }
 
+/**
+ * The request's abort signal: fired when the client goes away before the response is finished,
+ * so that its DuckDB query is interrupted rather than left running.
+ */
+export function signalOf(ctx: Context): AbortSignal {
+  const state = ctx.state as { abort?: AbortController };
+  if (!state.abort) {
+    const controller = new AbortController();
+    ctx.res.once('close', () => {
+      if (!ctx.res.writableFinished) controller.abort();
+    });
+    state.abort = controller;
+  }
+  return state.abort.signal;
+}
+
 /** Absolute base of the v2.1 API for links, from the request's own host. */
 export function apiBase(ctx: Context): string {
   return `${ctx.protocol}://${ctx.host}/api/explore/v2.1`;
