@@ -6,7 +6,8 @@ import { Engine } from './engine/engine.js';
 import { loadPortal, type Portal } from './catalog/portal.js';
 import { createApp } from './api/app.js';
 import type { Services } from './api/services.js';
-import { searchViewName } from './catalog/source.js';
+import { searchViewName, type QuerySource } from './catalog/source.js';
+import { catalogTable } from './catalog/catalog-table.js';
 
 export interface ServerOptions {
   readonly portalDir: string;
@@ -34,13 +35,15 @@ export async function openPortal(options: ServerOptions): Promise<PortalServer> 
     ...(options.memoryLimit ? { memoryLimit: options.memoryLimit } : {}),
   });
   let portal = await definePortal(engine, portalDir, null, log);
-  const services: Services = { engine, portal: () => portal, log };
+  let catalog = await defineCatalog(engine, portal);
+  const services: Services = { engine, portal: () => portal, catalog: () => catalog, log };
   const handle = createApp(services).callback();
   return {
     services,
     callback: (request, response) => void handle(request, response),
     reload: async () => {
       portal = await definePortal(engine, portalDir, portal, log);
+      catalog = await defineCatalog(engine, portal);
       return portal;
     },
     close: () => engine.close(),
@@ -67,6 +70,12 @@ async function definePortal(
     }
   }
   return portal;
+}
+
+async function defineCatalog(engine: Engine, portal: Portal): Promise<QuerySource> {
+  const table = catalogTable(portal);
+  await engine.defineJsonTable(table.source.table, table.structure, table.rowsJson);
+  return table.source;
 }
 
 /** The `serve` command: listens until SIGTERM/SIGINT, reloads the portal on SIGHUP. */

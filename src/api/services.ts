@@ -2,12 +2,15 @@
 import type { Context } from 'koa';
 import type { Engine } from '../engine/engine.js';
 import type { Dataset, Portal } from '../catalog/portal.js';
+import type { QuerySource } from '../catalog/source.js';
 import { notFound } from './errors.js';
 
 export interface Services {
   readonly engine: Engine;
   /** The portal as last loaded (a reload swaps it whole). */
   portal(): Portal;
+  /** The catalog as a queryable table of datasets, rebuilt with the portal. */
+  catalog(): QuerySource;
   readonly log: (line: string) => void;
 }
 

@@ -121,6 +121,15 @@ export class Engine {
     );
   }
 
+  /** (Re)creates a small in-memory table from JSON rows, typed by a `from_json` structure. */
+  async defineJsonTable(name: string, structure: Record<string, string>, rowsJson: string): Promise<void> {
+    const shape = quoteString(JSON.stringify([structure]));
+    await this.query(
+      `CREATE OR REPLACE TABLE ${quoteIdentifier(name)} AS SELECT unnest(from_json($1, ${shape}), recursive := true)`,
+      [rowsJson],
+    );
+  }
+
   /** Drops a view if it exists. */
   async dropView(name: string): Promise<void> {
     await this.query(`DROP VIEW IF EXISTS ${quoteIdentifier(name)}`);

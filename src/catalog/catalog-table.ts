@@ -1,0 +1,128 @@
+// The catalog as a table of datasets, so that ODSQL queries it like any dataset
+// (supplement 2: `<template>.<name>`, `default.` optional).
+import type { Dataset, Portal } from './portal.js';
+import { STORAGE_TYPES, type Field, type FieldType } from './schema.js';
+import { datasetFeatures } from './features.js';
+import type { QuerySource } from './source.js';
+
+/** The name of the catalog table in the engine. */
+export const CATALOG_TABLE = '_catalog';
+
+type Column = { name: string; type: FieldType; multivalued: boolean; value: (d: Dataset) => unknown };
+
+const text = (name: string, value: (d: Dataset) => unknown): Column => ({
+  name,
+  type: 'text',
+  multivalued: false,
+  value,
+});
+const list = (name: string, value: (d: Dataset) => unknown): Column => ({
+  name,
+  type: 'text',
+  multivalued: true,
+  value,
+});
+const meta = (d: Dataset, key: string): unknown => d.file.metas.default[key] ?? null;
+
+/** The standard columns: every `default` meta of the spec that a query can filter or facet on. */
+const STANDARD_COLUMNS: readonly Column[] = [
+  text('dataset_id', (d) => d.id),
+  text('dataset_uid', (d) => d.file.dataset_uid),
+  ...['title', 'description', 'license', 'license_url', 'language', 'publisher', 'references'].map((k) =>
+    text(k, (d) => meta(d, k)),
+  ),
+  ...['theme', 'keyword', 'attributions', 'territory'].map((k) => list(k, (d) => meta(d, k))),
+  list('features', (d) => datasetFeatures(d)),
+  {
+    name: 'modified',
+    type: 'datetime',
+    multivalued: false,
+    value: (d) => d.file.metas.default.modified ?? d.file.computed.data_processed,
+  },
+  {
+    name: 'data_processed',
+    type: 'datetime',
+    multivalued: false,
+    value: (d) => d.file.computed.data_processed,
+  },
+  {
+    name: 'metadata_processed',
+    type: 'datetime',
+    multivalued: false,
+    value: (d) => d.file.computed.metadata_processed,
+  },
+  { name: 'records_count', type: 'int', multivalued: false, value: (d) => d.file.computed.records_count },
+  {
+    name: 'has_records',
+    type: 'boolean',
+    multivalued: false,
+    value: (d) => d.file.computed.records_count > 0,
+  },
+];
+
+const FACETS = new Set(['theme', 'keyword', 'publisher', 'license', 'language', 'features', 'modified']);
+
+function typeOfValue(value: unknown): { type: FieldType; multivalued: boolean } {
+  if (Array.isArray(value)) return { type: 'text', multivalued: true };
+  if (typeof value === 'number') return { type: 'double', multivalued: false };
+  if (typeof value === 'boolean') return { type: 'boolean', multivalued: false };
+  return { type: 'text', multivalued: false };
+}
+
+/** Columns for the non-default templates (`dcat.created`, `custom.x`), typed from their first value. */
+function templateColumns(datasets: readonly Dataset[]): Column[] {
+  const columns = new Map<string, Column>();
+  for (const dataset of datasets) {
+    for (const [template, metas] of Object.entries(dataset.file.metas)) {
+      if (template === 'default') continue;
+      for (const [key, value] of Object.entries(metas)) {
+        const name = `${template}.${key}`;
+        if (columns.has(name) || value === null || (typeof value === 'object' && !Array.isArray(value)))
+          continue;
+        columns.set(name, {
+          name,
+          ...typeOfValue(value),
+          value: (d) => (d.file.metas[template] as Record<string, unknown> | undefined)?.[key] ?? null,
+        });
+      }
+    }
+  }
+  return [...columns.values()];
+}
+
+/** The catalog table's definition: its query source, column types, and the rows as JSON text. */
+export interface CatalogTable {
+  readonly source: QuerySource;
+  /** DuckDB `from_json` structure of one row, column name -> storage type. */
+  readonly structure: Record<string, string>;
+  readonly rowsJson: string;
+}
+
+/** Builds the catalog table of a portal. */
+export function catalogTable(portal: Portal): CatalogTable {
+  const datasets = [...portal.datasets.values()];
+  const columns = [...STANDARD_COLUMNS, ...templateColumns(datasets)];
+  const fields: Field[] = columns
+    .filter((c) => c.name !== 'dataset_uid')
+    .map((c) => ({
+      name: c.name,
+      label: c.name,
+      type: c.type,
+      description: null,
+      annotations: {
+        ...(FACETS.has(c.name) && { facet: [] }),
+        ...(c.multivalued && { multivalued: [','] }),
+        ...(c.name === 'modified' && { timerangeFilter: [] }),
+      },
+    }));
+  const structure: Record<string, string> = { _recordid: 'VARCHAR' };
+  for (const c of columns) structure[c.name] = c.multivalued ? 'VARCHAR[]' : STORAGE_TYPES[c.type];
+  const rows = datasets.map((d) =>
+    Object.fromEntries([['_recordid', d.id], ...columns.map((c) => [c.name, c.value(d)])]),
+  );
+  return {
+    source: { table: CATALOG_TABLE, searchTable: null, fields },
+    structure,
+    rowsJson: JSON.stringify(rows),
+  };
+}
