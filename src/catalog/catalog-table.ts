@@ -117,9 +117,11 @@ export function catalogTable(portal: Portal): CatalogTable {
     }));
   const structure: Record<string, string> = { _recordid: 'VARCHAR' };
   for (const c of columns) structure[c.name] = c.multivalued ? 'VARCHAR[]' : STORAGE_TYPES[c.type];
-  const rows = datasets.map((d) =>
-    Object.fromEntries([['_recordid', d.id], ...columns.map((c) => [c.name, c.value(d)])]),
-  );
+  const rows = datasets.map((d) => {
+    const row: Record<string, unknown> = { _recordid: d.id };
+    for (const c of columns) row[c.name] = c.value(d);
+    return row;
+  });
   return {
     source: { table: CATALOG_TABLE, searchTable: null, fields },
     structure,
