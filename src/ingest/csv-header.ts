@@ -1,0 +1,75 @@
+// The header record of a delimited text file, read by us: DuckDB's sniffer renames duplicate
+// or empty headers and guesses wrong on ragged files, so the dialect is decided here.
+import { open } from 'node:fs/promises';
+
+/** Delimiters tried for a .csv, in order of preference when counts tie. */
+const CSV_DELIMITERS = [',', ';', '\t', '|'] as const;
+
+const HEADER_BYTES = 1024 * 1024;
+
+export interface CsvHeader {
+  readonly delimiter: string;
+  /** Header cells as written (trimmed), one per column. */
+  readonly labels: readonly string[];
+}
+
+async function readHeadText(file: string): Promise<string> {
+  const handle = await open(file, 'r');
+  try {
+    const buffer = Buffer.alloc(HEADER_BYTES);
+    const { bytesRead } = await handle.read(buffer, 0, HEADER_BYTES, 0);
+    return buffer
+      .subarray(0, bytesRead)
+      .toString('utf8')
+      .replace(/^\uFEFF/, '');
+  } finally {
+    await handle.close();
+  }
+}
+
+/** Splits the first record of `text` on `delimiter`, honouring quotes (doubled quotes, embedded newlines). */
+export function parseFirstRecord(text: string, delimiter: string): string[] {
+  const cells: string[] = [];
+  let cell = '';
+  let quoted = false;
+  for (let i = 0; i < text.length; i++) {
+    const char = text[i];
+    if (quoted && char === '"' && text[i + 1] === '"') {
+      cell += '"';
+      i++;
+    } else if (char === '"') {
+      quoted = !quoted;
+    } else if (quoted || (char !== delimiter && char !== '\n' && char !== '\r')) {
+      cell += char;
+    } else if (char === delimiter) {
+      cells.push(cell);
+      cell = '';
+    } else {
+      break;
+    }
+  }
+  cells.push(cell);
+  return cells;
+}
+
+/** The delimiter that splits the first record into the most cells (`,` when none splits it). */
+export function guessDelimiter(text: string): string {
+  let best: string = CSV_DELIMITERS[0];
+  let bestCount = 1;
+  for (const delimiter of CSV_DELIMITERS) {
+    const count = parseFirstRecord(text, delimiter).length;
+    if (count > bestCount) {
+      best = delimiter;
+      bestCount = count;
+    }
+  }
+  return best;
+}
+
+/** Reads the header of `file`; `delimiter` is guessed when not given. */
+export async function readCsvHeader(file: string, delimiter?: string): Promise<CsvHeader> {
+  const text = await readHeadText(file);
+  const chosen = delimiter ?? guessDelimiter(text);
+  const labels = parseFirstRecord(text, chosen).map((label) => label.trim());
+  return { delimiter: chosen, labels };
+}

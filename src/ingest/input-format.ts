@@ -1,0 +1,88 @@
+// Which reader a source file needs: by its extension, else by its first bytes.
+import { open, stat } from 'node:fs/promises';
+import path from 'node:path';
+
+export const INPUT_FORMATS = ['csv', 'tsv', 'json', 'jsonl', 'geojson', 'parquet'] as const;
+export type InputFormat = (typeof INPUT_FORMATS)[number];
+
+/** Extensions that decide the format alone; `.json` is sniffed (array, lines or FeatureCollection). */
+const FORMAT_BY_EXTENSION: Readonly<Record<string, InputFormat>> = {
+  '.csv': 'csv',
+  '.tsv': 'tsv',
+  '.tab': 'tsv',
+  '.jsonl': 'jsonl',
+  '.ndjson': 'jsonl',
+  '.geojson': 'geojson',
+  '.parquet': 'parquet',
+};
+
+const SNIFF_BYTES = 64 * 1024;
+const PARQUET_MAGIC = 'PAR1';
+
+/** The first bytes of a file (fewer if it is shorter). */
+async function readHead(file: string, bytes = SNIFF_BYTES): Promise<Buffer> {
+  const handle = await open(file, 'r');
+  try {
+    const buffer = Buffer.alloc(bytes);
+    const { bytesRead } = await handle.read(buffer, 0, bytes, 0);
+    return buffer.subarray(0, bytesRead);
+  } finally {
+    await handle.close();
+  }
+}
+
+/** Refuses a missing, non-regular or empty file with a message naming it. */
+export async function checkSourceFile(file: string): Promise<void> {
+  const info = await stat(file).catch(() => null);
+  if (!info) throw new Error(`${file}: no such file`);
+  if (!info.isFile()) throw new Error(`${file}: not a regular file`);
+  if (info.size === 0) throw new Error(`${file}: the file is empty (0 bytes)`);
+}
+
+/** Detects the format of `file`; a JSON object at the top is GeoJSON when its `type` is FeatureCollection. */
+export async function detectInputFormat(file: string): Promise<InputFormat> {
+  const extension = path.extname(file).toLowerCase();
+  const byExtension = FORMAT_BY_EXTENSION[extension];
+  if (byExtension) return byExtension;
+  const head = await readHead(file);
+  if (head.subarray(0, 4).toString('latin1') === PARQUET_MAGIC) return 'parquet';
+  const text = head
+    .toString('utf8')
+    .replace(/^\uFEFF/, '')
+    .trimStart();
+  if (text.startsWith('{')) return looksLikeFeatureCollection(text) ? 'geojson' : 'jsonl';
+  // A .json file that is not an object is read as an array, so that bad JSON is reported as such.
+  return text.startsWith('[') || extension === '.json' ? 'json' : 'csv';
+}
+
+/**
+ * A top-level `"type": "FeatureCollection"` within the first bytes, or a `"features"` key
+ * there (GeoJSON writers put one of the two first). Nested objects do not count.
+ */
+function looksLikeFeatureCollection(text: string): boolean {
+  let depth = 0;
+  let inString = false;
+  for (let i = 0; i < text.length; i++) {
+    const char = text[i];
+    if (inString) {
+      if (char === '\\') i++;
+      else if (char === '"') inString = false;
+      continue;
+    }
+    if (char === '"') {
+      if (depth === 1 && /^"(features"|type"\s*:\s*"FeatureCollection")/.test(text.slice(i, i + 40)))
+        return true;
+      inString = true;
+    } else if (char === '{' || char === '[') depth++;
+    else if (char === '}' || char === ']') depth--;
+  }
+  return false;
+}
+
+/** The format named by the user, checked. */
+export function parseInputFormat(name: string): InputFormat {
+  const format = INPUT_FORMATS.find((f) => f === name);
+  if (!format)
+    throw new Error(`unknown input format "${name}" (expected one of ${INPUT_FORMATS.join(', ')})`);
+  return format;
+}

@@ -1,0 +1,189 @@
+// The fields of a dataset and, for each, the SQL that computes its stored value from the source table.
+import type { DuckDBConnection } from '@duckdb/node-api';
+import type { Field, FieldType } from '../catalog/schema.js';
+import { quoteString } from '../sql-text.js';
+import { columnKind, DIRECT_CONVERSIONS, isJsonType, multivaluedFromText } from './column-types.js';
+import { resolveFieldName, uniqueFieldNames, uniqueName } from './field-names.js';
+import * as geo from './geo.js';
+import type { SourceColumn, SourceTable } from './load-source.js';
+import { inferTextColumns, type TextCandidate } from './text-inference.js';
+
+/** Separator recorded for lists that arrive already split (JSON arrays, Parquet lists). */
+export const LIST_SEPARATOR = ';';
+
+/** One stored column: its field and the SQL computing it over the planned source relation. */
+export interface PlannedColumn {
+  readonly name: string;
+  readonly label: string;
+  readonly type: FieldType;
+  readonly sql: string;
+  /** The separator of a multivalued text field, else null. */
+  readonly separator: string | null;
+}
+
+export interface PlanOptions {
+  /** Field name -> separator, for text fields to split into lists. */
+  readonly multivalued: Readonly<Record<string, string>>;
+  /** Separators of the previous version's multivalued fields: reapplied where the field is still text. */
+  readonly rememberedMultivalued?: Readonly<Record<string, string>>;
+  /** Field names of the latitude and longitude columns, instead of detecting them. */
+  readonly geoPoint?: { readonly lat: string; readonly lon: string };
+}
+
+/** The relation plans read: the source table with each row's ordinal (0-based, file order). */
+export const PLAN_RELATION = '(SELECT *, rowid AS __ordinal FROM src) AS rows';
+
+/** The field name a user means for an option, or an error listing the fields that exist. */
+export function resolveField(option: string, given: string, names: readonly string[]): string {
+  const name = resolveFieldName(given, names);
+  if (name === undefined) throw new Error(`${option}: no field "${given}" (fields: ${names.join(', ')})`);
+  return name;
+}
+
+function candidateOf(source: SourceColumn): TextCandidate {
+  if (!isJsonType(source.type)) return { text: `CAST(${source.column} AS VARCHAR)` };
+  return {
+    text: `json_extract_string(${source.column}, '$')`,
+    nested: `json_type(${source.column}) IN ('OBJECT', 'ARRAY')`,
+  };
+}
+
+/** Types every source column: direct conversions, multivalued splits, then one inference pass for the rest. */
+async function planSourceColumns(
+  connection: DuckDBConnection,
+  source: SourceTable,
+  options: PlanOptions,
+): Promise<PlannedColumn[]> {
+  const names = uniqueFieldNames(source.columns.map((c) => c.label));
+  const explicit = new Map(
+    Object.entries(options.multivalued).map(([given, sep]) => [
+      resolveField('--multivalued', given, names),
+      sep,
+    ]),
+  );
+  const remembered = new Map(Object.entries(options.rememberedMultivalued ?? {}));
+  const planned = source.columns.map((column, i): PlannedColumn | TextCandidate => {
+    const name = names[i]!;
+    const kind = columnKind(column.type, source.untypedText);
+    const separator = explicit.get(name) ?? remembered.get(name);
+    const base = { name, label: column.label };
+    if (kind === 'list')
+      return {
+        ...base,
+        type: 'text',
+        sql: DIRECT_CONVERSIONS.list.convert(column.column),
+        separator: separator ?? LIST_SEPARATOR,
+      };
+    const splittable = kind === 'infer' || kind === 'text';
+    if (explicit.has(name) && !splittable) throw new Error(`--multivalued: field "${name}" is not text`);
+    if (separator !== undefined && splittable) {
+      return {
+        ...base,
+        type: 'text',
+        sql: multivaluedFromText(candidateOf(column).text, quoteString(separator)),
+        separator,
+      };
+    }
+    if (kind === 'infer') return candidateOf(column);
+    const direct = DIRECT_CONVERSIONS[kind];
+    return { ...base, type: direct.type, sql: direct.convert(column.column), separator: null };
+  });
+  const candidates = planned.filter((p): p is TextCandidate => !('name' in p));
+  const inferred = await inferTextColumns(connection, 'src', candidates);
+  return planned.map((p, i) => {
+    if ('name' in p) return p;
+    const result = inferred[candidates.indexOf(p)]!;
+    return {
+      name: names[i]!,
+      label: source.columns[i]!.label,
+      type: result.type,
+      sql: result.sql,
+      separator: null,
+    };
+  });
+}
+
+/** Adds geo_point_2d (and geo_shape for GeoJSON); the coordinate columns are stored as doubles. */
+async function planGeo(
+  connection: DuckDBConnection,
+  source: SourceTable,
+  columns: PlannedColumn[],
+  options: PlanOptions,
+): Promise<PlannedColumn[]> {
+  const used = new Set(columns.map((c) => c.name));
+  const geometry = source.geometryColumn;
+  if (geometry) {
+    const lons = geo.vertexCoordinatesSql(geometry, 1);
+    const lats = geo.vertexCoordinatesSql(geometry, 2);
+    const point = uniqueName('geo_point_2d', used);
+    const shape = uniqueName('geo_shape', new Set([...used, point]));
+    return [
+      ...columns,
+      {
+        name: point,
+        label: 'Geo point',
+        type: 'geo_point_2d',
+        sql: geo.bboxCenterSql(lons, lats),
+        separator: null,
+      },
+      { name: shape, label: 'Geo shape', type: 'geo_shape', sql: geometry, separator: null },
+    ];
+  }
+  const pair = options.geoPoint
+    ? explicitPair(columns, options.geoPoint)
+    : geo.findCoordinatePair(columns.map(asGeoColumn));
+  if (!pair) return columns;
+  const outOfRange = await geo.countOutOfRange(connection, PLAN_RELATION, pair.lat.sql, pair.lon.sql);
+  if (outOfRange > 0) {
+    if (!options.geoPoint) return columns;
+    throw new Error(`--geo-point: ${outOfRange} records have a latitude or longitude out of range`);
+  }
+  const asDouble = (c: PlannedColumn): PlannedColumn =>
+    c === pair.lat || c === pair.lon ? { ...c, type: 'double', sql: `CAST(${c.sql} AS DOUBLE)` } : c;
+  const point: PlannedColumn = {
+    name: uniqueName('geo_point_2d', used),
+    label: 'Geo point',
+    type: 'geo_point_2d',
+    sql: geo.pointSql(pair.lat.sql, pair.lon.sql),
+    separator: null,
+  };
+  return [...columns.map(asDouble), point];
+}
+
+function asGeoColumn(column: PlannedColumn): PlannedColumn & { multivalued: boolean } {
+  return { ...column, multivalued: column.separator !== null };
+}
+
+function explicitPair(columns: readonly PlannedColumn[], names: { lat: string; lon: string }) {
+  const find = (given: string): PlannedColumn => {
+    const name = resolveField(
+      '--geo-point',
+      given,
+      columns.map((c) => c.name),
+    );
+    const column = columns.find((c) => c.name === name)!;
+    if ((column.type !== 'int' && column.type !== 'double') || column.separator !== null) {
+      throw new Error(`--geo-point: field "${name}" is ${column.type}, not a number`);
+    }
+    return column;
+  };
+  return { lat: find(names.lat), lon: find(names.lon) };
+}
+
+/** Plans every stored column of the dataset, in order: source columns, then geo fields. */
+export async function planColumns(
+  connection: DuckDBConnection,
+  source: SourceTable,
+  options: PlanOptions,
+): Promise<PlannedColumn[]> {
+  const columns = await planSourceColumns(connection, source, options);
+  return planGeo(connection, source, columns, options);
+}
+
+/** The field descriptor of a planned column, with the annotations its type implies. */
+export function fieldOf(column: PlannedColumn): Field {
+  const annotations: Record<string, string[]> = {};
+  if (column.separator !== null) annotations.multivalued = [column.separator];
+  if (column.type === 'date' || column.type === 'datetime') annotations.timerangeFilter = [];
+  return { name: column.name, label: column.label, type: column.type, description: null, annotations };
+}

@@ -1,0 +1,75 @@
+// DuckDB's reader errors -> one line that names the file, the line and the problem (never DuckDB's whole report).
+import { createReadStream } from 'node:fs';
+import { createInterface } from 'node:readline';
+import type { InputFormat } from './input-format.js';
+
+/** Known reader problems: a pattern over DuckDB's message and the sentence we say instead. */
+const KNOWN_PROBLEMS: readonly { pattern: RegExp; say: (match: RegExpMatchArray) => string }[] = [
+  {
+    pattern: /Expected Number of Columns: (\d+) Found: (\d+)/,
+    say: (m) => `${m[2]} columns where the header has ${m[1]}`,
+  },
+  { pattern: /unterminated quote/i, say: () => 'a quoted value is never closed' },
+  { pattern: /Invalid unicode/i, say: () => 'bytes that are not valid UTF-8' },
+  { pattern: /expected records, but got non-record JSON/, say: () => 'no JSON objects to read records from' },
+  { pattern: /Malformed JSON.*?: ([^.\n]*)/, say: (m) => `invalid JSON (${m[1]!.trim()})` },
+  {
+    pattern: /too small to be a Parquet file|No magic bytes|not a parquet file/i,
+    say: () => 'not a Parquet file',
+  },
+];
+
+/** True for errors raised by DuckDB, whose messages start with their error class. */
+function isDuckDBError(error: unknown): error is Error {
+  return error instanceof Error && /^[A-Z][A-Za-z ]* Error: /.test(error.message);
+}
+
+/** The first line of a DuckDB message, without its error class. */
+function firstLine(message: string): string {
+  return (message.split('\n')[0] ?? '').replace(/^[A-Z][A-Za-z ]* Error: /, '').trim();
+}
+
+/** The 1-based line of the first unparseable non-blank line of a JSON lines file, or null. */
+async function firstBadJsonLine(file: string): Promise<number | null> {
+  let number = 0;
+  for await (const line of createInterface({ input: createReadStream(file), crlfDelay: Infinity })) {
+    number++;
+    if (line.trim() === '') continue;
+    try {
+      JSON.parse(line);
+    } catch {
+      return number;
+    }
+  }
+  return null;
+}
+
+async function lineOf(message: string, format: InputFormat, file: string): Promise<string | null> {
+  const csvLine = /CSV Error on Line: (\d+)/.exec(message);
+  if (csvLine) return `line ${csvLine[1]}`;
+  const record = /in record\/value (\d+)/.exec(message);
+  if (record) return `record ${record[1]}`;
+  if (format === 'jsonl' && /Malformed JSON/.test(message)) {
+    const line = await firstBadJsonLine(file);
+    return line === null ? null : `line ${line}`;
+  }
+  return null;
+}
+
+/**
+ * An error that says which file could not be read and why: `data.csv: line 3: 4 columns
+ * where the header has 3`. Errors that are not DuckDB's pass through unchanged.
+ */
+export async function describeSourceError(
+  error: unknown,
+  displayName: string,
+  format: InputFormat,
+  file: string,
+): Promise<Error> {
+  if (!isDuckDBError(error)) return error instanceof Error ? error : new Error(String(error));
+  const message = error.message;
+  const known = KNOWN_PROBLEMS.map((p) => ({ p, match: p.pattern.exec(message) })).find((k) => k.match);
+  const problem = known?.match ? known.p.say(known.match) : firstLine(message);
+  const where = await lineOf(message, format, file);
+  return new Error(`${displayName}: ${where ? `${where}: ` : ''}${problem}`);
+}

@@ -1,0 +1,58 @@
+// All-or-nothing replacement of a dataset directory: build beside it, then swap with renames.
+import { randomBytes } from 'node:crypto';
+import { mkdir, rename, rm, stat } from 'node:fs/promises';
+import path from 'node:path';
+
+/** Hidden (dot) names, so that a portal being served never lists a half-built dataset. */
+function siblingName(id: string, role: 'staging' | 'old'): string {
+  return `.${id}.${role}-${randomBytes(6).toString('hex')}`;
+}
+
+async function exists(target: string): Promise<boolean> {
+  return stat(target).then(
+    () => true,
+    () => false,
+  );
+}
+
+/**
+ * Moves `staging` to `target`. An existing `target` is renamed aside first and put back if the
+ * second rename fails; between the two renames (microseconds) the dataset is briefly absent.
+ */
+async function swapIn(staging: string, target: string, id: string): Promise<void> {
+  if (!(await exists(target))) {
+    await rename(staging, target);
+    return;
+  }
+  const old = path.join(path.dirname(target), siblingName(id, 'old'));
+  await rename(target, old);
+  try {
+    await rename(staging, target);
+  } catch (error) {
+    await rename(old, target);
+    throw error;
+  }
+  await rm(old, { recursive: true, force: true });
+}
+
+/**
+ * Runs `build` on a fresh staging directory next to `<datasetsDir>/<id>` and swaps the result
+ * in; if anything fails the staging directory is removed and the current dataset is untouched.
+ */
+export async function replaceDatasetDirectory<T>(
+  datasetsDir: string,
+  id: string,
+  build: (stagingDir: string) => Promise<T>,
+): Promise<T> {
+  await mkdir(datasetsDir, { recursive: true });
+  const staging = path.join(datasetsDir, siblingName(id, 'staging'));
+  await mkdir(staging);
+  try {
+    const result = await build(staging);
+    await swapIn(staging, path.join(datasetsDir, id), id);
+    return result;
+  } catch (error) {
+    await rm(staging, { recursive: true, force: true });
+    throw error;
+  }
+}
