@@ -1,0 +1,59 @@
+// Clause rules over analyzed expressions: which functions a clause allows, and what a grouped query may select.
+import { childrenOf, type Expr } from './ast.js';
+import type { Analysis } from './analyze-expr.js';
+import { QueryLangError } from './errors.js';
+import type { ClauseName } from './types.js';
+
+const KEYS = new WeakMap<Expr, string>();
+
+/** A structural key of an expression (spans and quoting ignored): equal keys, same expression. */
+export function exprKey(expr: Expr): string {
+  let key = KEYS.get(expr);
+  if (key === undefined) {
+    key = JSON.stringify(expr, (name, value: unknown) =>
+      name === 'span' || name === 'quoted' ? undefined : value,
+    );
+    KEYS.set(expr, key);
+  }
+  return key;
+}
+
+const LITERALS = new Set(['string', 'number', 'boolean', 'date']);
+
+/**
+ * Every function of `expr` must allow `clause`. Subtrees equal to a group key were checked in
+ * group_by (so `range(...)` may be selected when it is a group key).
+ */
+export function checkClauseRules(
+  expr: Expr,
+  clause: ClauseName,
+  groupKeys: ReadonlySet<string>,
+  facts: Analysis,
+): void {
+  if (groupKeys.has(exprKey(expr))) return;
+  const entry = facts.get(expr)?.entry;
+  if (expr.kind === 'call' && entry && !entry.clauses.includes(clause)) {
+    const what = entry.kind === 'aggregate' ? 'Aggregation' : 'Function';
+    throw new QueryLangError(
+      `${what} ${expr.name}() is not allowed in ${clause} (only in ${entry.clauses.join(', ')})`,
+    );
+  }
+  for (const child of childrenOf(expr)) checkClauseRules(child, clause, groupKeys, facts);
+}
+
+/** In a grouped query, a field may only be used inside an aggregation or as (part of) a group key. */
+export function checkGroupedRules(expr: Expr, groupKeys: ReadonlySet<string>, facts: Analysis): void {
+  if (groupKeys.has(exprKey(expr))) return;
+  if (expr.kind === 'call' && facts.get(expr)?.entry?.kind === 'aggregate') return;
+  if (expr.kind === 'field') throw new QueryLangError(`Field ${expr.name} must be in group_by`);
+  for (const child of childrenOf(expr)) checkGroupedRules(child, groupKeys, facts);
+}
+
+/** group_by takes fields and functions allowed there; ifnull only over fields and literals. */
+export function isGroupable(expr: Expr, facts: Analysis): boolean {
+  if (expr.kind === 'field') return true;
+  if (expr.kind !== 'call') return false;
+  const kind = facts.get(expr)?.entry?.kind;
+  if (kind !== 'scalar' && kind !== 'grouping') return false;
+  return expr.name !== 'ifnull' || expr.args.every((a) => a.kind === 'field' || LITERALS.has(a.kind));
+}

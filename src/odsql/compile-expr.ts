@@ -1,0 +1,204 @@
+// Analyzed expression -> DuckDB SQL, one handler per node kind. Names are quoted, values escaped:
+// nothing of the query text reaches SQL except through quoteIdentifier, quoteString and numbers.
+import { quoteIdentifier, quoteString } from '../sql-text.js';
+import type { ArithmeticOp, Comparison, ComparisonOp, DateLiteral, Expr, ExprKind } from './ast.js';
+import type { Analysis, ExprInfo } from './analyze-expr.js';
+import { exprKey } from './clause-rules.js';
+import { QueryLangError } from './errors.js';
+import type { CompileContext, CompiledArg } from './functions/registry.js';
+import { dateGranule } from './functions/temporal.js';
+import { isDateLike } from './types.js';
+
+/** What compiling an expression needs: the analysis, the request context, and the group keys in scope. */
+export interface ExprCompiler {
+  readonly facts: Analysis;
+  readonly ctx: CompileContext;
+  /** In select and order_by of a grouped query: SQL standing for each group key, by structural key. */
+  readonly groupKeys: ReadonlyMap<string, string>;
+}
+
+/** Compiles an analyzed expression. */
+export function compileExpr(expr: Expr, compiler: ExprCompiler): string {
+  const groupKey = compiler.groupKeys.get(exprKey(expr));
+  if (groupKey !== undefined) return groupKey;
+  return (HANDLERS[expr.kind] as Handler<ExprKind>)(expr, compiler);
+}
+
+/** A number as SQL text; negative numbers in parentheses so that `- -1` never reads as a comment. */
+export function numberSql(value: number): string {
+  if (!Number.isFinite(value)) throw new QueryLangError('Number out of range');
+  return value < 0 ? `(${String(value)})` : String(value);
+}
+
+/** SQL of a literal written as a raw argument (string, number, boolean, null); '' for other raw nodes. */
+export function rawSql(expr: Expr): string {
+  if (expr.kind === 'string') return quoteString(expr.value);
+  if (expr.kind === 'number') return numberSql(expr.value);
+  if (expr.kind === 'boolean') return expr.value ? 'TRUE' : 'FALSE';
+  if (expr.kind === 'null') return 'NULL';
+  return '';
+}
+
+type Handler<K extends ExprKind> = (expr: Extract<Expr, { kind: K }>, compiler: ExprCompiler) => string;
+
+const COMPARISON_SQL = {
+  '=': '=',
+  '!=': '<>',
+  '<': '<',
+  '>': '>',
+  '<=': '<=',
+  '>=': '>=',
+} as const satisfies Record<ComparisonOp, string>;
+
+/** The operator with its sides swapped: `5 < f` is `f > 5`. */
+const FLIPPED = {
+  '=': '=',
+  '!=': '!=',
+  '<': '>',
+  '>': '<',
+  '<=': '>=',
+  '>=': '<=',
+} as const satisfies Record<ComparisonOp, ComparisonOp>;
+
+/**
+ * Comparisons with a date literal cover its whole granule (supplement 5: `t > date'2026-08-29'`
+ * excludes the whole 29th): `start` is the granule's first instant, `end` the next granule's.
+ */
+const GRANULE_SQL = {
+  '=': (x, start, end) => `(${x} >= ${start} AND ${x} < ${end})`,
+  '!=': (x, start, end) => `(${x} < ${start} OR ${x} >= ${end})`,
+  '<': (x, start) => `(${x} < ${start})`,
+  '<=': (x, _start, end) => `(${x} < ${end})`,
+  '>': (x, _start, end) => `(${x} >= ${end})`,
+  '>=': (x, start) => `(${x} >= ${start})`,
+} as const satisfies Record<ComparisonOp, (x: string, start: string, end: string) => string>;
+
+const ARITHMETIC_SQL = {
+  '+': (l, r) => `(${l} + ${r})`,
+  '-': (l, r) => `(${l} - ${r})`,
+  '*': (l, r) => `(${l} * ${r})`,
+  // Division by zero yields null (explore-api.md), not DuckDB's infinity.
+  '/': (l, r) => `(${l} / NULLIF(${r}, 0))`,
+} as const satisfies Record<ArithmeticOp, (left: string, right: string) => string>;
+
+/** The lambda parameter of list predicates; not a valid field name, so it shadows no column. */
+const ITEM = '"odsql item"';
+
+/** True when some element of a list satisfies `test` (written over ITEM). */
+const anyElement = (list: string, test: string): string =>
+  `list_bool_or(list_transform(${list}, lambda ${ITEM}: ${test}))`;
+
+const infoOf = (expr: Expr, compiler: ExprCompiler): ExprInfo => {
+  const info = compiler.facts.get(expr);
+  if (!info) throw new Error(`internal: node ${expr.kind} was not analyzed`);
+  return info;
+};
+
+function granule(literal: DateLiteral, other: Expr, compiler: ExprCompiler): { start: string; end: string } {
+  const type = infoOf(other, compiler).type;
+  return dateGranule(literal.text, isDateLike(type) ? type : 'datetime', compiler.ctx.timezone);
+}
+
+/** `side op literal` for one value, any element of a list, or a whole date granule. */
+function compareTo(side: Expr, op: ComparisonOp, other: Expr, compiler: ExprCompiler): string {
+  const sql = compileExpr(side, compiler);
+  const info = infoOf(side, compiler);
+  if (other.kind === 'date' && isDateLike(info.type)) {
+    const { start, end } = granule(other, side, compiler);
+    return GRANULE_SQL[op](sql, start, end);
+  }
+  const value = compileExpr(other, compiler);
+  if (!info.multivalued) return `(${sql} ${COMPARISON_SQL[op]} ${value})`;
+  if (op === '=') return `list_contains(${sql}, ${value})`;
+  if (op === '!=') return `(NOT list_contains(${sql}, ${value}))`;
+  return anyElement(sql, `${ITEM} ${COMPARISON_SQL[op]} ${value}`);
+}
+
+function compileComparison(expr: Comparison, compiler: ExprCompiler): string {
+  const rightFirst = expr.left.kind === 'date' || infoOf(expr.right, compiler).multivalued;
+  return rightFirst
+    ? compareTo(expr.right, FLIPPED[expr.op], expr.left, compiler)
+    : compareTo(expr.left, expr.op, expr.right, compiler);
+}
+
+function compileCall(expr: Extract<Expr, { kind: 'call' }>, compiler: ExprCompiler): string {
+  const info = infoOf(expr, compiler);
+  const entry = info.entry;
+  if (!entry || entry.kind === 'declaration' || entry.kind === 'grouping') {
+    throw new QueryLangError(
+      `${expr.name}() can only be used in ${entry?.clauses.join(', ') ?? 'no clause'}`,
+    );
+  }
+  const args: CompiledArg[] = info.args.map((arg) => ({
+    ...arg,
+    sql: arg.type === null ? rawSql(arg.node) : compileExpr(arg.node, compiler),
+  }));
+  return entry.compile(args, compiler.ctx, expr);
+}
+
+const HANDLERS: { [K in ExprKind]: Handler<K> } = {
+  string: (expr) => quoteString(expr.value),
+  number: (expr) => numberSql(expr.value),
+  boolean: (expr) => (expr.value ? 'TRUE' : 'FALSE'),
+  null: () => 'NULL',
+  date: (expr, compiler) => dateGranule(expr.text, null, compiler.ctx.timezone).start,
+  geometry: () => {
+    throw new QueryLangError("A geometry literal (geom'...') can only be an argument of a geo function");
+  },
+  quantity: () => {
+    throw new QueryLangError('A distance or width can only be an argument of a function');
+  },
+  star: () => {
+    throw new QueryLangError('* cannot be used here');
+  },
+  pattern: () => {
+    throw new QueryLangError('A name ending with * can only be used in include() or exclude()');
+  },
+  bounds: () => {
+    throw new QueryLangError('A bracketed list of bounds can only be used in range()');
+  },
+  field: (expr) => quoteIdentifier(expr.name),
+  negate: (expr, compiler) => `(- ${compileExpr(expr.operand, compiler)})`,
+  // Null-aware: `NOT f = 'x'` keeps the rows where f is null (supplement 5).
+  not: (expr, compiler) => `(NOT coalesce(${compileExpr(expr.operand, compiler)}, false))`,
+  arithmetic: (expr, compiler) =>
+    ARITHMETIC_SQL[expr.op](
+      `CAST(${compileExpr(expr.left, compiler)} AS DOUBLE)`,
+      `CAST(${compileExpr(expr.right, compiler)} AS DOUBLE)`,
+    ),
+  logical: (expr, compiler) =>
+    `(${expr.operands.map((o) => compileExpr(o, compiler)).join(expr.op === 'and' ? ' AND ' : ' OR ')})`,
+  comparison: compileComparison,
+  like: (expr, compiler) => {
+    const operand = compileExpr(expr.operand, compiler);
+    const pattern = `lower(${compileExpr(expr.pattern, compiler)})`;
+    return infoOf(expr.operand, compiler).multivalued
+      ? anyElement(operand, `contains(lower(${ITEM}), ${pattern})`)
+      : `contains(lower(${operand}), ${pattern})`;
+  },
+  is: (expr, compiler) => {
+    const operand = compileExpr(expr.operand, compiler);
+    const multivalued = infoOf(expr.operand, compiler).multivalued;
+    if (expr.test === 'true') return `(${operand} IS TRUE)`;
+    if (expr.test === 'false') return `(${operand} IS FALSE)`;
+    if (expr.test === 'null')
+      return multivalued ? `(${operand} IS NULL OR len(${operand}) = 0)` : `(${operand} IS NULL)`;
+    return multivalued ? `(len(${operand}) > 0)` : `(${operand} IS NOT NULL)`;
+  },
+  in_range: (expr, compiler) => {
+    const low = compareTo(expr.operand, expr.lowInclusive ? '>=' : '>', expr.low, compiler);
+    const high = compareTo(expr.operand, expr.highInclusive ? '<=' : '<', expr.high, compiler);
+    return `(${low} AND ${high})`;
+  },
+  in_list: (expr, compiler) => {
+    const info = infoOf(expr.operand, compiler);
+    if (isDateLike(info.type) || expr.items.some((i) => i.kind === 'date')) {
+      return `(${expr.items.map((i) => compareTo(expr.operand, '=', i, compiler)).join(' OR ')})`;
+    }
+    const operand = compileExpr(expr.operand, compiler);
+    const items = expr.items.map((i) => compileExpr(i, compiler)).join(', ');
+    return info.multivalued ? `list_has_any(${operand}, [${items}])` : `(${operand} IN (${items}))`;
+  },
+  member: (expr, compiler) => compareTo(expr.field, '=', expr.value, compiler),
+  call: compileCall,
+};

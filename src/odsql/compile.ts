@@ -1,0 +1,186 @@
+// Analyzed query -> one DuckDB SELECT, its count query, and the output columns.
+import { RECORD_ID_COLUMN, type FieldType } from '../catalog/schema.js';
+import type { QuerySource } from '../catalog/source.js';
+import { quoteIdentifier } from '../sql-text.js';
+import type { AnalyzedQuery, KeyedExpr } from './analyze.js';
+import type { ExprInfo } from './analyze-expr.js';
+import { exprKey } from './clause-rules.js';
+import { compileExpr, rawSql, type ExprCompiler } from './compile-expr.js';
+import { QueryLangError, type Clause } from './errors.js';
+import type { CompileContext, CompiledArg, GroupSql } from './functions/registry.js';
+import { presentValue } from './present.js';
+
+/** An output column: its key, its type and whether it holds a list. */
+export interface OutputColumn {
+  readonly key: string;
+  readonly type: FieldType | 'number' | 'text' | 'json';
+  readonly multivalued: boolean;
+}
+
+/** One SELECT (values inlined, so `params` is always empty), its count query and its columns. */
+export interface CompiledQuery {
+  readonly sql: string;
+  readonly params: readonly unknown[];
+  readonly countSql: string;
+  readonly countParams: readonly unknown[];
+  readonly columns: readonly OutputColumn[];
+  readonly grouped: boolean;
+}
+
+export interface Page {
+  /** null or undefined: no LIMIT. */
+  readonly limit: number | null;
+  readonly offset: number;
+}
+
+type Context = Omit<CompileContext, 'rowIdentity'>;
+
+function inClause<T>(clause: Clause, work: () => T): T {
+  try {
+    return work();
+  } catch (error) {
+    throw error instanceof QueryLangError ? error.inClause(clause) : error;
+  }
+}
+
+const infoOf = (query: AnalyzedQuery, expr: KeyedExpr['expr']): ExprInfo => {
+  const info = query.facts.get(expr);
+  if (!info) throw new Error(`internal: node ${expr.kind} was not analyzed`);
+  return info;
+};
+
+/** A group key's SQL: grouping functions give their own; any other expression is its own key. */
+function compileGroup(query: AnalyzedQuery, key: KeyedExpr, compiler: ExprCompiler): GroupSql {
+  const info = infoOf(query, key.expr);
+  if (info.entry?.kind !== 'grouping') {
+    const sql = compileExpr(key.expr, compiler);
+    return { group: sql, output: sql, sort: sql, filter: null, type: info.type };
+  }
+  const args: CompiledArg[] = info.args.map((arg) => ({
+    ...arg,
+    sql: arg.type === null ? rawSql(arg.node) : compileExpr(arg.node, compiler),
+  }));
+  return info.entry.group(args, compiler.ctx);
+}
+
+/** Rows of the table, with multivalued group keys unnested one field at a time (a cross product). */
+function fromClause(
+  source: QuerySource,
+  query: AnalyzedQuery,
+  where: string,
+): { from: string; where: string } {
+  const table = quoteIdentifier(source.table);
+  if (query.unnested.length === 0) return { from: table, where };
+  let from = `(SELECT * FROM ${table}${where})`;
+  query.unnested.forEach((name, i) => {
+    const column = quoteIdentifier(name);
+    const values = `CASE WHEN len(${column}) > 0 THEN ${column} ELSE [NULL] END`;
+    from = `(SELECT * REPLACE (unnest(${values}) AS ${column}) FROM ${from} AS ${quoteIdentifier(`unnested ${i}`)})`;
+  });
+  return { from: `${from} AS ${quoteIdentifier(source.table)}`, where: '' };
+}
+
+const whereClause = (conditions: readonly string[]): string =>
+  conditions.length ? ` WHERE ${conditions.join(' AND ')}` : '';
+
+const outputType = (info: ExprInfo): OutputColumn['type'] => (info.type === 'null' ? 'text' : info.type);
+
+function limitClause(page: Page): string {
+  const limit = page.limit ?? -1;
+  if (!Number.isSafeInteger(limit) || limit < -1) throw new RangeError(`invalid limit ${limit}`);
+  if (!Number.isSafeInteger(page.offset) || page.offset < 0)
+    throw new RangeError(`invalid offset ${page.offset}`);
+  return `${limit >= 0 ? ` LIMIT ${limit}` : ''}${page.offset > 0 ? ` OFFSET ${page.offset}` : ''}`;
+}
+
+/** Compiles an analyzed query over `source`; `filters` are SQL conditions built by the caller from trusted values. */
+export function compileAnalyzed(
+  source: QuerySource,
+  query: AnalyzedQuery,
+  filters: readonly string[],
+  { page, context }: { page: Page; context: Context },
+): CompiledQuery {
+  const rowCtx: CompileContext = { ...context, rowIdentity: quoteIdentifier(RECORD_ID_COLUMN) };
+  const rowCompiler: ExprCompiler = { facts: query.facts, ctx: rowCtx, groupKeys: new Map() };
+  const conditions = [
+    ...filters,
+    ...inClause('where', () => query.where.map((w) => compileExpr(w, rowCompiler))),
+  ];
+  const groups = inClause('group_by', () => query.groupBy.map((g) => compileGroup(query, g, rowCompiler)));
+  const groupCtx: CompileContext = { ...context, rowIdentity: groups.map((g) => g.group).join(', ') || '0' };
+  const outer = (pick: (g: GroupSql) => string): ExprCompiler => ({
+    facts: query.facts,
+    ctx: query.grouped ? groupCtx : rowCtx,
+    groupKeys: new Map(query.groupBy.map((g, i) => [exprKey(g.expr), pick(groups[i]!)])),
+  });
+  const outputs = inClause('select', () =>
+    compileOutputs(
+      query,
+      groups,
+      outer((g) => g.output),
+    ),
+  );
+  const orderBy = inClause('order_by', () =>
+    compileOrderBy(
+      query,
+      groups,
+      outer((g) => g.sort),
+    ),
+  );
+  const rangeFilters = groups.flatMap((g) => (g.filter ? [g.filter] : []));
+  const { from, where } = fromClause(source, query, whereClause(conditions));
+  const rowFilter =
+    where + (rangeFilters.length ? `${where ? ' AND ' : ' WHERE '}${rangeFilters.join(' AND ')}` : '');
+  const groupBy = groups.length ? ` GROUP BY ${groups.map((g) => g.group).join(', ')}` : '';
+  const sql = `SELECT ${outputs.sql.join(', ')} FROM ${from}${rowFilter}${groupBy}${orderBy}${limitClause(page)}`;
+  return Object.freeze({
+    sql,
+    params: [],
+    countSql: countQuery(query, from, rowFilter, groupBy),
+    countParams: [],
+    columns: outputs.columns,
+    grouped: query.grouped,
+  });
+}
+
+function countQuery(query: AnalyzedQuery, from: string, filters: string, groupBy: string): string {
+  if (!query.grouped) return `SELECT count(*) AS total_count FROM ${from}${filters}`;
+  if (!groupBy) return 'SELECT 1 AS total_count';
+  return `SELECT count(*) AS total_count FROM (SELECT 1 FROM ${from}${filters}${groupBy}) AS ${quoteIdentifier('groups')}`;
+}
+
+function compileOutputs(query: AnalyzedQuery, groups: readonly GroupSql[], compiler: ExprCompiler) {
+  const sql: string[] = [];
+  const columns: OutputColumn[] = [];
+  for (const output of query.outputs) {
+    const info = infoOf(query, output.expr);
+    const groupIndex = query.groupBy.findIndex((g) => exprKey(g.expr) === exprKey(output.expr));
+    const type = groupIndex >= 0 ? groups[groupIndex]!.type : info.type;
+    const value = presentValue(compileExpr(output.expr, compiler), type, compiler.ctx);
+    sql.push(`${value} AS ${quoteIdentifier(output.key)}`);
+    const columnType =
+      compiler.ctx.output === 'native' && type === 'json' ? 'text' : outputType({ ...info, type });
+    columns.push(Object.freeze({ key: output.key, type: columnType, multivalued: info.multivalued }));
+  }
+  if (sql.length === 0) throw new QueryLangError('The query selects nothing');
+  return { sql, columns: Object.freeze(columns) };
+}
+
+/**
+ * Nulls last whatever the direction. Ties are broken by the record id (or the group keys) so
+ * that pages never overlap. Without order_by records come in storage order and no sort is paid.
+ */
+function compileOrderBy(query: AnalyzedQuery, groups: readonly GroupSql[], compiler: ExprCompiler): string {
+  const keys = query.orderBy.map((o) => {
+    const random = infoOf(query, o.expr).entry?.kind === 'ordering';
+    const direction = o.descending && !random ? 'DESC' : 'ASC';
+    return `${compileExpr(o.expr, compiler)} ${direction} NULLS LAST`;
+  });
+  const ties = query.grouped
+    ? groups.map((g) => `${g.sort} ASC NULLS LAST`)
+    : keys.length
+      ? [`${quoteIdentifier(RECORD_ID_COLUMN)} ASC`]
+      : [];
+  const all = [...keys, ...ties];
+  return all.length ? ` ORDER BY ${all.join(', ')}` : '';
+}

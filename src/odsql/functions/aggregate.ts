@@ -1,0 +1,92 @@
+// Registry entries of the aggregations: avg, count, max, min, median, percentile, sum.
+import { QueryLangError } from '../errors.js';
+import type { ValueType } from '../types.js';
+import { fixed, type Arg, type FunctionEntry } from './registry.js';
+
+const AGGREGATE_CLAUSES = ['select', 'order_by'] as const;
+
+const typeOfFirst = (args: readonly Arg[]): ValueType => args[0]?.type ?? 'null';
+
+/** percentile's p is a literal from 0 to 100 (explore-api.md "Limits"). */
+function checkPercentile(args: readonly Arg[]): void {
+  const p = args[1]?.node;
+  if (p?.kind === 'number' && (p.value < 0 || p.value > 100)) {
+    throw new QueryLangError(`percentile() expects a percentage between 0 and 100, got ${p.value}`);
+  }
+}
+
+/** Fraction of a percentage, written as SQL text. */
+const fraction = (arg: Arg | undefined): string =>
+  String(arg?.node.kind === 'number' ? arg.node.value / 100 : 0.5);
+
+export const AGGREGATE_FUNCTIONS: readonly FunctionEntry[] = [
+  {
+    name: 'avg',
+    kind: 'aggregate',
+    clauses: AGGREGATE_CLAUSES,
+    params: fixed('number'),
+    arity: '1',
+    returns: () => 'double',
+    compile: ([x]) => `avg(${x!.sql})`,
+  },
+  {
+    // "Always approximate" (explore-api.md): the distinct count is DuckDB's HyperLogLog estimate.
+    name: 'count',
+    kind: 'aggregate',
+    clauses: AGGREGATE_CLAUSES,
+    params: fixed('any_or_star'),
+    arity: '1',
+    distinct: true,
+    returns: () => 'int',
+    compile: ([x], _ctx, call) => {
+      if (x!.node.kind === 'star') return 'count(*)';
+      return call.distinct ? `approx_count_distinct(${x!.sql})` : `count(${x!.sql})`;
+    },
+  },
+  {
+    name: 'max',
+    kind: 'aggregate',
+    clauses: AGGREGATE_CLAUSES,
+    params: fixed('orderable'),
+    arity: '1',
+    returns: typeOfFirst,
+    compile: ([x]) => `max(${x!.sql})`,
+  },
+  {
+    name: 'min',
+    kind: 'aggregate',
+    clauses: AGGREGATE_CLAUSES,
+    params: fixed('orderable'),
+    arity: '1',
+    returns: typeOfFirst,
+    compile: ([x]) => `min(${x!.sql})`,
+  },
+  {
+    name: 'median',
+    kind: 'aggregate',
+    clauses: AGGREGATE_CLAUSES,
+    params: fixed('number'),
+    arity: '1',
+    returns: () => 'double',
+    compile: ([x]) => `quantile_cont(${x!.sql}, 0.5)`,
+  },
+  {
+    name: 'percentile',
+    kind: 'aggregate',
+    clauses: AGGREGATE_CLAUSES,
+    params: fixed('number', 'number_literal'),
+    arity: '2',
+    check: checkPercentile,
+    returns: () => 'double',
+    compile: ([x, p]) => `quantile_cont(${x!.sql}, ${fraction(p)})`,
+  },
+  {
+    name: 'sum',
+    kind: 'aggregate',
+    clauses: AGGREGATE_CLAUSES,
+    params: fixed('number'),
+    arity: '1',
+    returns: typeOfFirst,
+    compile: ([x]) => `sum(${x!.sql})`,
+  },
+];

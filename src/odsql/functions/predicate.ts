@@ -1,0 +1,140 @@
+// Registry entries of the where predicates: full-text (search, suggest, startswith) and geo filters,
+// each one line over the builders of search.ts and geo.ts.
+import { quoteIdentifier } from '../../sql-text.js';
+import type { Expr } from '../ast.js';
+import { QueryLangError } from '../errors.js';
+import { isTextual } from '../types.js';
+import {
+  compileInBbox,
+  compileSpatial,
+  compileWithinDistance,
+  parseDistance,
+  parseGeometryLiteral,
+} from './geo.js';
+import { compileSearch } from './search.js';
+import { fixed, type Arg, type CompileContext, type CompiledArg, type FunctionEntry } from './registry.js';
+import { isMultivalued } from '../scope.js';
+
+const WHERE = ['where'] as const;
+
+/** search(f1, f2, ..., 'text'): fields or * first, the text last; no field at all means *. */
+const fieldsThenText = (count: number) =>
+  count >= 1
+    ? [...Array.from({ length: count - 1 }, () => 'text_field_or_star' as const), 'string' as const]
+    : null;
+
+const textOf = (arg: Arg | undefined): string => (arg?.node.kind === 'string' ? arg.node.value : '');
+
+function searchFields(args: readonly Arg[]): readonly string[] | '*' {
+  const fields = args.slice(0, -1);
+  if (fields.length === 0 || fields.some((a) => a.node.kind === 'star')) return '*';
+  return fields.map((a) => a.field!.name);
+}
+
+/** Case-sensitive prefix of the whole value; `*` means any text field, a multivalued field any element. */
+function compileStartsWith(args: readonly CompiledArg[], ctx: CompileContext): string {
+  const prefix = args[1]!.sql;
+  const fields =
+    args[0]!.node.kind === 'star' ? ctx.source.fields.filter((f) => isTextual(f.type)) : [args[0]!.field!];
+  if (fields.length === 0) return 'FALSE';
+  const tests = fields.map((f) =>
+    isMultivalued(f)
+      ? `list_bool_or(list_transform(${quoteIdentifier(f.name)}, lambda "odsql item": starts_with("odsql item", ${prefix})))`
+      : `starts_with(${quoteIdentifier(f.name)}, ${prefix})`,
+  );
+  return `(${tests.join(' OR ')})`;
+}
+
+const geometryOf = (node: Expr | undefined) =>
+  parseGeometryLiteral(node?.kind === 'geometry' ? node.text : '');
+const metersOf = (node: Expr | undefined): number =>
+  parseDistance(node?.kind === 'quantity' ? `${node.value}${node.unit}` : '');
+const geoType = (arg: Arg | undefined) => (arg?.type === 'geo_point_2d' ? 'geo_point_2d' : 'geo_shape');
+const numberOf = (arg: Arg | undefined): number => (arg?.node.kind === 'number' ? arg.node.value : 0);
+
+/** Literal arguments are parsed during analysis so that their errors name the clause. */
+function checkGeoLiterals(args: readonly Arg[]): void {
+  for (const { node } of args) {
+    if (node.kind === 'geometry') parseGeometryLiteral(node.text);
+    if (node.kind === 'quantity') metersOf(node);
+  }
+}
+
+const withinDistance = (name: string): FunctionEntry => ({
+  name,
+  kind: 'predicate',
+  clauses: WHERE,
+  params: fixed('geo', 'geometry', 'distance'),
+  arity: '3',
+  check: checkGeoLiterals,
+  returns: () => 'boolean',
+  compile: ([geo, center, distance]) =>
+    compileWithinDistance(geo!.sql, geoType(geo), geometryOf(center!.node), metersOf(distance!.node)),
+});
+
+const spatial = (op: 'intersects' | 'disjoint' | 'within'): FunctionEntry => ({
+  name: op,
+  kind: 'predicate',
+  clauses: WHERE,
+  params: fixed('geo', 'geometry'),
+  arity: '2',
+  check: checkGeoLiterals,
+  returns: () => 'boolean',
+  compile: ([geo, shape]) => compileSpatial(op, geo!.sql, geoType(geo), geometryOf(shape!.node)),
+});
+
+function relationOf(arg: Arg | undefined): 'intersects' | 'disjoint' | 'within' {
+  const name = arg?.node.kind === 'field' ? arg.node.name.toLowerCase() : '';
+  if (name === 'intersects' || name === 'disjoint' || name === 'within') return name;
+  throw new QueryLangError('geometry() expects INTERSECTS, DISJOINT or WITHIN as argument 3');
+}
+
+export const PREDICATE_FUNCTIONS: readonly FunctionEntry[] = [
+  ...(['search', 'suggest'] as const).map((mode): FunctionEntry => ({
+    name: mode,
+    kind: 'predicate',
+    clauses: WHERE,
+    params: fieldsThenText,
+    arity: 'a text, after optional fields or *,',
+    returns: () => 'boolean',
+    compile: (args, ctx) =>
+      compileSearch(ctx.source, searchFields(args), textOf(args[args.length - 1]), mode),
+  })),
+  {
+    name: 'startswith',
+    kind: 'predicate',
+    clauses: WHERE,
+    params: fixed('text_field_or_star', 'string'),
+    arity: '2',
+    returns: () => 'boolean',
+    compile: compileStartsWith,
+  },
+  withinDistance('within_distance'),
+  // v2.0 spelling of within_distance, still accepted (supplement 5).
+  withinDistance('distance'),
+  {
+    name: 'in_bbox',
+    kind: 'predicate',
+    clauses: WHERE,
+    params: fixed('geo', 'number_literal', 'number_literal', 'number_literal', 'number_literal'),
+    arity: '5',
+    returns: () => 'boolean',
+    compile: ([geo, south, west, north, east]) =>
+      compileInBbox(geo!.sql, geoType(geo), numberOf(south), numberOf(west), numberOf(north), numberOf(east)),
+  },
+  spatial('intersects'),
+  spatial('disjoint'),
+  spatial('within'),
+  {
+    // v2.0: geometry(f, geom'...', INTERSECTS|DISJOINT|WITHIN).
+    name: 'geometry',
+    kind: 'predicate',
+    clauses: WHERE,
+    params: fixed('geo', 'geometry', 'spatial_relation'),
+    arity: '3',
+    check: checkGeoLiterals,
+    returns: () => 'boolean',
+    compile: ([geo, shape, relation]) =>
+      compileSpatial(relationOf(relation), geo!.sql, geoType(geo), geometryOf(shape!.node)),
+  },
+];

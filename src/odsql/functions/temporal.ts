@@ -1,0 +1,93 @@
+// Registry entries of the date and time functions, each one line over the builders of date.ts,
+// and the adapters the analyzer and compiler use for date literals.
+import { quoteString } from '../../sql-text.js';
+import { QueryLangError } from '../errors.js';
+import { ALL_CLAUSES } from '../types.js';
+import {
+  compileDateFormat,
+  compileDatePart,
+  compileNow,
+  parseDateLiteral,
+  type DateLikeType,
+} from './date.js';
+import { fixed, repeated, type CompiledArg, type FunctionEntry } from './registry.js';
+
+const DATE_PARTS = ['year', 'month', 'day', 'hour', 'minute', 'second'] as const;
+
+/** The type (date or datetime) a date literal denotes; throws QueryLangError when it is invalid. */
+export function dateLiteralType(text: string, timezone: string): DateLikeType {
+  return parseDateLiteral(text, timezone).type;
+}
+
+/**
+ * SQL of a date literal's granule [start, end) as values comparable with a field of `fieldType`
+ * (DATE for date fields, TIMESTAMPTZ for datetime fields); `null`: the literal's own type.
+ */
+export function dateGranule(
+  text: string,
+  fieldType: DateLikeType | null,
+  timezone: string,
+): { start: string; end: string } {
+  const literal = parseDateLiteral(text, timezone);
+  const target = fieldType ?? literal.type;
+  if (target === literal.type) return { start: literal.sql, end: literal.endSql };
+  const convert = target === 'date' ? toDate : toInstant;
+  return { start: convert(literal.sql, timezone), end: convert(literal.endSql, timezone) };
+}
+
+/** A DATE as the instant of its local midnight in the request's time zone. */
+const toInstant = (dateSql: string, timezone: string): string =>
+  `timezone(${quoteString(timezone)}, CAST(${dateSql} AS TIMESTAMP))`;
+
+/** An instant as the local date it falls on, rounded up so that `< end` keeps a partial day. */
+const toDate = (instantSql: string, timezone: string): string =>
+  `CAST(date_trunc('day', timezone(${quoteString(timezone)}, ${instantSql}) + INTERVAL '1 day' - INTERVAL '1 microsecond') AS DATE)`;
+
+/** now()'s named arguments: `days=-1` -> { name: 'days', value: -1 }. */
+function namedValues(args: readonly CompiledArg[]): { name: string; value: number }[] {
+  return args.map(({ node }) => {
+    if (node.kind !== 'comparison' || node.left.kind !== 'field' || node.right.kind !== 'number') {
+      throw new QueryLangError('now() expects named integers such as days=-1');
+    }
+    return { name: node.left.name.toLowerCase(), value: node.right.value };
+  });
+}
+
+const datelike = (arg: CompiledArg | undefined): DateLikeType => (arg?.type === 'date' ? 'date' : 'datetime');
+
+export const TEMPORAL_FUNCTIONS: readonly FunctionEntry[] = [
+  ...DATE_PARTS.map((part): FunctionEntry => ({
+    name: part,
+    kind: 'scalar',
+    clauses: ALL_CLAUSES,
+    params: fixed('datelike'),
+    arity: '1',
+    returns: () => 'int',
+    compile: ([x], ctx) => compileDatePart(part, x!.sql, datelike(x), ctx.timezone),
+  })),
+  {
+    name: 'now',
+    kind: 'scalar',
+    clauses: ['select', 'where', 'order_by'],
+    params: repeated('named_integer', 0),
+    arity: 'named integer',
+    returns: () => 'datetime',
+    compile: (args, ctx) => compileNow(namedValues(args), ctx.timezone),
+  },
+  {
+    name: 'date_format',
+    kind: 'scalar',
+    clauses: ALL_CLAUSES,
+    params: fixed('datelike', 'string'),
+    arity: '2',
+    returns: () => 'text',
+    compile: ([x, format], ctx) =>
+      compileDateFormat(
+        x!.sql,
+        format!.node.kind === 'string' ? format!.node.value : '',
+        datelike(x),
+        ctx.lang,
+        ctx.timezone,
+      ),
+  },
+];

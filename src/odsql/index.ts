@@ -1,0 +1,92 @@
+// The ODSQL compiler's surface: request parameters in, one DuckDB SELECT (and its count) out.
+import { RECORD_ID_COLUMN } from '../catalog/schema.js';
+import type { QuerySource } from '../catalog/source.js';
+import { quoteIdentifier, quoteString } from '../sql-text.js';
+import type { Expr } from './ast.js';
+import { analyzeQuery, type ParsedCondition, type ParsedItems } from './analyze.js';
+import { compileAnalyzed, type CompiledQuery } from './compile.js';
+import { QueryLangError, type Clause } from './errors.js';
+import type { Lang } from './functions/date.js';
+import type { Output } from './functions/registry.js';
+import { parseGroupBy, parseOrderBy, parseSelect, parseWhereClause } from './parse.js';
+
+export type { Lang } from './functions/date.js';
+export type { Output } from './functions/registry.js';
+export type { CompiledQuery, OutputColumn } from './compile.js';
+export type { Expr } from './ast.js';
+export { node, NO_SPAN } from './ast.js';
+export { QueryLangError } from './errors.js';
+export { FUNCTION_NAMES } from './functions/index.js';
+
+/** A condition built by code (refine, exclude, v1 filters), with the parameter its errors name. */
+export interface ClauseCondition {
+  readonly expr: Expr;
+  readonly clause: Clause;
+}
+
+export interface QueryParams {
+  select?: string;
+  where?: readonly string[];
+  groupBy?: string;
+  orderBy?: string;
+  /** null, undefined or -1: no LIMIT. */
+  limit?: number | null;
+  offset?: number;
+  /** Output language of date_format names; default 'fr' (supplement 5). */
+  lang?: Lang;
+  /** IANA time zone of dates in the query and in the output; default 'UTC'. */
+  timezone?: string;
+  /** Boolean ASTs ANDed in; a bare Expr's errors name the where clause. */
+  extraWhere?: readonly (Expr | ClauseCondition)[];
+  /** Only the record with this id (the single-record operation). */
+  recordId?: string;
+}
+
+const TIME_ZONES: ReadonlySet<string> = new Set([...Intl.supportedValuesOf('timeZone'), 'UTC']);
+
+/** Whether a time zone name is accepted (Intl's IANA list, plus UTC). */
+export function isTimeZone(name: string): boolean {
+  return TIME_ZONES.has(name);
+}
+
+const present = (text: string | undefined): text is string => text !== undefined && text.trim() !== '';
+
+const clauseCondition = (condition: Expr | ClauseCondition): ParsedCondition =>
+  'clause' in condition && 'expr' in condition ? condition : { expr: condition as Expr, clause: 'where' };
+
+/** Compiles a request's query clauses over a source; every user error is a QueryLangError. */
+export function compileQuery(
+  source: QuerySource,
+  params: QueryParams,
+  output: Output = 'json',
+): CompiledQuery {
+  const timezone = params.timezone ?? 'UTC';
+  if (!isTimeZone(timezone)) throw new QueryLangError(`Unknown timezone: ${timezone}`);
+  const items = <T>(text: string | undefined, parse: (t: string) => readonly T[]): ParsedItems<T> | null =>
+    present(text) ? { text, items: parse(text) } : null;
+  const parsed = {
+    select: items(params.select, parseSelect),
+    where: [
+      ...(params.where ?? [])
+        .filter(present)
+        .map((text) => ({ expr: parseWhereClause(text), clause: 'where' as const })),
+      ...(params.extraWhere ?? []).map(clauseCondition),
+    ],
+    groupBy: items(params.groupBy, parseGroupBy),
+    orderBy: items(params.orderBy, parseOrderBy),
+  };
+  const analyzed = analyzeQuery(source.fields, parsed, timezone);
+  const recordFilter =
+    params.recordId === undefined
+      ? []
+      : [`${quoteIdentifier(RECORD_ID_COLUMN)} = ${quoteString(params.recordId)}`];
+  return compileAnalyzed(source, analyzed, recordFilter, {
+    page: { limit: params.limit ?? null, offset: params.offset ?? 0 },
+    context: { source, timezone, lang: params.lang ?? 'fr', output },
+  });
+}
+
+/** Parses one where expression into an AST (to build extraWhere from other syntaxes). */
+export function parseWhere(text: string): Expr {
+  return parseWhereClause(text);
+}
