@@ -1,0 +1,85 @@
+// Great-circle distances from a constant point, and the circle and box filters built on them.
+import { QueryLangError } from '../errors.js';
+import type { Geometry, Position } from './geo-geometry.js';
+import {
+  EARTH_RADIUS_METERS,
+  haversineSql,
+  lambdaName,
+  num,
+  pointCoordinates,
+  ringsContainConstantSql,
+} from './geo-sql.js';
+import { withShape, type ShapeLists } from './geo-shape.js';
+
+/** The center of a distance: a POINT literal. */
+export function centerOf(geometry: Geometry, functionName: string): Position {
+  if (geometry.type !== 'Point') {
+    throw new QueryLangError(`${functionName}() measures from a POINT, got a ${geometry.type}`);
+  }
+  return geometry.coordinates;
+}
+
+/** Meters from the center to a point field (haversine). */
+export function pointDistanceSql(pointSql: string, center: Position): string {
+  const { lon, lat } = pointCoordinates(pointSql);
+  return haversineSql(num(center[0]), num(center[1]), lon, lat);
+}
+
+/**
+ * Meters from the center to the nearest point of a shape: 0 inside an area; else the least of the
+ * haversine distances to the vertices and, where the foot of the perpendicular falls inside a
+ * segment, the planar distance to it in an equirectangular projection centered on the center.
+ */
+export function shapeDistanceSql(shapeSql: string, center: Position): string {
+  return withShape(shapeSql, (shape) => {
+    const inside = ringsContainConstantSql(shape.segments, center);
+    return `CASE WHEN ${shape.areal} AND ${inside} THEN 0.0::DOUBLE ELSE ${nearestSql(shape, center)} END`;
+  });
+}
+
+function nearestSql(shape: ShapeLists, center: Position): string {
+  const [c0, c1] = [num(center[0]), num(center[1])];
+  const [p, s, q] = [lambdaName('p'), lambdaName('s'), lambdaName('q')];
+  const vertices = `list_min(list_transform(${shape.vertices}, lambda ${p}: ${haversineSql(c0, c1, `${p}[1]`, `${p}[2]`)}))`;
+  // Planar coordinates of the segment ends relative to the center, in degrees of latitude.
+  const kx = num(Math.cos((center[1] * Math.PI) / 180));
+  const x = (lon: string) => `((((${lon} - ${c0}) + 540) % 360) - 180) * ${kx}`;
+  const y = (lat: string) => `(${lat} - ${c1})`;
+  const ends = `[${x(`${s}[1]`)}, ${y(`${s}[2]`)}, ${x(`${s}[3]`)}, ${y(`${s}[4]`)}]`;
+  const [dx, dy] = [`(${q}[3] - ${q}[1])`, `(${q}[4] - ${q}[2])`];
+  const t = `(-(${q}[1] * ${dx} + ${q}[2] * ${dy}) / nullif(${dx} * ${dx} + ${dy} * ${dy}, 0))`;
+  const foot = `sqrt(pow(${q}[1] + ${t} * ${dx}, 2) + pow(${q}[2] + ${t} * ${dy}, 2)) * ${num((EARTH_RADIUS_METERS * Math.PI) / 180)}`;
+  const perpendicular = `list_transform([${ends}], lambda ${q}: CASE WHEN ${t} > 0 AND ${t} < 1 THEN ${foot} END)[1]`;
+  const segments = `list_min(list_transform(${shape.segments}, lambda ${s}: ${perpendicular}))`;
+  return `least(${vertices}, coalesce(${segments}, 'Infinity'::DOUBLE))`;
+}
+
+/** Distance SQL of each field type. */
+export const DISTANCE = {
+  geo_point_2d: pointDistanceSql,
+  geo_shape: shapeDistanceSql,
+} as const satisfies Record<'geo_point_2d' | 'geo_shape', (fieldSql: string, center: Position) => string>;
+
+/**
+ * Points within `meters` of the center: a latitude/longitude box that holds the circle (so most rows
+ * are rejected by two comparisons), then the haversine distance.
+ */
+export function pointWithinDistanceSql(pointSql: string, center: Position, meters: number): string {
+  const { lon, lat } = pointCoordinates(pointSql);
+  const radians = meters / EARTH_RADIUS_METERS;
+  if (radians >= Math.PI) return `(${lat} IS NOT NULL)`;
+  const degrees = (radians * 180) / Math.PI;
+  const [south, north] = [center[1] - degrees, center[1] + degrees];
+  const distance = `${pointDistanceSql(pointSql, center)} <= ${num(meters)}`;
+  if (south <= -90 || north >= 90) return `(${lat} BETWEEN ${num(south)} AND ${num(north)} AND ${distance})`;
+  const spread = (Math.asin(Math.sin(radians) / Math.cos((center[1] * Math.PI) / 180)) * 180) / Math.PI;
+  const [west, east] = [center[0] - spread, center[0] + spread];
+  return `(${lat} BETWEEN ${num(south)} AND ${num(north)} AND ${lonRangeSql(lon, west, east)} AND ${distance})`;
+}
+
+/** lon in [west, east], where a bound past ±180 wraps around the antimeridian. */
+function lonRangeSql(lon: string, west: number, east: number): string {
+  if (west < -180) return `(${lon} >= ${num(west + 360)} OR ${lon} <= ${num(east)})`;
+  if (east > 180) return `(${lon} >= ${num(west)} OR ${lon} <= ${num(east - 360)})`;
+  return `${lon} BETWEEN ${num(west)} AND ${num(east)}`;
+}

@@ -1,0 +1,122 @@
+// The geo functions of ODSQL as SQL builders: predicates, distance, aggregates and clusters over geo fields.
+//
+// Pure: each builder returns DuckDB SQL text (no spatial extension) and throws QueryLangError on
+// bad input. Geometry is planar in lon/lat degrees (edges are straight lines on the map, as in
+// GeoJSON), distances are great-circle. Exact vs approximated, per function:
+// - points vs polygons: even-odd ray casting over every ring (holes are holes); a point on an edge
+//   (within about 1e-9 degrees) intersects.
+// - shapes vs a geometry: intersects is exact up to floating-point tolerance (segments meeting, a
+//   vertex inside an area, or an area holding a part of the other); within checks vertices and
+//   segment midpoints in the closed polygon, no proper edge crossing and no hole inside the shape,
+//   and can be fooled only by a shape edge leaving the polygon exactly through two of its vertices.
+// - distance to a shape: haversine to vertices, equirectangular planar distance to segment interiors.
+// - in_bbox with west > east crosses the antimeridian; polygons crossing it must be split by the user.
+import type { Geometry } from './geo-geometry.js';
+import {
+  bboxAggregateSql,
+  envelopeAggregateSql,
+  geoClusterSql,
+  type GeoClusterSql,
+} from './geo-aggregate.js';
+import { DISTANCE, centerOf, pointWithinDistanceSql } from './geo-distance.js';
+import { prepareGeometry, RELATIONS } from './geo-relations.js';
+import { QueryLangError } from '../errors.js';
+import { num, pointCoordinates } from './geo-sql.js';
+
+export type { Geometry, Position } from './geo-geometry.js';
+export { parseGeometryLiteral } from './geo-literal.js';
+export { parseDistance, distanceInMeters, METERS_PER_UNIT } from './geo-units.js';
+export type { GeoClusterSql } from './geo-aggregate.js';
+
+/** The storage kinds of geo fields: a {lon, lat} struct, or GeoJSON geometry text. */
+export type GeoFieldType = 'geo_point_2d' | 'geo_shape';
+
+/** Spatial relations of intersects(), disjoint() and within() (and v2.0 geometry(f, g, REL)). */
+export type SpatialRelation = 'intersects' | 'disjoint' | 'within';
+
+/** Filter: the field is within `meters` (great-circle) of a POINT center. */
+export function compileWithinDistance(
+  fieldSql: string,
+  fieldType: GeoFieldType,
+  center: Geometry,
+  meters: number,
+): string {
+  const point = centerOf(center, 'within_distance');
+  if (!Number.isFinite(meters) || meters < 0) throw new QueryLangError(`Invalid distance: ${meters} meters`);
+  if (fieldType === 'geo_point_2d') return pointWithinDistanceSql(fieldSql, point, meters);
+  return `(${DISTANCE.geo_shape(fieldSql, point)} <= ${num(meters)})`;
+}
+
+/** Filter: the field intersects the box; west > east means the box crosses the antimeridian. */
+export function compileInBbox(
+  fieldSql: string,
+  fieldType: GeoFieldType,
+  southLat: number,
+  westLon: number,
+  northLat: number,
+  eastLon: number,
+): string {
+  checkBox(southLat, westLon, northLat, eastLon);
+  const [south, north] = [Math.min(southLat, northLat), Math.max(southLat, northLat)];
+  if (fieldType === 'geo_point_2d') {
+    const { lon, lat } = pointCoordinates(fieldSql);
+    const lons =
+      westLon <= eastLon
+        ? `${lon} BETWEEN ${num(westLon)} AND ${num(eastLon)}`
+        : `(${lon} >= ${num(westLon)} OR ${lon} <= ${num(eastLon)})`;
+    return `(${lat} BETWEEN ${num(south)} AND ${num(north)} AND ${lons})`;
+  }
+  const box = (w: number, e: number) =>
+    [
+      [
+        [w, south],
+        [e, south],
+        [e, north],
+        [w, north],
+        [w, south],
+      ],
+    ] as const;
+  const geometry: Geometry =
+    westLon <= eastLon
+      ? { type: 'Polygon', coordinates: box(westLon, eastLon) }
+      : { type: 'MultiPolygon', coordinates: [box(westLon, 180), box(-180, eastLon)] };
+  return RELATIONS.intersects.geo_shape(fieldSql, prepareGeometry(geometry));
+}
+
+function checkBox(...[south, west, north, east]: number[]): void {
+  const valid = (v: number | undefined, limit: number) =>
+    v !== undefined && Number.isFinite(v) && Math.abs(v) <= limit;
+  if (!valid(south, 90) || !valid(north, 90) || !valid(west, 180) || !valid(east, 180)) {
+    throw new QueryLangError('in_bbox() expects latitudes within -90..90 and longitudes within -180..180');
+  }
+}
+
+/** Filter: the field intersects, is disjoint from, or is within a constant geometry. */
+export function compileSpatial(
+  op: SpatialRelation,
+  fieldSql: string,
+  fieldType: GeoFieldType,
+  geometry: Geometry,
+): string {
+  return RELATIONS[op][fieldType](fieldSql, prepareGeometry(geometry));
+}
+
+/** Value: meters (great-circle, R = 6371008.8) from a POINT center to the field (0 inside a shape's area). */
+export function compileDistance(fieldSql: string, fieldType: GeoFieldType, center: Geometry): string {
+  return DISTANCE[fieldType](fieldSql, centerOf(center, 'distance'));
+}
+
+/** Aggregate: convex hull of the group's geometries, as GeoJSON geometry text. */
+export function compileEnvelope(fieldSql: string, fieldType: GeoFieldType): string {
+  return envelopeAggregateSql(fieldSql, fieldType);
+}
+
+/** Aggregate: GeoJSON Polygon text of the bounding box of the group's geometries. */
+export function compileBbox(fieldSql: string, fieldType: GeoFieldType): string {
+  return bboxAggregateSql(fieldSql, fieldType);
+}
+
+/** Grouping: web-mercator tile at zoom `precision` (1..24) as key; centroid as the mean position. */
+export function compileGeoCluster(fieldSql: string, precision: number): GeoClusterSql {
+  return geoClusterSql(fieldSql, precision);
+}
