@@ -42,10 +42,7 @@ export function resolveField(option: string, given: string, names: readonly stri
 
 function candidateOf(source: SourceColumn): TextCandidate {
   if (!isJsonType(source.type)) return { text: `CAST(${source.column} AS VARCHAR)` };
-  return {
-    text: `json_extract_string(${source.column}, '$')`,
-    nested: `json_type(${source.column}) IN ('OBJECT', 'ARRAY')`,
-  };
+  return { text: `json_extract_string(${source.column}, '$')`, json: source.column };
 }
 
 /** Types every source column: direct conversions, multivalued splits, then one inference pass for the rest. */
@@ -139,7 +136,9 @@ async function planGeo(
     throw new Error(`--geo-point: ${outOfRange} records have a latitude or longitude out of range`);
   }
   const asDouble = (c: PlannedColumn): PlannedColumn =>
-    c === pair.lat || c === pair.lon ? { ...c, type: 'double', sql: `CAST(${c.sql} AS DOUBLE)` } : c;
+    c.name === pair.lat.name || c.name === pair.lon.name
+      ? { ...c, type: 'double', sql: `CAST(${c.sql} AS DOUBLE)` }
+      : c;
   const point: PlannedColumn = {
     name: uniqueName('geo_point_2d', used),
     label: 'Geo point',

@@ -7,7 +7,7 @@ import type { InputFormat } from './input-format.js';
 const KNOWN_PROBLEMS: readonly { pattern: RegExp; say: (match: RegExpMatchArray) => string }[] = [
   {
     pattern: /Expected Number of Columns: (\d+) Found: (\d+)/,
-    say: (m) => `${m[2]} columns where the header has ${m[1]}`,
+    say: (m) => `${m[2]} ${m[2] === '1' ? 'column' : 'columns'} where the header has ${m[1]}`,
   },
   { pattern: /unterminated quote/i, say: () => 'a quoted value is never closed' },
   { pattern: /Invalid unicode/i, say: () => 'bytes that are not valid UTF-8' },
@@ -44,11 +44,13 @@ async function firstBadJsonLine(file: string): Promise<number | null> {
   return null;
 }
 
+/**
+ * Where the problem is. DuckDB's CSV line is exact; its JSON line and record numbers run one
+ * ahead, so JSON lines are located by reading the file, and a JSON array gets no position.
+ */
 async function lineOf(message: string, format: InputFormat, file: string): Promise<string | null> {
   const csvLine = /CSV Error on Line: (\d+)/.exec(message);
   if (csvLine) return `line ${csvLine[1]}`;
-  const record = /in record\/value (\d+)/.exec(message);
-  if (record) return `record ${record[1]}`;
   if (format === 'jsonl' && /Malformed JSON/.test(message)) {
     const line = await firstBadJsonLine(file);
     return line === null ? null : `line ${line}`;

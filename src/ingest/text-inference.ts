@@ -6,8 +6,8 @@ import { quoteIdentifier, quoteString } from '../sql-text.js';
 /** A column to infer: `text` is a SQL expression giving its cells as VARCHAR. */
 export interface TextCandidate {
   readonly text: string;
-  /** A SQL condition true on cells that are JSON objects or arrays (JSON-typed columns only). */
-  readonly nested?: string;
+  /** JSON-typed columns only: the column itself, stored as JSON text if any value is an object or array. */
+  readonly json?: string;
 }
 
 /** The field type chosen for a candidate and the SQL expression that converts its cells. */
@@ -96,14 +96,14 @@ function countExpressions(candidate: TextCandidate, index: number): string[] {
   const v = quoteIdentifier(`v${index}`);
   return [
     `count(${v})`,
-    candidate.nested ? `count_if(${candidate.nested})` : '0',
+    candidate.json ? `count_if(json_type(${candidate.json}) IN ('OBJECT', 'ARRAY'))` : '0',
     ...TEXT_TESTS.map((t) => `count_if(${t.test(v)})`),
   ];
 }
 
 function choose(candidate: TextCandidate, counts: readonly number[]): InferredColumn {
   const [filled = 0, nested = 0, ...passed] = counts;
-  if (nested > 0) return { type: 'json_blob', sql: `CAST(${candidate.text} AS VARCHAR)` };
+  if (nested > 0 && candidate.json) return { type: 'json_blob', sql: `CAST(${candidate.json} AS VARCHAR)` };
   const winner = filled > 0 ? TEXT_TESTS.find((_, i) => passed[i] === filled) : undefined;
   if (!winner) return { type: 'text', sql: `nullif(${candidate.text}, '')` };
   return { type: winner.type, sql: winner.convert(cell(candidate.text)) };

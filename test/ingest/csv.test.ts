@@ -1,0 +1,154 @@
+// CSV and TSV sources, hostile ones included: quoting, BOM, encodings, ragged rows, empty files.
+import { expect } from 'chai';
+import { readdir } from 'node:fs/promises';
+import path from 'node:path';
+import { ingest } from '../../src/ingest/ingest.js';
+import {
+  cleanup,
+  expectStorageMatchesSchema,
+  fieldTypes,
+  fixture,
+  readDatasetFile,
+  readRows,
+  tempDir,
+} from './helpers.js';
+
+describe('ingest: CSV', () => {
+  let dir: string;
+  let portal: string;
+  beforeEach(async () => {
+    dir = await tempDir();
+    portal = path.join(dir, 'portal');
+  });
+  after(cleanup);
+
+  it('reads embedded newlines, doubled quotes and a BOM, keeping headers as labels', async () => {
+    const csv = '\uFEFFName,"Said ""hi""",Count\r\n"Ada\nLovelace","she said ""hello""",3\r\nBob,,4\r\n';
+    const file = await fixture(dir, 'people.csv', csv);
+    const report = await ingest({ file, portal, id: 'people' });
+    expect(report.recordsCount).to.equal(2);
+    const dataset = await readDatasetFile(portal, 'people');
+    expect(dataset.fields.map((f) => [f.name, f.label, f.type])).to.deep.equal([
+      ['name', 'Name', 'text'],
+      ['said_hi', 'Said "hi"', 'text'],
+      ['count', 'Count', 'int'],
+    ]);
+    const rows = await readRows(portal, 'people', 'name, said_hi, count');
+    expect(rows).to.deep.equal([
+      { name: 'Ada\nLovelace', said_hi: 'she said "hello"', count: '3' },
+      { name: 'Bob', said_hi: null, count: '4' },
+    ]);
+    await expectStorageMatchesSchema(portal, 'people');
+  });
+
+  it('keeps a mixed column as text, types clean ones, and makes an all-empty column text', async () => {
+    const csv = 'mixed,num,empty,flag,day\n1,1.5,,true,2020-01-02\nabc,2,,False,2020-03-04\n';
+    const file = await fixture(dir, 'mixed.csv', csv);
+    await ingest({ file, portal, id: 'mixed' });
+    expect(await fieldTypes(portal, 'mixed')).to.deep.equal({
+      mixed: 'text',
+      num: 'double',
+      empty: 'text',
+      flag: 'boolean',
+      day: 'date',
+    });
+    const rows = await readRows(portal, 'mixed', 'mixed, empty, flag, CAST(day AS VARCHAR) AS day');
+    expect(rows).to.deep.equal([
+      { mixed: '1', empty: null, flag: true, day: '2020-01-02' },
+      { mixed: 'abc', empty: null, flag: false, day: '2020-03-04' },
+    ]);
+    await expectStorageMatchesSchema(portal, 'mixed');
+  });
+
+  it('transcodes Latin-1 / windows-1252 bytes so accented values arrive intact', async () => {
+    const bytes = Buffer.concat([
+      Buffer.from('ville,prix\n', 'latin1'),
+      Buffer.from('Montr\xe9al,3\n', 'latin1'),
+      Buffer.from([0x4e, 0xee, 0x6d, 0x65, 0x73, 0x2c, 0x80, 0x0a]), // "Nîmes,€" in windows-1252
+    ]);
+    const file = await fixture(dir, 'latin1.csv', bytes);
+    const report = await ingest({ file, portal, id: 'latin1' });
+    expect(report.encoding).to.equal('windows-1252');
+    expect(await readRows(portal, 'latin1', 'ville, prix')).to.deep.equal([
+      { ville: 'Montréal', prix: '3' },
+      { ville: 'Nîmes', prix: '€' },
+    ]);
+  });
+
+  it('reads UTF-16 with a BOM', async () => {
+    const utf16 = Buffer.concat([Buffer.from([0xff, 0xfe]), Buffer.from('a,b\nÉté,2\n', 'utf16le')]);
+    const file = await fixture(dir, 'utf16.csv', utf16);
+    const report = await ingest({ file, portal, id: 'utf16' });
+    expect(report.encoding).to.equal('utf-16le');
+    expect(await readRows(portal, 'utf16', 'a, b')).to.deep.equal([{ a: 'Été', b: '2' }]);
+  });
+
+  it('detects ; as the delimiter and reads TSV by extension', async () => {
+    const semi = await fixture(dir, 'semi.csv', 'a;b;c\n1;x, y;3\n');
+    await ingest({ file: semi, portal, id: 'semi' });
+    expect(await readRows(portal, 'semi', 'a, b, c')).to.deep.equal([{ a: '1', b: 'x, y', c: '3' }]);
+    const tsv = await fixture(dir, 'tab.tsv', 'a\tb\n1,5\tx\n');
+    await ingest({ file: tsv, portal, id: 'tab' });
+    expect(await readRows(portal, 'tab', 'a, b')).to.deep.equal([{ a: '1,5', b: 'x' }]);
+  });
+
+  it('names duplicate and empty headers uniquely', async () => {
+    const file = await fixture(dir, 'dups.csv', 'a,A,,2020\n1,2,3,4\n');
+    await ingest({ file, portal, id: 'dups' });
+    const dataset = await readDatasetFile(portal, 'dups');
+    expect(dataset.fields.map((f) => [f.name, f.label])).to.deep.equal([
+      ['a', 'a'],
+      ['a_2', 'A'],
+      ['field', ''],
+      ['field_2020', '2020'],
+    ]);
+  });
+
+  it('makes a header-only file a dataset with 0 records', async () => {
+    const file = await fixture(dir, 'header.csv', 'a,b\n');
+    const report = await ingest({ file, portal, id: 'header' });
+    expect(report.recordsCount).to.equal(0);
+    expect((await readDatasetFile(portal, 'header')).computed.records_count).to.equal(0);
+    await expectStorageMatchesSchema(portal, 'header');
+  });
+
+  it('refuses a 0-byte file and a missing file, naming them', async () => {
+    const empty = await fixture(dir, 'empty.csv', '');
+    await expectError(ingest({ file: empty, portal, id: 'x' }), /empty\.csv: the file is empty \(0 bytes\)/);
+    await expectError(
+      ingest({ file: path.join(dir, 'nope.csv'), portal, id: 'x' }),
+      /nope\.csv: no such file/,
+    );
+  });
+
+  it('refuses ragged rows and unclosed quotes with the file and line, leaving no dataset', async () => {
+    const ragged = await fixture(dir, 'ragged.csv', 'a,b,c\n1,2,3\n4,5\n6,7,8\n');
+    await expectError(
+      ingest({ file: ragged, portal, id: 'ragged' }),
+      /^.*ragged\.csv: line 3: 2 columns where the header has 3$/,
+    );
+    const wide = await fixture(dir, 'wide.csv', 'a,b\n1,2\n3,4,5\n');
+    await expectError(
+      ingest({ file: wide, portal, id: 'ragged' }),
+      /wide\.csv: line 3: 3 columns where the header has 2$/,
+    );
+    const open = await fixture(dir, 'open.csv', 'a,b\n1,"never closed\n2,3\n');
+    await expectError(
+      ingest({ file: open, portal, id: 'ragged' }),
+      /open\.csv: line 2: a quoted value is never closed$/,
+    );
+    expect(await readdir(path.join(portal, 'datasets'))).to.deep.equal([]);
+  });
+});
+
+/** Asserts that `promise` rejects with a message matching `pattern` and no DuckDB report. */
+export async function expectError(promise: Promise<unknown>, pattern: RegExp): Promise<void> {
+  const error = await promise.then(
+    () => null,
+    (e: unknown) => e,
+  );
+  expect(error, 'expected a rejection').to.be.instanceOf(Error);
+  const message = (error as Error).message;
+  expect(message).to.match(pattern);
+  expect(message).not.to.match(/Invalid Input Error|Possible fixes|LINE 1:/);
+}

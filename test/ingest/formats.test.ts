@@ -1,0 +1,199 @@
+// Every input kind besides CSV: JSON array, JSON lines, Parquet with typed columns, and format detection.
+import { expect } from 'chai';
+import path from 'node:path';
+import { ingest } from '../../src/ingest/ingest.js';
+import { detectInputFormat } from '../../src/ingest/input-format.js';
+import { quoteString } from '../../src/sql-text.js';
+import { expectError } from './csv.test.js';
+import {
+  cleanup,
+  expectStorageMatchesSchema,
+  fieldTypes,
+  fixture,
+  query,
+  readDatasetFile,
+  readRows,
+  tempDir,
+  VEGA_DATA,
+} from './helpers.js';
+
+describe('ingest: JSON, JSON lines, Parquet', () => {
+  let dir: string;
+  let portal: string;
+  beforeEach(async () => {
+    dir = await tempDir();
+    portal = path.join(dir, 'portal');
+  });
+  after(cleanup);
+
+  it('reads a JSON array: nested objects become json_blob, string lists multivalued, string dates dates', async () => {
+    const records = [
+      {
+        Title: 'Alpha',
+        year: 1999,
+        score: 1.5,
+        tags: ['a', 'b'],
+        meta: { k: 1 },
+        released: '2001-02-03',
+        ok: true,
+      },
+      {
+        Title: 1776,
+        year: 2000,
+        score: 2,
+        tags: [],
+        meta: null,
+        released: null,
+        ok: false,
+        extra: 'late key',
+      },
+    ];
+    const file = await fixture(dir, 'films.json', JSON.stringify(records));
+    await ingest({ file, portal, id: 'films' });
+    expect(await fieldTypes(portal, 'films')).to.deep.equal({
+      title: 'text',
+      year: 'int',
+      score: 'double',
+      tags: 'text',
+      meta: 'json_blob',
+      released: 'date',
+      ok: 'boolean',
+      extra: 'text',
+    });
+    const dataset = await readDatasetFile(portal, 'films');
+    expect(dataset.fields.find((f) => f.name === 'tags')!.annotations).to.deep.equal({ multivalued: [';'] });
+    const rows = await readRows(
+      portal,
+      'films',
+      'title, tags, meta, CAST(released AS VARCHAR) AS released, extra',
+    );
+    expect(rows).to.deep.equal([
+      { title: 'Alpha', tags: ['a', 'b'], meta: '{"k":1}', released: '2001-02-03', extra: null },
+      { title: '1776', tags: null, meta: null, released: null, extra: 'late key' },
+    ]);
+    await expectStorageMatchesSchema(portal, 'films');
+  });
+
+  it('reads a mixed JSON column holding objects as json_blob', async () => {
+    const file = await fixture(
+      dir,
+      'mixed.json',
+      JSON.stringify([{ v: 'text' }, { v: { a: [1, 2] } }, { v: 3 }]),
+    );
+    await ingest({ file, portal, id: 'mixed' });
+    expect(await fieldTypes(portal, 'mixed')).to.deep.equal({ v: 'json_blob' });
+    expect(await readRows(portal, 'mixed', 'v')).to.deep.equal([
+      { v: '"text"' },
+      { v: '{"a":[1,2]}' },
+      { v: '3' },
+    ]);
+  });
+
+  it('reads JSON lines (.jsonl and .ndjson), skipping blank lines', async () => {
+    const lines =
+      '{"a": 1, "when": "2020-01-01T10:00:00+01:00"}\n\n{"a": 2, "when": "2020-01-02T00:00:00Z"}\n';
+    for (const name of ['events.jsonl', 'events.ndjson']) {
+      const file = await fixture(dir, name, lines);
+      await ingest({ file, portal, id: 'events' });
+      expect(await fieldTypes(portal, 'events')).to.deep.equal({ a: 'int', when: 'datetime' });
+      const rows = await readRows(portal, 'events', 'a, strftime("when", \'%Y-%m-%dT%H:%M:%S\') AS w');
+      expect(rows).to.deep.equal([
+        { a: '1', w: '2020-01-01T09:00:00' },
+        { a: '2', w: '2020-01-02T00:00:00' },
+      ]);
+    }
+    await expectStorageMatchesSchema(portal, 'events');
+  });
+
+  it('refuses invalid JSON naming the file (and the line, for JSON lines)', async () => {
+    const jsonl = await fixture(dir, 'bad.jsonl', '{"a": 1}\n{"a": 2}\n{"a": oops}\n{"a": 4}\n');
+    await expectError(ingest({ file: jsonl, portal, id: 'bad' }), /bad\.jsonl: line 3: invalid JSON/);
+    const array = await fixture(dir, 'bad.json', '[{"a": 1}, {"a": 2,]');
+    await expectError(
+      ingest({ file: array, portal, id: 'bad' }),
+      /bad\.json: invalid JSON \(unexpected character\)$/,
+    );
+    const scalars = await fixture(dir, 'scalars.json', '[1, 2, 3]');
+    await expectError(
+      ingest({ file: scalars, portal, id: 'bad' }),
+      /scalars\.json: no JSON objects to read records from/,
+    );
+  });
+
+  it('maps typed Parquet columns to field types and keeps Parquet text as text', async () => {
+    const file = path.join(dir, 'typed.parquet');
+    await query(`COPY (SELECT 1::TINYINT AS tiny, 2::INTEGER AS int32, 3::UBIGINT AS wide,
+        1.5::FLOAT AS f, 2.25::DECIMAL(10, 2) AS dec, true AS b, DATE '2020-01-02' AS d,
+        TIMESTAMP '2020-01-02 03:04:05' AS ts, TIMESTAMPTZ '2020-01-02 03:04:05+02' AS tstz,
+        '2020-01-02 03:04:05'::TIMESTAMP_MS AS ts_ms, TIME '10:11:12' AS t, '00501' AS zip,
+        ['x', 'y'] AS strings, [1, 2] AS ints, {'k': 'v'} AS obj, [{'k': 1}] AS objs, MAP {'a': 1} AS m,
+        'red'::ENUM ('red', 'blue') AS colour, INTERVAL 3 DAY AS span, gen_random_uuid() IS NOT NULL AS has_uuid)
+      TO ${quoteString(file)} (FORMAT parquet)`);
+    await ingest({ file, portal, id: 'typed' });
+    expect(await fieldTypes(portal, 'typed')).to.deep.equal({
+      tiny: 'int',
+      int32: 'int',
+      wide: 'int',
+      f: 'double',
+      dec: 'double',
+      b: 'boolean',
+      d: 'date',
+      ts: 'datetime',
+      tstz: 'datetime',
+      ts_ms: 'datetime',
+      t: 'text',
+      zip: 'text',
+      strings: 'text',
+      ints: 'text',
+      obj: 'json_blob',
+      objs: 'json_blob',
+      m: 'json_blob',
+      colour: 'text',
+      span: 'text',
+      has_uuid: 'boolean',
+    });
+    const [row] = await readRows(
+      portal,
+      'typed',
+      `strftime(ts, '%Y-%m-%dT%H:%M:%S') AS ts, strftime(tstz, '%Y-%m-%dT%H:%M:%S') AS tstz, zip, strings, ints, obj, objs, dec`,
+    );
+    expect(row).to.deep.equal({
+      ts: '2020-01-02T03:04:05',
+      tstz: '2020-01-02T01:04:05',
+      zip: '00501',
+      strings: ['x', 'y'],
+      ints: ['1', '2'],
+      obj: '{"k":"v"}',
+      objs: '[{"k":1}]',
+      dec: 2.25,
+    });
+    await expectStorageMatchesSchema(portal, 'typed');
+  });
+
+  it('detects the format from the extension, else from the content', async () => {
+    const cases: [string, string | Buffer, string][] = [
+      ['list', '[{"a":1}]', 'json'],
+      ['lines', '{"a":1}\n{"a":2}\n', 'jsonl'],
+      ['collection.json', '{"type": "FeatureCollection", "features": []}', 'geojson'],
+      ['features-first', '{"features": [], "type": "FeatureCollection"}', 'geojson'],
+      ['nested-type.json', '{"a": {"type": "FeatureCollection"}}\n', 'jsonl'],
+      ['table', 'a,b\n1,2\n', 'csv'],
+      ['garbage.json', 'not json', 'json'],
+    ];
+    for (const [name, content, format] of cases) {
+      expect(await detectInputFormat(await fixture(dir, name, content)), name).to.equal(format);
+    }
+    expect(await detectInputFormat(path.join(VEGA_DATA, 'flights-3m.parquet'))).to.equal('parquet');
+    const copy = await fixture(dir, 'no-extension', '');
+    await query(`COPY (SELECT 1 AS a) TO ${quoteString(copy)} (FORMAT parquet)`);
+    expect(await detectInputFormat(copy)).to.equal('parquet');
+  });
+
+  it('ingests the vega movies.json with its mixed title column and month-name dates', async () => {
+    await ingest({ file: path.join(VEGA_DATA, 'movies.json'), portal, id: 'movies' });
+    const types = await fieldTypes(portal, 'movies');
+    expect(types).to.include({ title: 'text', us_gross: 'int', release_date: 'date', imdb_rating: 'double' });
+    const rows = await readRows(portal, 'movies', 'title, CAST(release_date AS VARCHAR) AS d');
+    expect(rows).to.deep.include({ title: '1776', d: '1972-11-09' });
+  });
+});

@@ -1,0 +1,197 @@
+// Geo fields: coordinate pairs detected by name or given, GeoJSON shapes with centroids, and the computed extent.
+import { expect } from 'chai';
+import path from 'node:path';
+import { ingest } from '../../src/ingest/ingest.js';
+import { expectError } from './csv.test.js';
+import {
+  cleanup,
+  expectStorageMatchesSchema,
+  fieldTypes,
+  fixture,
+  readDatasetFile,
+  readRows,
+  tempDir,
+  VEGA_DATA,
+} from './helpers.js';
+
+describe('ingest: geo', () => {
+  let dir: string;
+  let portal: string;
+  beforeEach(async () => {
+    dir = await tempDir();
+    portal = path.join(dir, 'portal');
+  });
+  after(cleanup);
+
+  const PAIRS: [string, string][] = [
+    ['lat', 'lon'],
+    ['Latitude', 'Longitude'],
+    ['LAT', 'LNG'],
+  ];
+  for (const [lat, lon] of PAIRS) {
+    it(`detects ${lat}/${lon} as a point, keeping both columns as doubles`, async () => {
+      const file = await fixture(dir, 'places.csv', `name,${lat},${lon}\nParis,48.85,2\nNowhere,,\n`);
+      await ingest({ file, portal, id: 'places' });
+      const latName = lat.toLowerCase();
+      const lonName = lon.toLowerCase();
+      expect(await fieldTypes(portal, 'places')).to.deep.equal({
+        name: 'text',
+        [latName]: 'double',
+        [lonName]: 'double',
+        geo_point_2d: 'geo_point_2d',
+      });
+      expect(await readRows(portal, 'places', 'geo_point_2d')).to.deep.equal([
+        { geo_point_2d: { lon: 2, lat: 48.85 } },
+        { geo_point_2d: null },
+      ]);
+      const { computed } = await readDatasetFile(portal, 'places');
+      expect(computed.bbox).to.deep.equal({ west: 2, south: 48.85, east: 2, north: 48.85 });
+      expect(computed.geometry_types).to.deep.equal(['Point']);
+      await expectStorageMatchesSchema(portal, 'places');
+    });
+  }
+
+  it('does not detect a pair that is not numeric or out of range', async () => {
+    const text = await fixture(dir, 'text.csv', 'lat,lon\nnorth,east\n');
+    await ingest({ file: text, portal, id: 'text' });
+    expect(await fieldTypes(portal, 'text')).to.deep.equal({ lat: 'text', lon: 'text' });
+    const far = await fixture(dir, 'far.csv', 'lat,lon\n91,10\n');
+    await ingest({ file: far, portal, id: 'far' });
+    expect(await fieldTypes(portal, 'far')).to.deep.equal({ lat: 'int', lon: 'int' });
+  });
+
+  it('uses --geo-point columns of any name, and names the point geo_point_2d_2 when geo_point_2d is taken', async () => {
+    const file = await fixture(dir, 'obs.csv', 'geo_point_2d,y,x\nfirst,45.5,-73.5\n');
+    await ingest({ file, portal, id: 'obs', geoPoint: { lat: 'y', lon: 'x' } });
+    expect(await fieldTypes(portal, 'obs')).to.deep.equal({
+      geo_point_2d: 'text',
+      y: 'double',
+      x: 'double',
+      geo_point_2d_2: 'geo_point_2d',
+    });
+    expect(await readRows(portal, 'obs', 'geo_point_2d_2 AS p')).to.deep.equal([
+      { p: { lon: -73.5, lat: 45.5 } },
+    ]);
+  });
+
+  it('refuses a --geo-point naming a missing, textual or out-of-range column', async () => {
+    const file = await fixture(dir, 'obs.csv', 'name,y,x\nfirst,95,-73.5\n');
+    await expectError(
+      ingest({ file, portal, id: 'obs', geoPoint: { lat: 'lat', lon: 'x' } }),
+      /--geo-point: no field "lat" \(fields: name, y, x\)/,
+    );
+    await expectError(
+      ingest({ file, portal, id: 'obs', geoPoint: { lat: 'name', lon: 'x' } }),
+      /field "name" is text, not a number/,
+    );
+    await expectError(
+      ingest({ file, portal, id: 'obs', geoPoint: { lat: 'y', lon: 'x' } }),
+      /1 records have a latitude or longitude out of range/,
+    );
+  });
+
+  it('reads a GeoJSON FeatureCollection: shapes as GeoJSON text, bbox-centre points, properties as fields', async () => {
+    const collection = {
+      type: 'FeatureCollection',
+      features: [
+        {
+          type: 'Feature',
+          id: 'p1',
+          properties: { name: 'point', n: 1 },
+          geometry: { type: 'Point', coordinates: [2.35, 48.85, 35] },
+        },
+        {
+          type: 'Feature',
+          properties: { name: 'square', n: 2.5 },
+          geometry: {
+            type: 'Polygon',
+            coordinates: [
+              [
+                [0, 0],
+                [4, 0],
+                [4, 2],
+                [0, 2],
+                [0, 0],
+              ],
+            ],
+          },
+        },
+        { type: 'Feature', properties: null, geometry: null },
+        {
+          type: 'Feature',
+          properties: { name: 'line' },
+          geometry: {
+            type: 'LineString',
+            coordinates: [
+              [-10, -1],
+              [-6, 3],
+            ],
+          },
+        },
+      ],
+    };
+    const file = await fixture(dir, 'shapes.geojson', JSON.stringify(collection));
+    const report = await ingest({ file, portal, id: 'shapes' });
+    expect(report.format).to.equal('geojson');
+    expect(await fieldTypes(portal, 'shapes')).to.deep.equal({
+      id: 'text',
+      name: 'text',
+      n: 'double',
+      geo_point_2d: 'geo_point_2d',
+      geo_shape: 'geo_shape',
+    });
+    const rows = await readRows(portal, 'shapes', 'id, name, geo_point_2d AS p, geo_shape AS s');
+    expect(rows).to.deep.equal([
+      {
+        id: 'p1',
+        name: 'point',
+        p: { lon: 2.35, lat: 48.85 },
+        s: '{"type":"Point","coordinates":[2.35,48.85,35]}',
+      },
+      {
+        id: null,
+        name: 'square',
+        p: { lon: 2, lat: 1 },
+        s: '{"type":"Polygon","coordinates":[[[0,0],[4,0],[4,2],[0,2],[0,0]]]}',
+      },
+      { id: null, name: null, p: null, s: null },
+      {
+        id: null,
+        name: 'line',
+        p: { lon: -8, lat: 1 },
+        s: '{"type":"LineString","coordinates":[[-10,-1],[-6,3]]}',
+      },
+    ]);
+    const { computed } = await readDatasetFile(portal, 'shapes');
+    expect(computed.bbox).to.deep.equal({ west: -10, south: -1, east: 4, north: 48.85 });
+    expect(computed.geometry_types).to.deep.equal(['LineString', 'Point', 'Polygon']);
+    await expectStorageMatchesSchema(portal, 'shapes');
+  });
+
+  it('refuses a GeoJSON that is not a FeatureCollection', async () => {
+    const file = await fixture(
+      dir,
+      'one.geojson',
+      JSON.stringify({ type: 'Feature', properties: {}, geometry: null }),
+    );
+    await expectError(
+      ingest({ file, portal, id: 'one' }),
+      /one\.geojson: not a GeoJSON FeatureCollection \(top-level "type" is "Feature"\)/,
+    );
+  });
+
+  it('ingests the vega earthquakes.json (a .json FeatureCollection) with its points and depth', async () => {
+    const report = await ingest({ file: path.join(VEGA_DATA, 'earthquakes.json'), portal, id: 'quakes' });
+    expect(report.format).to.equal('geojson');
+    expect(report.recordsCount).to.equal(1707);
+    const { computed } = await readDatasetFile(portal, 'quakes');
+    expect(computed.geometry_types).to.deep.equal(['Point']);
+    expect(computed.bbox!.west).to.be.within(-180, -170);
+    const [first] = await readRows(portal, 'quakes', 'id, geo_point_2d AS p, geo_shape AS s');
+    expect(first).to.deep.equal({
+      id: 'ci37868143',
+      p: { lon: -118.6671667, lat: 34.4945 },
+      s: '{"type":"Point","coordinates":[-118.6671667,34.4945,26.49]}',
+    });
+  });
+});

@@ -1,0 +1,95 @@
+// Type inference of text cells, as a table: cells -> field type and the stored value of the first cell.
+import { expect } from 'chai';
+import { DuckDBInstance, type DuckDBConnection } from '@duckdb/node-api';
+import { inferTextColumns } from '../../src/ingest/text-inference.js';
+import { quoteString } from '../../src/sql-text.js';
+
+interface Case {
+  readonly cells: readonly string[];
+  readonly type: string;
+  /** The first cell as stored, rendered by DuckDB as text (undefined: not checked). */
+  readonly first?: string | null;
+}
+
+const CASES: Record<string, Case> = {
+  integers: { cells: ['1', '-3', '+7', ''], type: 'int', first: '1' },
+  'integers with spaces': { cells: [' 42 ', '7'], type: 'int', first: '42' },
+  'integers and decimals': { cells: ['1', '2.5'], type: 'double', first: '1.0' },
+  'exponents and bare fractions': { cells: ['1e3', '.5', '-0.25'], type: 'double', first: '1000.0' },
+  'leading zeros (codes)': { cells: ['00501', '12345'], type: 'text', first: '00501' },
+  'too wide for BIGINT': { cells: ['12345678901234567890'], type: 'text' },
+  'NaN and infinity words': { cells: ['nan', 'inf'], type: 'text' },
+  'decimal comma': { cells: ['1,5'], type: 'text' },
+  booleans: { cells: ['true', 'FALSE', 'True', ''], type: 'boolean', first: 'true' },
+  'yes/no is not boolean': { cells: ['yes', 'no'], type: 'text' },
+  'ISO dates': { cells: ['2012-01-01', '2015-12-31'], type: 'date', first: '2012-01-01' },
+  'slashed ISO dates': { cells: ['2012/01/31'], type: 'date', first: '2012-01-31' },
+  'day-first dates': { cells: ['01/02/2020', '31/12/2020'], type: 'date', first: '2020-02-01' },
+  'month-first dates (when day-first cannot parse)': {
+    cells: ['01/02/2020', '12/31/2020'],
+    type: 'date',
+    first: '2020-01-02',
+  },
+  'month-name dates': { cells: ['Jun 12 1998', 'Jan 1 2000'], type: 'date', first: '1998-06-12' },
+  'impossible dates': { cells: ['2012-13-45'], type: 'text' },
+  'naive ISO datetimes are UTC': {
+    cells: ['2010-01-01T01:00:00', '2010-01-01 02:30'],
+    type: 'datetime',
+    first: '2010-01-01 01:00:00+00',
+  },
+  'ISO datetimes with offsets': {
+    cells: ['2021-06-23T16:59:57+02:00', '2000-01-01T08:00:00.000Z'],
+    type: 'datetime',
+    first: '2021-06-23 14:59:57+00',
+  },
+  'slashed datetimes': {
+    cells: ['2001/01/01 00:47', '2001/01/02 13:05'],
+    type: 'datetime',
+    first: '2001-01-01 00:47:00+00',
+  },
+  'dates mixed with datetimes': {
+    cells: ['2012-01-01', '2012-01-01T10:00:00'],
+    type: 'datetime',
+    first: '2012-01-01 00:00:00+00',
+  },
+  'numbers mixed with words': { cells: ['1', 'abc'], type: 'text', first: '1' },
+  'all empty': { cells: ['', '', ''], type: 'text', first: null },
+};
+
+describe('ingest: type inference', () => {
+  let instance: DuckDBInstance;
+  let connection: DuckDBConnection;
+  before(async () => {
+    instance = await DuckDBInstance.create(':memory:');
+    connection = await instance.connect();
+    await connection.run("SET TimeZone = 'UTC'");
+  });
+  after(() => {
+    connection.closeSync();
+    instance.closeSync();
+  });
+
+  for (const [name, { cells, type, first }] of Object.entries(CASES)) {
+    it(`${name}: ${JSON.stringify(cells)} -> ${type}`, async () => {
+      const values = cells.map((cell, i) => `(${i}, ${quoteString(cell)})`).join(', ');
+      await connection.run(
+        `CREATE OR REPLACE TABLE src AS SELECT * FROM (VALUES ${values}) t(i, c0) ORDER BY i`,
+      );
+      const [inferred] = await inferTextColumns(connection, 'src', [{ text: 'c0' }]);
+      expect(inferred!.type).to.equal(type);
+      if (first === undefined) return;
+      const reader = await connection.runAndReadAll(
+        `SELECT CAST(${inferred!.sql} AS VARCHAR) FROM src ORDER BY i LIMIT 1`,
+      );
+      expect(reader.getRowsJson()[0]![0]).to.equal(first);
+    });
+  }
+
+  it('infers many columns in one pass, each on its own', async () => {
+    await connection.run(
+      `CREATE OR REPLACE TABLE src AS SELECT * FROM (VALUES ('1', 'x', '2020-01-01'), ('2', '', '2020-01-02')) t(a, b, c)`,
+    );
+    const inferred = await inferTextColumns(connection, 'src', [{ text: 'a' }, { text: 'b' }, { text: 'c' }]);
+    expect(inferred.map((c) => c.type)).to.deep.equal(['int', 'text', 'date']);
+  });
+});
