@@ -95,9 +95,12 @@ function labelsOf(clause: ParsedItems<Item> | null): Map<string, Item> {
   return labels;
 }
 
-/** The output key of an item: its label, else its text as written (`count(*)`). */
-const keyOf = (item: Item, text: string): string =>
-  item.label ?? text.slice(item.span.start, item.span.end).trim();
+/** The output key of an item: its label, a field's name, else the expression as written (`count(*)`). */
+function keyOf(item: Item, text: string, analyzed?: Expr): string {
+  if (item.label !== null) return item.label;
+  if (item.expr.kind === 'field' && analyzed?.kind === 'field') return analyzed.name;
+  return text.slice(item.span.start, item.span.end).trim();
+}
 
 const representedIn = (group: KeyedExpr, outputs: readonly KeyedExpr[]): boolean =>
   outputs.some((o) => o.key === group.key || exprKey(o.expr) === exprKey(group.expr));
@@ -115,7 +118,7 @@ function analyzeGroupBy(clause: ParsedItems<Item> | null, scope: QueryScope): Ke
       scope.unnested.add(expr.name);
       analyzer.record(expr, { ...info, multivalued: false });
     }
-    return { key: keyOf(item, clause!.text), expr };
+    return { key: keyOf(item, clause!.text, expr), expr };
   });
 }
 
@@ -152,7 +155,7 @@ function analyzeSelect(
       continue;
     }
     const expr = scope.analyzeItem(item, 'select');
-    outputs.push({ key: keyOf(item, clause!.text), expr });
+    outputs.push({ key: keyOf(item, clause!.text, expr), expr });
   }
   return dedupe(outputs);
 }

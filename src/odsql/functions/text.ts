@@ -58,7 +58,7 @@ export const TEXT_FUNCTIONS: readonly FunctionEntry[] = [
           ? 'NULL'
           : `to_json(${fallback.sql})`
         : `to_json(${text!.sql})`;
-      return `CASE WHEN json_valid(${text!.sql}) THEN CAST(${text!.sql} AS JSON) ELSE ${otherwise} END`;
+      return `CASE WHEN ${text!.sql} IS NULL THEN NULL WHEN json_valid(${text!.sql}) THEN CAST(${text!.sql} AS JSON) ELSE ${otherwise} END`;
     },
   },
 ];
