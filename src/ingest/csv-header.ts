@@ -9,7 +9,7 @@ const HEADER_BYTES = 1024 * 1024;
 
 export interface CsvHeader {
   readonly delimiter: string;
-  /** Header cells as written (trimmed), one per column. */
+  /** Header cells as written (white space collapsed), one per column. */
   readonly labels: readonly string[];
 }
 
@@ -70,6 +70,7 @@ export function guessDelimiter(text: string): string {
 export async function readCsvHeader(file: string, delimiter?: string): Promise<CsvHeader> {
   const text = await readHeadText(file);
   const chosen = delimiter ?? guessDelimiter(text);
-  const labels = parseFirstRecord(text, chosen).map((label) => label.trim());
+  // A header cell may hold line breaks; a label is one line.
+  const labels = parseFirstRecord(text, chosen).map((label) => label.replace(/\s+/g, ' ').trim());
   return { delimiter: chosen, labels };
 }

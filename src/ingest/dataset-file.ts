@@ -102,3 +102,34 @@ export function buildDatasetFile(input: DatasetFileInput): DatasetFile {
   if (!parsed.success) throw new Error(`dataset.json would be invalid: ${describeZodError(parsed.error)}`);
   return parsed.data;
 }
+
+/** What the previous version's annotations ask to do again: its multivalued splits and its id field. */
+export function rememberedSettings(previous: DatasetFile | null): {
+  multivalued: Record<string, string>;
+  recordId?: string;
+} {
+  const fields = previous?.fields ?? [];
+  const multivalued: Record<string, string> = {};
+  for (const field of fields) {
+    const separator = field.annotations.multivalued?.[0];
+    if (separator !== undefined) multivalued[field.name] = separator;
+  }
+  const recordId = fields.find((f) => f.annotations.id)?.name;
+  return recordId ? { multivalued, recordId } : { multivalued };
+}
+
+/** Field settings keyed by field name (`resolve` maps a user's spelling), with `facets` added as `facet`. */
+export function settingsByField(
+  given: Readonly<Record<string, FieldSettings>>,
+  facets: readonly string[],
+  resolve: (option: string, name: string) => string,
+): Record<string, FieldSettings> {
+  const settings: Record<string, FieldSettings> = {};
+  for (const [name, value] of Object.entries(given)) settings[resolve('fields', name)] = value;
+  for (const facet of facets) {
+    const name = resolve('--facet', facet);
+    const current = settings[name] ?? {};
+    settings[name] = { ...current, annotations: { ...current.annotations, facet: [] } };
+  }
+  return settings;
+}

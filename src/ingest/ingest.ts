@@ -1,27 +1,28 @@
 // ingest: one source file -> one dataset directory (data.parquet, search index, dataset.json, attachments), all or nothing.
-import { cp, mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
-import os from 'node:os';
+import { writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import { DuckDBInstance, type DuckDBConnection } from '@duckdb/node-api';
+import type { DuckDBConnection } from '@duckdb/node-api';
 import { DATASET_ID } from '../catalog/portal.js';
-import { RECORD_ID_COLUMN, type DatasetFile, type Field } from '../catalog/schema.js';
+import type { DatasetFile, Field } from '../catalog/schema.js';
 import { buildSearchIndex } from '../search/build-index.js';
-import { quoteIdentifier, quoteString } from '../sql-text.js';
 import { computeFacts, isoNow } from './computed.js';
+import { copyAttachments } from './copy-attachments.js';
 import {
   buildDatasetFile,
   readPreviousDatasetFile,
+  settingsByField,
   type FieldSettings,
   type MetasInput,
 } from './dataset-file.js';
 import { checkSourceFile, detectInputFormat, type InputFormat } from './input-format.js';
 import { loadSource, type SourceTable } from './load-source.js';
-import { fieldOf, planColumns, PLAN_RELATION, resolveField, type PlannedColumn } from './plan.js';
+import { resolveField } from './plan.js';
 import { ensurePortalFile } from './portal-file.js';
-import { digestRecordIdSql, fieldRecordIdSql } from './record-id.js';
 import { replaceDatasetDirectory } from './staging.js';
+import { planStoredData, storedFields, writeStoredData, type StoredData } from './stored-data.js';
 import { utf8Source, type TextEncoding } from './text-encoding.js';
 import { carryProcessingDates, sameFileContent } from './unchanged.js';
+import { withWorkConnection } from './work-connection.js';
 
 export interface IngestOptions {
   readonly file: string;
@@ -85,26 +86,6 @@ export async function ingest(options: IngestOptions): Promise<IngestReport> {
   return { ...report, directory: finalDir };
 }
 
-/** A private in-memory DuckDB (not the server's locked engine) with UTC as its time zone and a scratch folder. */
-async function withWorkConnection<T>(
-  work: (connection: DuckDBConnection, workDir: string) => Promise<T>,
-): Promise<T> {
-  const workDir = await mkdtemp(path.join(os.tmpdir(), 'duckportal-ingest-'));
-  const instance = await DuckDBInstance.create(':memory:', {
-    autoinstall_known_extensions: 'false',
-    temp_directory: path.join(workDir, 'spill'),
-  });
-  const connection = await instance.connect();
-  try {
-    await connection.run("SET TimeZone = 'UTC'");
-    return await work(connection, workDir);
-  } finally {
-    connection.closeSync();
-    instance.closeSync();
-    await rm(workDir, { recursive: true, force: true });
-  }
-}
-
 interface BuildContext {
   readonly connection: DuckDBConnection;
   readonly workDir: string;
@@ -115,51 +96,19 @@ interface BuildContext {
   readonly options: IngestOptions;
 }
 
+/** Fills the staging directory: data.parquet, dataset.json, the search index, attachments. */
 async function buildDataset(context: BuildContext): Promise<Omit<IngestReport, 'directory'>> {
   const { connection, staging, options, previous } = context;
   const say = (message: string): void => options.progress?.(`${options.id}: ${message}`);
   say(`reading ${options.file} as ${context.format}`);
   const { source, encoding } = await readSource(context);
-  say(
-    `${source.rowCount} rows, ${source.columns.length} columns${encoding && encoding !== 'utf-8' ? ` (from ${encoding})` : ''}`,
-  );
-  const remembered = rememberedSettings(previous);
-  const columns = await planColumns(connection, source, {
-    multivalued: options.multivalued ?? {},
-    rememberedMultivalued: remembered.multivalued,
-    ...(options.geoPoint ? { geoPoint: options.geoPoint } : {}),
-  });
-  const names = columns.map((c) => c.name);
-  const idField =
-    options.recordId ??
-    (remembered.recordId && names.includes(remembered.recordId) ? remembered.recordId : undefined);
-  const idColumn =
-    idField === undefined
-      ? null
-      : columns.find((c) => c.name === resolveField('--record-id', idField, names))!;
-  const recordIdSql = idColumn
-    ? await fieldRecordIdSql(connection, idColumn)
-    : digestRecordIdSql([
-        ...source.columns.map((c) => c.column),
-        ...(source.geometryColumn ? [source.geometryColumn] : []),
-      ]);
-  say(`writing data.parquet (${columns.map((c) => `${c.name}: ${c.type}`).join(', ')})`);
+  const transcoded = encoding && encoding !== 'utf-8' ? ` (transcoded from ${encoding})` : '';
+  say(`${source.rowCount} rows, ${source.columns.length} columns${transcoded}`);
+  const data = await planStoredData(connection, source, options, previous);
+  say(`writing data.parquet (${data.columns.map((c) => `${c.name}: ${c.type}`).join(', ')})`);
   const dataPath = path.join(staging, 'data.parquet');
-  await writeData(connection, columns, recordIdSql, dataPath);
-  const fields = columns.map((c) => withIdAnnotation(fieldOf(c), c === idColumn));
-  const datasetFile = carryProcessingDates(
-    buildDatasetFile({
-      id: options.id,
-      previous,
-      fields,
-      computed: await computeFacts(connection, dataPath, fields, isoNow()),
-      ...(options.title !== undefined ? { title: options.title } : {}),
-      ...(options.metas ? { metas: options.metas } : {}),
-      fieldSettings: resolveFieldSettings(options, names),
-    }),
-    previous,
-    await sameFileContent(dataPath, path.join(context.finalDir, 'data.parquet')),
-  );
+  await writeStoredData(connection, data, dataPath);
+  const datasetFile = await describeDataset(context, data, dataPath);
   await writeFile(path.join(staging, 'dataset.json'), `${JSON.stringify(datasetFile, null, 2)}\n`);
   say('building the search index');
   await buildSearchIndex(connection, staging, datasetFile.fields);
@@ -170,7 +119,7 @@ async function buildDataset(context: BuildContext): Promise<Omit<IngestReport, '
     encoding,
     recordsCount: datasetFile.computed.records_count,
     fields: datasetFile.fields,
-    recordIdField: idColumn?.name ?? null,
+    recordIdField: data.idField,
     dataChanged: datasetFile.computed.data_processed !== previous?.computed.data_processed,
   };
 }
@@ -184,65 +133,26 @@ async function readSource(
   return { source, encoding: text?.encoding ?? null };
 }
 
-async function writeData(
-  connection: DuckDBConnection,
-  columns: readonly PlannedColumn[],
-  recordIdSql: string,
-  target: string,
-): Promise<void> {
-  const select = [
-    `${recordIdSql} AS ${RECORD_ID_COLUMN}`,
-    ...columns.map((c) => `${c.sql} AS ${quoteIdentifier(c.name)}`),
-  ];
-  // Insertion order is preserved (DuckDB's default), so rows are written in file order without a sort.
-  await connection.run(
-    `COPY (SELECT ${select.join(',\n  ')} FROM ${PLAN_RELATION}) TO ${quoteString(target)} (FORMAT parquet)`,
-  );
-}
-
-function withIdAnnotation(field: Field, isId: boolean): Field {
-  return isId ? { ...field, annotations: { ...field.annotations, id: [] } } : field;
-}
-
-/** What the previous version's annotations say to do again: its multivalued splits and its id field. */
-function rememberedSettings(previous: DatasetFile | null): {
-  multivalued: Record<string, string>;
-  recordId?: string;
-} {
-  const fields = previous?.fields ?? [];
-  const multivalued = Object.fromEntries(
-    fields.flatMap((f) =>
-      f.annotations.multivalued?.[0] !== undefined ? [[f.name, f.annotations.multivalued[0]]] : [],
+/** dataset.json of the staged version: computed facts measured, previous settings merged, dates kept if unchanged. */
+async function describeDataset(
+  context: BuildContext,
+  data: StoredData,
+  dataPath: string,
+): Promise<DatasetFile> {
+  const { options, previous, connection } = context;
+  const fields = storedFields(data);
+  const names = fields.map((f) => f.name);
+  const next = buildDatasetFile({
+    id: options.id,
+    previous,
+    fields,
+    computed: await computeFacts(connection, dataPath, fields, isoNow()),
+    ...(options.title !== undefined ? { title: options.title } : {}),
+    ...(options.metas ? { metas: options.metas } : {}),
+    fieldSettings: settingsByField(options.fields ?? {}, options.facets ?? [], (option, name) =>
+      resolveField(option, name, names),
     ),
-  );
-  const recordId = fields.find((f) => f.annotations.id)?.name;
-  return recordId ? { multivalued, recordId } : { multivalued };
-}
-
-/** Field settings keyed by resolved field name, with --facet folded in as `facet` annotations. */
-function resolveFieldSettings(
-  options: IngestOptions,
-  names: readonly string[],
-): Record<string, FieldSettings> {
-  const settings: Record<string, FieldSettings> = {};
-  for (const [given, value] of Object.entries(options.fields ?? {}))
-    settings[resolveField('fields', given, names)] = value;
-  for (const given of options.facets ?? []) {
-    const name = resolveField('--facet', given, names);
-    const current = settings[name] ?? {};
-    settings[name] = { ...current, annotations: { ...current.annotations, facet: [] } };
-  }
-  return settings;
-}
-
-/** Keeps the previous version's attachments, then adds the given files (a same-named file is replaced). */
-async function copyAttachments(finalDir: string, staging: string, files: readonly string[]): Promise<void> {
-  const target = path.join(staging, 'attachments');
-  await cp(path.join(finalDir, 'attachments'), target, { recursive: true }).catch(
-    (error: NodeJS.ErrnoException) => {
-      if (error.code !== 'ENOENT') throw error;
-    },
-  );
-  if (files.length > 0) await mkdir(target, { recursive: true });
-  for (const file of files) await cp(file, path.join(target, path.basename(file)));
+  });
+  const dataUnchanged = await sameFileContent(dataPath, path.join(context.finalDir, 'data.parquet'));
+  return carryProcessingDates(next, previous, dataUnchanged);
 }

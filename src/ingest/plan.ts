@@ -2,10 +2,16 @@
 import type { DuckDBConnection } from '@duckdb/node-api';
 import type { Field, FieldType } from '../catalog/schema.js';
 import { quoteString } from '../sql-text.js';
-import { columnKind, DIRECT_CONVERSIONS, isJsonType, multivaluedFromText } from './column-types.js';
+import {
+  columnKind,
+  DIRECT_CONVERSIONS,
+  isJsonType,
+  multivaluedFromText,
+  type ColumnKind,
+} from './column-types.js';
 import { resolveFieldName, uniqueFieldNames, uniqueName } from './field-names.js';
 import * as geo from './geo.js';
-import type { SourceColumn, SourceTable } from './load-source.js';
+import { SOURCE_TABLE, type SourceColumn, type SourceTable } from './load-source.js';
 import { inferTextColumns, type TextCandidate } from './text-inference.js';
 
 /** Separator recorded for lists that arrive already split (JSON arrays, Parquet lists). */
@@ -31,7 +37,7 @@ export interface PlanOptions {
 }
 
 /** The relation plans read: the source table with each row's ordinal (0-based, file order). */
-export const PLAN_RELATION = '(SELECT *, rowid AS __ordinal FROM src) AS rows';
+export const PLAN_RELATION = `(SELECT *, rowid AS __ordinal FROM ${SOURCE_TABLE}) AS rows`;
 
 /** The field name a user means for an option, or an error listing the fields that exist. */
 export function resolveField(option: string, given: string, names: readonly string[]): string {
@@ -43,6 +49,33 @@ export function resolveField(option: string, given: string, names: readonly stri
 function candidateOf(source: SourceColumn): TextCandidate {
   if (!isJsonType(source.type)) return { text: `CAST(${source.column} AS VARCHAR)` };
   return { text: `json_extract_string(${source.column}, '$')`, json: source.column };
+}
+
+/**
+ * A column whose kind decides its type, or the text candidate to infer it from. A separator
+ * splits text into a list; one given explicitly on a column that is not text is an error.
+ */
+function planOneColumn(
+  column: SourceColumn,
+  name: string,
+  kind: ColumnKind,
+  split: { separator: string | undefined; explicit: boolean },
+): PlannedColumn | TextCandidate {
+  const base = { name, label: column.label };
+  const { separator } = split;
+  if (kind === 'list') {
+    const sql = DIRECT_CONVERSIONS.list.convert(column.column);
+    return { ...base, type: 'text', sql, separator: separator ?? LIST_SEPARATOR };
+  }
+  const splittable = kind === 'infer' || kind === 'text';
+  if (split.explicit && !splittable) throw new Error(`--multivalued: field "${name}" is not text`);
+  if (separator !== undefined && splittable) {
+    const sql = multivaluedFromText(candidateOf(column).text, quoteString(separator));
+    return { ...base, type: 'text', sql, separator };
+  }
+  if (kind === 'infer') return candidateOf(column);
+  const direct = DIRECT_CONVERSIONS[kind];
+  return { ...base, type: direct.type, sql: direct.convert(column.column), separator: null };
 }
 
 /** Types every source column: direct conversions, multivalued splits, then one inference pass for the rest. */
@@ -59,44 +92,18 @@ async function planSourceColumns(
     ]),
   );
   const remembered = new Map(Object.entries(options.rememberedMultivalued ?? {}));
-  const planned = source.columns.map((column, i): PlannedColumn | TextCandidate => {
+  const planned = source.columns.map((column, i) => {
     const name = names[i]!;
-    const kind = columnKind(column.type, source.untypedText);
     const separator = explicit.get(name) ?? remembered.get(name);
-    const base = { name, label: column.label };
-    if (kind === 'list')
-      return {
-        ...base,
-        type: 'text',
-        sql: DIRECT_CONVERSIONS.list.convert(column.column),
-        separator: separator ?? LIST_SEPARATOR,
-      };
-    const splittable = kind === 'infer' || kind === 'text';
-    if (explicit.has(name) && !splittable) throw new Error(`--multivalued: field "${name}" is not text`);
-    if (separator !== undefined && splittable) {
-      return {
-        ...base,
-        type: 'text',
-        sql: multivaluedFromText(candidateOf(column).text, quoteString(separator)),
-        separator,
-      };
-    }
-    if (kind === 'infer') return candidateOf(column);
-    const direct = DIRECT_CONVERSIONS[kind];
-    return { ...base, type: direct.type, sql: direct.convert(column.column), separator: null };
+    const kind = columnKind(column.type, source.untypedText);
+    return planOneColumn(column, name, kind, { separator, explicit: explicit.has(name) });
   });
   const candidates = planned.filter((p): p is TextCandidate => !('name' in p));
-  const inferred = await inferTextColumns(connection, 'src', candidates);
-  return planned.map((p, i) => {
+  const inferred = await inferTextColumns(connection, SOURCE_TABLE, candidates);
+  return planned.map((p, i): PlannedColumn => {
     if ('name' in p) return p;
-    const result = inferred[candidates.indexOf(p)]!;
-    return {
-      name: names[i]!,
-      label: source.columns[i]!.label,
-      type: result.type,
-      sql: result.sql,
-      separator: null,
-    };
+    const { type, sql } = inferred[candidates.indexOf(p)]!;
+    return { name: names[i]!, label: source.columns[i]!.label, type, sql, separator: null };
   });
 }
 

@@ -40,7 +40,12 @@ export const SAMPLE_DATASETS: readonly SampleDataset[] = [
     recordId: 'iata',
     fields: {
       iata: { label: 'IATA/FAA code', description: 'Location identifier of the airport' },
-      state: { annotations: { disjunctive: [], facetsort: ['alphanum'] } },
+      name: { label: 'Airport' },
+      city: { label: 'City' },
+      state: { label: 'State', annotations: { disjunctive: [], facetsort: ['alphanum'] } },
+      country: { label: 'Country' },
+      latitude: { label: 'Latitude' },
+      longitude: { label: 'Longitude' },
       location: { label: 'Country / state', annotations: { hierarchical: ['/'] } },
     },
     attachments: ['airports.csv'],
@@ -78,8 +83,12 @@ export const SAMPLE_DATASETS: readonly SampleDataset[] = [
     territory: ['Seattle, Washington, United States'],
     facets: ['weather'],
     fields: {
-      date: { annotations: { timeserie_precision: ['day'] } },
-      weather: { annotations: { facetsort: ['-count'] } },
+      date: { label: 'Date', annotations: { timeserie_precision: ['day'] } },
+      precipitation: { label: 'Precipitation (mm)' },
+      temp_max: { label: 'Maximum temperature (°C)' },
+      temp_min: { label: 'Minimum temperature (°C)' },
+      wind: { label: 'Wind (km/h)' },
+      weather: { label: 'Weather', annotations: { facetsort: ['-count'] } },
     },
   },
   {

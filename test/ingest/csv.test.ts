@@ -93,7 +93,7 @@ describe('ingest: CSV', () => {
   });
 
   it('names duplicate and empty headers uniquely', async () => {
-    const file = await fixture(dir, 'dups.csv', 'a,A,,2020\n1,2,3,4\n');
+    const file = await fixture(dir, 'dups.csv', 'a,A,,2020,"two\n  lines"\n1,2,3,4,5\n');
     await ingest({ file, portal, id: 'dups' });
     const dataset = await readDatasetFile(portal, 'dups');
     expect(dataset.fields.map((f) => [f.name, f.label])).to.deep.equal([
@@ -101,6 +101,7 @@ describe('ingest: CSV', () => {
       ['a_2', 'A'],
       ['field', ''],
       ['field_2020', '2020'],
+      ['two_lines', 'two lines'],
     ]);
   });
 

@@ -1,0 +1,32 @@
+// The DuckDB that ingest works in: private and in memory, never the server's locked-down engine.
+import { mkdtemp, rm } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { DuckDBInstance, type DuckDBConnection } from '@duckdb/node-api';
+
+/**
+ * Runs `work` on a fresh in-memory DuckDB whose session time zone is UTC (so naive timestamps
+ * are read as UTC) and which spills to a scratch folder; `workDir` is removed afterwards.
+ */
+export async function withWorkConnection<T>(
+  work: (connection: DuckDBConnection, workDir: string) => Promise<T>,
+): Promise<T> {
+  const workDir = await mkdtemp(path.join(os.tmpdir(), 'duckportal-ingest-'));
+  try {
+    // Extensions ingest needs (parquet, json, icu) are built in; nothing may be downloaded.
+    const instance = await DuckDBInstance.create(':memory:', {
+      autoinstall_known_extensions: 'false',
+      temp_directory: path.join(workDir, 'spill'),
+    });
+    const connection = await instance.connect();
+    try {
+      await connection.run("SET TimeZone = 'UTC'");
+      return await work(connection, workDir);
+    } finally {
+      connection.closeSync();
+      instance.closeSync();
+    }
+  } finally {
+    await rm(workDir, { recursive: true, force: true });
+  }
+}
