@@ -33,7 +33,8 @@ export function pointDistanceSql(pointSql: string, center: Position): string {
 export function shapeDistanceSql(shapeSql: string, center: Position): string {
   return withShape(shapeSql, (shape) => {
     const inside = ringsContainConstantSql(shape.segments, center);
-    return `CASE WHEN ${shape.areal} AND ${inside} THEN 0.0::DOUBLE ELSE ${nearestSql(shape, center)} END`;
+    const nearest = nearestSql(shape, center);
+    return `CASE WHEN ${shape.vertices} IS NULL THEN NULL WHEN ${shape.areal} AND ${inside} THEN 0.0::DOUBLE ELSE ${nearest} END`;
   });
 }
 

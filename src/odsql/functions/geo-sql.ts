@@ -39,7 +39,8 @@ export function pointCoordinates(pointSql: string): { lon: string; lat: string }
 export function haversineSql(lon1: string, lat1: string, lon2: string, lat2: string): string {
   const half = (a: string, b: string) => `pow(sin(radians(${a} - ${b}) / 2), 2)`;
   const h = `${half(lat2, lat1)} + cos(radians(${lat1})) * cos(radians(${lat2})) * ${half(lon2, lon1)}`;
-  return `(2 * ${EARTH_RADIUS_METERS} * asin(sqrt(least(1.0, ${h}))))`;
+  // atan2 rather than asin: rounding may push h past 1 for antipodes, and NULL must stay NULL.
+  return `(2 * ${EARTH_RADIUS_METERS} * atan2(sqrt(${h}), sqrt(greatest(0.0, 1.0 - (${h})))))`;
 }
 
 /** Sign (-1, 0, 1) of the turn a -> b -> c, zero when nearly collinear. */
