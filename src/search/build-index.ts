@@ -1,8 +1,63 @@
-// Placeholder until the full-text search index lands: ingest calls this after writing data.parquet.
+// Builds search.parquet, the full-text index of a dataset's text fields, from its data.parquet (see layout.ts).
+import path from 'node:path';
 import type { DuckDBConnection } from '@duckdb/node-api';
-import type { Field } from '../catalog/schema.js';
+import { RECORD_ID_COLUMN, type Field } from '../catalog/schema.js';
+import { quoteIdentifier, quoteString } from '../sql-text.js';
+import { INDEX_COLUMNS as C, ROW_KIND, SEARCH_INDEX_FILE } from './layout.js';
+import { listTokensSql, tokensSql } from './tokens.js';
 
-/** Builds the search index files beside data.parquet in `datasetDir`. */
-export async function buildSearchIndex(_connection: DuckDBConnection, _datasetDir: string, _fields: readonly Field[]): Promise<void> {
-  await Promise.resolve();
+/** Storage types of the text columns the index reads: a text, or a multivalued text. */
+const TOKENIZERS: Readonly<Record<string, (columnSql: string) => string>> = {
+  VARCHAR: tokensSql,
+  'VARCHAR[]': listTokensSql,
+};
+
+/** Rows per Parquet row group: small enough for token statistics to skip most of the file. */
+const ROW_GROUP_SIZE = 65_536;
+
+/**
+ * Writes `search.parquet` in `datasetDir` for the text fields of `fields` (single or multivalued);
+ * writes nothing when there is no text field. Returns the path written, or null.
+ */
+export async function buildSearchIndex(
+  connection: DuckDBConnection,
+  datasetDir: string,
+  fields: readonly Field[],
+): Promise<string | null> {
+  const data = quoteString(path.join(datasetDir, 'data.parquet'));
+  const types = await columnTypes(connection, data);
+  const indexed = fields.filter(
+    (f) => f.type === 'text' && TOKENIZERS[types.get(f.name) ?? ''] !== undefined,
+  );
+  if (indexed.length === 0) return null;
+  const target = path.join(datasetDir, SEARCH_INDEX_FILE);
+  await connection.run(`COPY (${indexSql(data, indexed, types)}) TO ${quoteString(target)}
+    (FORMAT parquet, COMPRESSION zstd, ROW_GROUP_SIZE ${ROW_GROUP_SIZE})`);
+  return target;
+}
+
+async function columnTypes(connection: DuckDBConnection, data: string): Promise<Map<string, string>> {
+  const reader = await connection.runAndReadAll(`DESCRIBE SELECT * FROM read_parquet(${data})`);
+  return new Map(reader.getRowObjectsJson().map((row) => [row.column_name as string, row.column_type as string]));
+}
+
+/** The index rows: vocabulary, postings and record ids, sorted by kind, then token. */
+function indexSql(data: string, indexed: readonly Field[], types: ReadonlyMap<string, string>): string {
+  const q = quoteIdentifier;
+  const columns = indexed.map((f) => q(f.name)).join(', ');
+  const perField = indexed.map((f) => {
+    const tokens = TOKENIZERS[types.get(f.name)!]!(q(f.name));
+    return `SELECT unnest(${tokens}) AS ${C.token}, ${quoteString(f.name)} AS ${C.field}, ${C.ordinal} FROM docs`;
+  });
+  return `WITH docs AS MATERIALIZED (
+      SELECT CAST(row_number() OVER () AS UINTEGER) AS ${C.ordinal}, ${q(RECORD_ID_COLUMN)} AS ${C.recordId}, ${columns}
+      FROM read_parquet(${data})),
+    postings AS MATERIALIZED (
+      SELECT DISTINCT ${C.token}, ${C.field}, ${C.ordinal} FROM (${perField.join(' UNION ALL ')}))
+    SELECT ${ROW_KIND.vocabulary}::UTINYINT AS ${C.kind}, ${C.token}, NULL::VARCHAR AS ${C.field},
+      NULL::UINTEGER AS ${C.ordinal}, NULL::VARCHAR AS ${C.recordId}
+      FROM (SELECT DISTINCT ${C.token} FROM postings)
+    UNION ALL SELECT ${ROW_KIND.posting}, ${C.token}, ${C.field}, ${C.ordinal}, NULL FROM postings
+    UNION ALL SELECT ${ROW_KIND.record}, NULL, NULL, ${C.ordinal}, ${C.recordId} FROM docs
+    ORDER BY ${C.kind}, ${C.token}, ${C.field}, ${C.ordinal}`;
 }

@@ -1,0 +1,116 @@
+// search(), suggest() and startswith() as SQL: over the full-text index when the dataset has one, else over the fields.
+//
+// search: every term but the last is fuzzy (Levenshtein <= 1 for 3-5 characters, <= 2 above, exact
+// below 3), the last is a prefix; suggest: every term is a prefix. Terms and tokens are compared
+// lowercased and without accents, and every term must match a token of the same record (in any of
+// the chosen fields). The fuzzy step runs on the index's vocabulary, never on every row.
+import type { QuerySource } from '../../catalog/source.js';
+import { RECORD_ID_COLUMN, type Field } from '../../catalog/schema.js';
+import { INDEX_COLUMNS as C, ROW_KIND } from '../../search/layout.js';
+import { lambdaName, listTokensSql, normalizeSql, queryTerms, tokensSql } from '../../search/tokens.js';
+import { quoteIdentifier, quoteString } from '../../sql-text.js';
+import { QueryLangError } from '../errors.js';
+import { isMultivalued } from '../scope.js';
+
+export type SearchMode = 'search' | 'suggest';
+
+type Match = 'fuzzy' | 'prefix';
+
+/** A query term: its normalized form as SQL, and how tokens must match it. */
+interface Term {
+  readonly sql: string;
+  readonly match: Match;
+}
+
+/** Whether the token `tokenSql` matches a term, by kind of match. */
+const MATCHES = {
+  prefix: (token, term) => `starts_with(${token}, ${term})`,
+  fuzzy: (token, term) => {
+    const edits = `(CASE WHEN length(${term}) < 3 THEN 0 WHEN length(${term}) <= 5 THEN 1 ELSE 2 END)`;
+    const lengths = `length(${token}) BETWEEN length(${term}) - ${edits} AND length(${term}) + ${edits}`;
+    return `(${lengths} AND levenshtein(${token}, ${term}) <= ${edits})`;
+  },
+} as const satisfies Record<Match, (tokenSql: string, termSql: string) => string>;
+
+function termsOf(text: string, mode: SearchMode): Term[] {
+  const terms = queryTerms(text);
+  return terms.map((term, i) => ({
+    sql: normalizeSql(quoteString(term)),
+    match: mode === 'suggest' || i === terms.length - 1 ? 'prefix' : 'fuzzy',
+  }));
+}
+
+/** The fields a search reads: the text fields for `*`, else the named ones. */
+function fieldsOf(source: QuerySource, names: readonly string[] | '*'): Field[] {
+  if (names === '*') return source.fields.filter((f) => f.type === 'text');
+  return names.map((name) => {
+    const field = source.fields.find((f) => f.name === name);
+    if (!field) throw new QueryLangError(`Unknown field: ${name}`);
+    return field;
+  });
+}
+
+/**
+ * A boolean SQL expression over the rows of `source.table`: the record matches every term of
+ * `text` in one of `fields` (a search without terms matches every record).
+ */
+export function compileSearch(
+  source: QuerySource,
+  fields: readonly string[] | '*',
+  text: string,
+  mode: SearchMode,
+): string {
+  const chosen = fieldsOf(source, fields);
+  const terms = termsOf(text, mode);
+  if (terms.length === 0) return 'TRUE';
+  if (chosen.length === 0) return 'FALSE';
+  const indexed = source.searchTable !== null && chosen.every((f) => f.type === 'text');
+  return indexed ? indexSearchSql(source.searchTable, chosen, terms) : scanSearchSql(chosen, terms);
+}
+
+/** Record ids whose postings cover every term: vocabulary lookup per term, then postings by token. */
+function indexSearchSql(searchTable: string, fields: readonly Field[], terms: readonly Term[]): string {
+  const index = quoteIdentifier(searchTable);
+  const vocabulary = terms.map(
+    (term, i) =>
+      `SELECT ${C.token}, ${i} AS term FROM ${index} WHERE ${C.kind} = ${ROW_KIND.vocabulary} AND ${MATCHES[term.match](C.token, term.sql)}`,
+  );
+  const names = fields.map((f) => quoteString(f.name)).join(', ');
+  const ordinals =
+    `SELECT p.${C.ordinal} FROM ${index} AS p JOIN (${vocabulary.join(' UNION ALL ')}) AS m ON p.${C.token} = m.${C.token}` +
+    ` WHERE p.${C.kind} = ${ROW_KIND.posting} AND p.${C.field} IN (${names})` +
+    ` GROUP BY p.${C.ordinal} HAVING count(DISTINCT m.term) = ${terms.length}`;
+  const records = `SELECT ${C.recordId} FROM ${index} WHERE ${C.kind} = ${ROW_KIND.record} AND ${C.ordinal} IN (${ordinals})`;
+  return `(${quoteIdentifier(RECORD_ID_COLUMN)} IN (${records}))`;
+}
+
+/** The same test over each row's tokens, computed on the fly (no index: slower, same answers). */
+function scanSearchSql(fields: readonly Field[], terms: readonly Term[]): string {
+  const [all, token] = [lambdaName('all'), lambdaName('t')];
+  const lists = fields.map((f) => {
+    const tokens = (isMultivalued(f) ? listTokensSql : tokensSql)(quoteIdentifier(f.name));
+    return `coalesce(${tokens}, [])`;
+  });
+  const tokens = lists.reduce((a, b) => `list_concat(${a}, ${b})`);
+  const everyTerm = terms.map(
+    (term) => `len(list_filter(${all}, lambda ${token}: ${MATCHES[term.match](token, term.sql)})) > 0`,
+  );
+  return `list_transform([${tokens}], lambda ${all}: ${everyTerm.join(' AND ')})[1]`;
+}
+
+/** startswith(): the whole value begins with `prefix`, case-sensitive; for a multivalued field, any element. */
+export function compileStartsWith(
+  source: QuerySource,
+  fields: readonly string[] | '*',
+  prefix: string,
+): string {
+  const chosen = fieldsOf(source, fields);
+  if (chosen.length === 0) return 'FALSE';
+  const item = lambdaName('item');
+  const tests = chosen.map((f) =>
+    isMultivalued(f)
+      ? `list_bool_or(list_transform(${quoteIdentifier(f.name)}, lambda ${item}: starts_with(${item}, ${quoteString(prefix)})))`
+      : `starts_with(${quoteIdentifier(f.name)}, ${quoteString(prefix)})`,
+  );
+  return `(${tests.join(' OR ')})`;
+}
