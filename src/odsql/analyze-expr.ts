@@ -36,9 +36,11 @@ const plain = (type: ValueType, aggregate = false): ExprInfo => ({
 const NUMBER_TEXT = /^\s*-?[0-9]+(\.[0-9]+)?\s*$/;
 
 /** A literal rewritten to be comparable with `target`, or null when ODSQL has no such coercion. */
-function coerceLiteral(literal: Expr, target: ValueType): Expr | null {
+function coerceLiteral(literal: Expr, target: ValueType, equality: boolean): Expr | null {
   if (literal.kind === 'string' && isDateLike(target)) return node.date(literal.value, literal.span);
-  if (literal.kind === 'number' && isTextual(target)) return node.string(String(literal.value), literal.span);
+  // `code = 75001` on a text field means the text; `name > 3` has no meaning and is an error.
+  if (literal.kind === 'number' && isTextual(target) && equality)
+    return node.string(String(literal.value), literal.span);
   if (literal.kind === 'string' && isNumeric(target) && NUMBER_TEXT.test(literal.value)) {
     return node.number(Number(literal.value), literal.span);
   }
@@ -94,7 +96,7 @@ export class ExprAnalyzer {
   }
 
   /** Analyzes two sides that are compared, coercing a literal side to the other side's type. */
-  comparablePair(left: Expr, right: Expr, what: string): [Expr, Expr] {
+  comparablePair(left: Expr, right: Expr, what: string, equality: boolean): [Expr, Expr] {
     let [l, r] = [this.analyze(left), this.analyze(right)];
     const [li, ri] = [this.infoOf(l), this.infoOf(r)];
     if (li.type === 'null' || ri.type === 'null') {
@@ -102,8 +104,8 @@ export class ExprAnalyzer {
     }
     if (li.multivalued && ri.multivalued) throw new QueryLangError(`Cannot compare two multivalued fields`);
     if (!comparable(li.type, ri.type)) {
-      const coercedRight = coerceLiteral(r, li.type);
-      const coercedLeft = coercedRight ? null : coerceLiteral(l, ri.type);
+      const coercedRight = coerceLiteral(r, li.type, equality);
+      const coercedLeft = coercedRight ? null : coerceLiteral(l, ri.type, equality);
       if (!coercedRight && !coercedLeft) {
         throw new QueryLangError(
           `Cannot compare ${describe(l, li.type)} with ${describe(r, ri.type)} in ${what}`,
@@ -126,7 +128,8 @@ const notAValue = (what: string) => (): Expr => {
 };
 
 function analyzeComparison(expr: Comparison, analyzer: ExprAnalyzer): Expr {
-  const [left, right] = analyzer.comparablePair(expr.left, expr.right, `comparison ${expr.op}`);
+  const equality = expr.op === '=' || expr.op === '!=';
+  const [left, right] = analyzer.comparablePair(expr.left, expr.right, `comparison ${expr.op}`, equality);
   if (analyzer.infoOf(left).type === 'boolean' && expr.op !== '=' && expr.op !== '!=') {
     throw new QueryLangError(`Booleans can only be compared with = or !=`);
   }
@@ -268,8 +271,8 @@ const HANDLERS: { [K in ExprKind]: Handler<K> } = {
     return analyzer.record(rewritten, plain('boolean'));
   },
   in_range: (expr, analyzer) => {
-    const [operand, low] = analyzer.comparablePair(expr.operand, expr.low, 'IN [..]');
-    const [, high] = analyzer.comparablePair(operand, expr.high, 'IN [..]');
+    const [operand, low] = analyzer.comparablePair(expr.operand, expr.low, 'IN [..]', false);
+    const [, high] = analyzer.comparablePair(operand, expr.high, 'IN [..]', false);
     const { type } = analyzer.infoOf(operand);
     if (!isNumeric(type) && !isDateLike(type) && !isTextual(type)) {
       throw new QueryLangError(`IN [..] expects a number, date or text, got ${describe(operand, type)}`);
@@ -279,12 +282,12 @@ const HANDLERS: { [K in ExprKind]: Handler<K> } = {
   },
   in_list: (expr, analyzer) => {
     const operand = analyzer.analyze(expr.operand);
-    const items = expr.items.map((item) => analyzer.comparablePair(operand, item, 'IN (...)')[1]);
+    const items = expr.items.map((item) => analyzer.comparablePair(operand, item, 'IN (...)', true)[1]);
     return analyzer.record(node.inList(operand, items, expr.span), plain('boolean'));
   },
   member: (expr, analyzer) => {
     const field = analyzer.analyze(expr.field);
-    const [value] = analyzer.comparablePair(expr.value, field, 'IN');
+    const [value] = analyzer.comparablePair(expr.value, field, 'IN', true);
     return analyzer.record(node.comparison('=', field, value, expr.span), plain('boolean'));
   },
   call: analyzeCall,

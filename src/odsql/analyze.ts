@@ -66,7 +66,12 @@ export function analyzeQuery(fields: readonly Field[], parsed: ParsedQuery, time
   const keys = new Set(groupBy.map((g) => exprKey(g.expr)));
   const select = inClause('select', () => analyzeSelect(parsed.select, scope, groupBy.length > 0));
   const grouped = groupBy.length > 0 || select.some((o) => facts.get(o.expr)?.aggregate === true);
-  inClause('select', () => select.forEach((o) => grouped && checkGroupedRules(o.expr, keys, facts)));
+  inClause('select', () =>
+    select.forEach((o) => {
+      checkClauseRules(o.expr, 'select', keys, facts);
+      if (grouped) checkGroupedRules(o.expr, keys, facts);
+    }),
+  );
   const orderBy = inClause('order_by', () => analyzeOrderBy(parsed.orderBy, scope, grouped, keys));
   const outputs = grouped ? [...groupBy.filter((g) => !representedIn(g, select)), ...select] : select;
   return { outputs, where, groupBy, orderBy, grouped, unnested: [...scope.unnested], facts };
@@ -96,9 +101,9 @@ function labelsOf(clause: ParsedItems<Item> | null): Map<string, Item> {
 }
 
 /** The output key of an item: its label, a field's name, else the expression as written (`count(*)`). */
-function keyOf(item: Item, text: string, analyzed?: Expr): string {
+function keyOf(item: Item, text: string, fields: readonly Field[] = []): string {
   if (item.label !== null) return item.label;
-  if (item.expr.kind === 'field' && analyzed?.kind === 'field') return analyzed.name;
+  if (item.expr.kind === 'field') return findField(fields, item.expr.name)?.name ?? item.expr.name;
   return text.slice(item.span.start, item.span.end).trim();
 }
 
@@ -118,7 +123,7 @@ function analyzeGroupBy(clause: ParsedItems<Item> | null, scope: QueryScope): Ke
       scope.unnested.add(expr.name);
       analyzer.record(expr, { ...info, multivalued: false });
     }
-    return { key: keyOf(item, clause!.text, expr), expr };
+    return { key: keyOf(item, clause!.text, scope.fields), expr };
   });
 }
 
@@ -155,7 +160,7 @@ function analyzeSelect(
       continue;
     }
     const expr = scope.analyzeItem(item, 'select');
-    outputs.push({ key: keyOf(item, clause!.text, expr), expr });
+    outputs.push({ key: keyOf(item, clause!.text, scope.fields), expr });
   }
   return dedupe(outputs);
 }
@@ -218,9 +223,10 @@ function analyzeOrderBy(
     const raw = negatedField && item.expr.kind === 'negate' ? item.expr.operand : item.expr;
     const expr = analyzer.analyze(raw);
     const info = analyzer.infoOf(expr);
-    if (isGeo(info.type) || info.type === 'json')
-      throw new QueryLangError(`Cannot sort on ${keyOfOrder(item, clause!.text)}`);
     checkClauseRules(expr, 'order_by', keys, analyzer.facts);
+    if (isGeo(info.type) || info.type === 'json') {
+      throw new QueryLangError(`Cannot sort on ${keyOfOrder(item, clause!.text)}`);
+    }
     if (grouped) checkGroupedRules(expr, keys, analyzer.facts);
     else if (info.aggregate)
       throw new QueryLangError('An aggregation in order_by needs group_by or an aggregated select');

@@ -161,11 +161,16 @@ const HANDLERS: { [K in ExprKind]: Handler<K> } = {
   negate: (expr, compiler) => `(- ${compileExpr(expr.operand, compiler)})`,
   // Null-aware: `NOT f = 'x'` keeps the rows where f is null (supplement 5).
   not: (expr, compiler) => `(NOT coalesce(${compileExpr(expr.operand, compiler)}, false))`,
-  arithmetic: (expr, compiler) =>
-    ARITHMETIC_SQL[expr.op](
-      `CAST(${compileExpr(expr.left, compiler)} AS DOUBLE)`,
-      `CAST(${compileExpr(expr.right, compiler)} AS DOUBLE)`,
-    ),
+  arithmetic: (expr, compiler) => {
+    // Two integers are computed in DOUBLE: BIGINT overflow would be an error mid-query.
+    const integers =
+      infoOf(expr.left, compiler).type === 'int' && infoOf(expr.right, compiler).type === 'int';
+    const left = compileExpr(expr.left, compiler);
+    return ARITHMETIC_SQL[expr.op](
+      integers ? `CAST(${left} AS DOUBLE)` : left,
+      compileExpr(expr.right, compiler),
+    );
+  },
   logical: (expr, compiler) =>
     `(${expr.operands.map((o) => compileExpr(o, compiler)).join(expr.op === 'and' ? ' AND ' : ' OR ')})`,
   comparison: compileComparison,

@@ -85,6 +85,8 @@ const whereClause = (conditions: readonly string[]): string =>
 
 const outputType = (info: ExprInfo): OutputColumn['type'] => (info.type === 'null' ? 'text' : info.type);
 
+const CONSTANTS: ReadonlySet<string> = new Set(['number', 'string', 'boolean', 'null', 'date']);
+
 function limitClause(page: Page): string {
   const limit = page.limit ?? -1;
   if (!Number.isSafeInteger(limit) || limit < -1) throw new RangeError(`invalid limit ${limit}`);
@@ -171,16 +173,19 @@ function compileOutputs(query: AnalyzedQuery, groups: readonly GroupSql[], compi
  * that pages never overlap. Without order_by records come in storage order and no sort is paid.
  */
 function compileOrderBy(query: AnalyzedQuery, groups: readonly GroupSql[], compiler: ExprCompiler): string {
-  const keys = query.orderBy.map((o) => {
-    const random = infoOf(query, o.expr).entry?.kind === 'ordering';
-    const direction = o.descending && !random ? 'DESC' : 'ASC';
-    return `${compileExpr(o.expr, compiler)} ${direction} NULLS LAST`;
-  });
+  // A constant sorts nothing, and a bare integer would be read by DuckDB as a column position.
+  const keys = query.orderBy
+    .filter((o) => !CONSTANTS.has(o.expr.kind))
+    .map((o) => {
+      const random = infoOf(query, o.expr).entry?.kind === 'ordering';
+      const direction = o.descending && !random ? 'DESC' : 'ASC';
+      return `${compileExpr(o.expr, compiler)} ${direction} NULLS LAST`;
+    });
   const ties = query.grouped
     ? groups.map((g) => `${g.sort} ASC NULLS LAST`)
     : keys.length
       ? [`${quoteIdentifier(RECORD_ID_COLUMN)} ASC`]
       : [];
-  const all = [...keys, ...ties];
+  const all = [...new Set([...keys, ...ties])];
   return all.length ? ` ORDER BY ${all.join(', ')}` : '';
 }

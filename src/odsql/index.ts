@@ -43,16 +43,27 @@ export interface QueryParams {
 }
 
 const TIME_ZONES: ReadonlySet<string> = new Set([...Intl.supportedValuesOf('timeZone'), 'UTC']);
+const ZONE_NAME = /^[A-Za-z][A-Za-z0-9_+-]*(\/[A-Za-z0-9_+-]+)*$/;
 
-/** Whether a time zone name is accepted (Intl's IANA list, plus UTC). */
-export function isTimeZone(name: string): boolean {
-  return TIME_ZONES.has(name);
+/**
+ * The canonical IANA name of a time zone (`Asia/Kolkata` -> `Asia/Calcutta`, `Etc/UTC` -> `UTC`),
+ * or null when it is unknown. Intl's canonical names are all known to DuckDB's ICU; offsets
+ * such as `+01:00` are not zone names and are refused.
+ */
+export function canonicalTimeZone(name: string): string | null {
+  if (!ZONE_NAME.test(name)) return null;
+  try {
+    const canonical = new Intl.DateTimeFormat('en', { timeZone: name }).resolvedOptions().timeZone;
+    return TIME_ZONES.has(canonical) ? canonical : null;
+  } catch {
+    return null;
+  }
 }
 
 const present = (text: string | undefined): text is string => text !== undefined && text.trim() !== '';
 
 const clauseCondition = (condition: Expr | ClauseCondition): ParsedCondition =>
-  'clause' in condition && 'expr' in condition ? condition : { expr: condition as Expr, clause: 'where' };
+  'clause' in condition && 'expr' in condition ? condition : { expr: condition, clause: 'where' };
 
 /** Compiles a request's query clauses over a source; every user error is a QueryLangError. */
 export function compileQuery(
@@ -60,8 +71,8 @@ export function compileQuery(
   params: QueryParams,
   output: Output = 'json',
 ): CompiledQuery {
-  const timezone = params.timezone ?? 'UTC';
-  if (!isTimeZone(timezone)) throw new QueryLangError(`Unknown timezone: ${timezone}`);
+  const timezone = canonicalTimeZone(params.timezone ?? 'UTC');
+  if (timezone === null) throw new QueryLangError(`Unknown timezone: ${params.timezone}`);
   const items = <T>(text: string | undefined, parse: (t: string) => readonly T[]): ParsedItems<T> | null =>
     present(text) ? { text, items: parse(text) } : null;
   const parsed = {

@@ -215,9 +215,9 @@ describe('ODSQL aggregations, groups and order, executed', () => {
     });
 
     it('geo_cluster(): the key is the call text, the value the centroid and count of each cluster', async () => {
-      const rows = (await fixture.rows({ groupBy: 'geo_cluster(p, 3)', where: ['p is not null'] })) as Row[];
+      const rows = (await fixture.rows({ groupBy: 'geo_cluster(p, 6)', where: ['p is not null'] })) as Row[];
       const clusters = rows.map(
-        (r) => r['geo_cluster(p, 3)'] as { cluster_centroid: { lat: number; lon: number }; count: number },
+        (r) => r['geo_cluster(p, 6)'] as { cluster_centroid: { lat: number; lon: number }; count: number },
       );
       expect(clusters.reduce((sum, c) => sum + c.count, 0)).to.equal(5);
       const paris = clusters.find((c) => c.count === 2);

@@ -3,7 +3,6 @@
 import { quoteIdentifier } from '../../sql-text.js';
 import type { Expr } from '../ast.js';
 import { QueryLangError } from '../errors.js';
-import { isTextual } from '../types.js';
 import {
   compileInBbox,
   compileSpatial,
@@ -35,7 +34,7 @@ function searchFields(args: readonly Arg[]): readonly string[] | '*' {
 function compileStartsWith(args: readonly CompiledArg[], ctx: CompileContext): string {
   const prefix = args[1]!.sql;
   const fields =
-    args[0]!.node.kind === 'star' ? ctx.source.fields.filter((f) => isTextual(f.type)) : [args[0]!.field!];
+    args[0]!.node.kind === 'star' ? ctx.source.fields.filter((f) => f.type === 'text') : [args[0]!.field!];
   if (fields.length === 0) return 'FALSE';
   const tests = fields.map((f) =>
     isMultivalued(f)
