@@ -1,6 +1,5 @@
 // Registry entries of the where predicates: full-text (search, suggest, startswith) and geo filters,
 // each one line over the builders of search.ts and geo.ts.
-import { quoteIdentifier } from '../../sql-text.js';
 import type { Expr } from '../ast.js';
 import { QueryLangError } from '../errors.js';
 import {
@@ -10,9 +9,8 @@ import {
   parseDistance,
   parseGeometryLiteral,
 } from './geo.js';
-import { compileSearch } from './search.js';
-import { fixed, type Arg, type CompileContext, type CompiledArg, type FunctionEntry } from './registry.js';
-import { isMultivalued } from '../scope.js';
+import { compileSearch, compileStartsWith } from './search.js';
+import { fixed, type Arg, type FunctionEntry } from './registry.js';
 
 const WHERE = ['where'] as const;
 
@@ -28,20 +26,6 @@ function searchFields(args: readonly Arg[]): readonly string[] | '*' {
   const fields = args.slice(0, -1);
   if (fields.length === 0 || fields.some((a) => a.node.kind === 'star')) return '*';
   return fields.map((a) => a.field!.name);
-}
-
-/** Case-sensitive prefix of the whole value; `*` means any text field, a multivalued field any element. */
-function compileStartsWith(args: readonly CompiledArg[], ctx: CompileContext): string {
-  const prefix = args[1]!.sql;
-  const fields =
-    args[0]!.node.kind === 'star' ? ctx.source.fields.filter((f) => f.type === 'text') : [args[0]!.field!];
-  if (fields.length === 0) return 'FALSE';
-  const tests = fields.map((f) =>
-    isMultivalued(f)
-      ? `list_bool_or(list_transform(${quoteIdentifier(f.name)}, lambda "odsql item": starts_with("odsql item", ${prefix})))`
-      : `starts_with(${quoteIdentifier(f.name)}, ${prefix})`,
-  );
-  return `(${tests.join(' OR ')})`;
 }
 
 const geometryOf = (node: Expr | undefined) =>
@@ -106,7 +90,7 @@ export const PREDICATE_FUNCTIONS: readonly FunctionEntry[] = [
     params: fixed('text_field_or_star', 'string'),
     arity: '2',
     returns: () => 'boolean',
-    compile: compileStartsWith,
+    compile: (args, ctx) => compileStartsWith(ctx.source, searchFields(args), textOf(args[1])),
   },
   withinDistance('within_distance'),
   // v2.0 spelling of within_distance, still accepted (supplement 5).

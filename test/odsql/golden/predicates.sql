@@ -1,32 +1,60 @@
 # startswith: case-sensitive prefix; * is every text field, a multivalued field any element
 select: n
 where: startswith(name, 'Al')
+SELECT "n" AS "n"
+FROM "things"
+WHERE (starts_with("name", 'Al'));
 
 select: n
 where: startswith(*, 'Al')
+SELECT "n" AS "n"
+FROM "things"
+WHERE (starts_with("name", 'Al') OR list_bool_or(list_transform("tags", lambda "search$item": starts_with("search$item", 'Al'))));
 
 select: n
 where: search(name, 'alpha') or suggest(*, 'bet')
+SELECT "n" AS "n"
+FROM "things"
+WHERE (list_transform([coalesce(list_filter(regexp_split_to_array(strip_accents(lower("name")), '[^\p{L}\p{N}]+'), lambda "search$token": "search$token" <> ''), [])], lambda "search$all": len(list_filter("search$all", lambda "search$t": starts_with("search$t", strip_accents(lower('alpha'))))) > 0)[1] OR list_transform([list_concat(coalesce(list_filter(regexp_split_to_array(strip_accents(lower("name")), '[^\p{L}\p{N}]+'), lambda "search$token": "search$token" <> ''), []), coalesce(flatten(list_transform("tags", lambda "search$item": list_filter(regexp_split_to_array(strip_accents(lower("search$item")), '[^\p{L}\p{N}]+'), lambda "search$token": "search$token" <> ''))), []))], lambda "search$all": len(list_filter("search$all", lambda "search$t": starts_with("search$t", strip_accents(lower('bet'))))) > 0)[1]);
 
 select: n
 where: within_distance(p, geom'POINT(2.35 48.85)', 10km)
+SELECT "n" AS "n"
+FROM "things"
+WHERE (struct_extract("p", 'lat') BETWEEN 48.76006796362755::DOUBLE AND 48.939932036372454::DOUBLE AND struct_extract("p", 'lon') BETWEEN 2.2133318710263556::DOUBLE AND 2.4866681289736445::DOUBLE AND (2 * 6371008.8 * atan2(sqrt(pow(sin(radians(struct_extract("p", 'lat') - 48.85::DOUBLE) / 2), 2) + cos(radians(48.85::DOUBLE)) * cos(radians(struct_extract("p", 'lat'))) * pow(sin(radians(struct_extract("p", 'lon') - 2.35::DOUBLE) / 2), 2)), sqrt(greatest(0.0, 1.0 - (pow(sin(radians(struct_extract("p", 'lat') - 48.85::DOUBLE) / 2), 2) + cos(radians(48.85::DOUBLE)) * cos(radians(struct_extract("p", 'lat'))) * pow(sin(radians(struct_extract("p", 'lon') - 2.35::DOUBLE) / 2), 2)))))) <= 10000::DOUBLE);
 
 # distance() with a radius is the v2.0 spelling of within_distance()
 select: n
 where: distance(p, geom'POINT(2.35 48.85)', 500m)
+SELECT "n" AS "n"
+FROM "things"
+WHERE (struct_extract("p", 'lat') BETWEEN 48.84550339818138::DOUBLE AND 48.854496601818624::DOUBLE AND struct_extract("p", 'lon') BETWEEN 2.343166597216253::DOUBLE AND 2.356833402783747::DOUBLE AND (2 * 6371008.8 * atan2(sqrt(pow(sin(radians(struct_extract("p", 'lat') - 48.85::DOUBLE) / 2), 2) + cos(radians(48.85::DOUBLE)) * cos(radians(struct_extract("p", 'lat'))) * pow(sin(radians(struct_extract("p", 'lon') - 2.35::DOUBLE) / 2), 2)), sqrt(greatest(0.0, 1.0 - (pow(sin(radians(struct_extract("p", 'lat') - 48.85::DOUBLE) / 2), 2) + cos(radians(48.85::DOUBLE)) * cos(radians(struct_extract("p", 'lat'))) * pow(sin(radians(struct_extract("p", 'lon') - 2.35::DOUBLE) / 2), 2)))))) <= 500::DOUBLE);
 
 select: n
 where: in_bbox(p, 48, 2, 49, 3)
+SELECT "n" AS "n"
+FROM "things"
+WHERE (struct_extract("p", 'lat') BETWEEN 48::DOUBLE AND 49::DOUBLE AND struct_extract("p", 'lon') BETWEEN 2::DOUBLE AND 3::DOUBLE);
 
 select: n
 where: intersects(p, geom'POLYGON((2 48, 3 48, 3 49, 2 49, 2 48))')
+SELECT "n" AS "n"
+FROM "things"
+WHERE ((struct_extract("p", 'lon') BETWEEN 1.999999999::DOUBLE AND 3.000000001::DOUBLE AND struct_extract("p", 'lat') BETWEEN 47.999999999::DOUBLE AND 49.000000001::DOUBLE) AND (((struct_extract("p", 'lon') BETWEEN 2::DOUBLE AND 3::DOUBLE AND struct_extract("p", 'lat') BETWEEN 48::DOUBLE AND 49::DOUBLE) AND ((struct_extract("p", 'lat') >= 48::DOUBLE AND struct_extract("p", 'lat') < 49::DOUBLE AND struct_extract("p", 'lon') < 3::DOUBLE + (struct_extract("p", 'lat') - 48::DOUBLE) * 0::DOUBLE)::INTEGER + (struct_extract("p", 'lat') >= 48::DOUBLE AND struct_extract("p", 'lat') < 49::DOUBLE AND struct_extract("p", 'lon') < 2::DOUBLE + (struct_extract("p", 'lat') - 49::DOUBLE) * 0::DOUBLE)::INTEGER) % 2 = 1) OR (len(list_filter([[2, 48, 3, 48], [3, 48, 3, 49], [3, 49, 2, 49], [2, 49, 2, 48]]::DOUBLE[][], lambda "geo$g_segment": (sign(round(("geo$g_segment"[3] - "geo$g_segment"[1]) * (struct_extract("p", 'lat') - "geo$g_segment"[2]) - ("geo$g_segment"[4] - "geo$g_segment"[2]) * (struct_extract("p", 'lon') - "geo$g_segment"[1]), 12)) = 0 AND struct_extract("p", 'lon') BETWEEN least("geo$g_segment"[1], "geo$g_segment"[3]) - 1e-9 AND greatest("geo$g_segment"[1], "geo$g_segment"[3]) + 1e-9 AND struct_extract("p", 'lat') BETWEEN least("geo$g_segment"[2], "geo$g_segment"[4]) - 1e-9 AND greatest("geo$g_segment"[2], "geo$g_segment"[4]) + 1e-9))) > 0)));
 
 select: n
 where: disjoint(s, geom'{"type": "Point", "coordinates": [2.35, 48.85]}')
+SELECT "n" AS "n"
+FROM "things"
+WHERE NOT list_transform([CASE json_extract_string("s", '$.type') WHEN 'Point' THEN [[CAST(json_extract("s", '$.coordinates') AS DOUBLE[])]] WHEN 'MultiPoint' THEN list_transform(CAST(json_extract("s", '$.coordinates') AS DOUBLE[][]), lambda "geo$point": ["geo$point"]) WHEN 'LineString' THEN [CAST(json_extract("s", '$.coordinates') AS DOUBLE[][])] WHEN 'MultiLineString' THEN CAST(json_extract("s", '$.coordinates') AS DOUBLE[][][]) WHEN 'Polygon' THEN CAST(json_extract("s", '$.coordinates') AS DOUBLE[][][]) WHEN 'MultiPolygon' THEN flatten(CAST(json_extract("s", '$.coordinates') AS DOUBLE[][][][])) END], lambda "geo$paths": list_transform([{'v': flatten("geo$paths"), 's': flatten(list_transform("geo$paths", lambda "geo$path": CASE WHEN len("geo$path") = 1 THEN [["geo$path"[1][1], "geo$path"[1][2], "geo$path"[1][1], "geo$path"[1][2]]] ELSE list_transform(range(1, len("geo$path")), lambda "geo$i": ["geo$path"["geo$i"][1], "geo$path"["geo$i"][2], "geo$path"["geo$i" + 1][1], "geo$path"["geo$i" + 1][2]]) END)), 'a': json_extract_string("s", '$.type') IN ('Polygon', 'MultiPolygon')}], lambda "geo$shape": ((len(list_filter(struct_extract("geo$shape", 's'), lambda "geo$s": (least("geo$s"[1], "geo$s"[3]) <= 2.350000001 AND greatest("geo$s"[1], "geo$s"[3]) >= 2.349999999 AND least("geo$s"[2], "geo$s"[4]) <= 48.850000001 AND greatest("geo$s"[2], "geo$s"[4]) >= 48.849999999000005 AND (len(list_filter([[2.35, 48.85, 2.35, 48.85]]::DOUBLE[][], lambda "geo$g_segment": ((sign(round(("geo$s"[3] - "geo$s"[1]) * ("geo$g_segment"[2] - "geo$s"[2]) - ("geo$s"[4] - "geo$s"[2]) * ("geo$g_segment"[1] - "geo$s"[1]), 12)) * sign(round(("geo$s"[3] - "geo$s"[1]) * ("geo$g_segment"[4] - "geo$s"[2]) - ("geo$s"[4] - "geo$s"[2]) * ("geo$g_segment"[3] - "geo$s"[1]), 12)) <= 0 AND sign(round(("geo$g_segment"[3] - "geo$g_segment"[1]) * ("geo$s"[2] - "geo$g_segment"[2]) - ("geo$g_segment"[4] - "geo$g_segment"[2]) * ("geo$s"[1] - "geo$g_segment"[1]), 12)) * sign(round(("geo$g_segment"[3] - "geo$g_segment"[1]) * ("geo$s"[4] - "geo$g_segment"[2]) - ("geo$g_segment"[4] - "geo$g_segment"[2]) * ("geo$s"[3] - "geo$g_segment"[1]), 12)) <= 0) AND least("geo$s"[1], "geo$s"[3]) <= greatest("geo$g_segment"[1], "geo$g_segment"[3]) + 1e-9 AND least("geo$g_segment"[1], "geo$g_segment"[3]) <= greatest("geo$s"[1], "geo$s"[3]) + 1e-9 AND least("geo$s"[2], "geo$s"[4]) <= greatest("geo$g_segment"[2], "geo$g_segment"[4]) + 1e-9 AND least("geo$g_segment"[2], "geo$g_segment"[4]) <= greatest("geo$s"[2], "geo$s"[4]) + 1e-9))) > 0)))) > 0) OR (struct_extract("geo$shape", 'a') AND (len(list_filter(struct_extract("geo$shape", 's'), lambda "geo$ring_edge": ("geo$ring_edge"[2] > 48.85::DOUBLE) <> ("geo$ring_edge"[4] > 48.85::DOUBLE) AND 2.35::DOUBLE < "geo$ring_edge"[1] + (48.85::DOUBLE - "geo$ring_edge"[2]) * ("geo$ring_edge"[3] - "geo$ring_edge"[1]) / ("geo$ring_edge"[4] - "geo$ring_edge"[2]))) % 2 = 1))))[1])[1];
 
 # geometry(f, g, RELATION) is the v2.0 spelling of intersects/disjoint/within
 select: n
 where: geometry(p, geom'POLYGON((2 48, 3 48, 3 49, 2 49, 2 48))', WITHIN)
+SELECT "n" AS "n"
+FROM "things"
+WHERE ((struct_extract("p", 'lon') BETWEEN 1.999999999::DOUBLE AND 3.000000001::DOUBLE AND struct_extract("p", 'lat') BETWEEN 47.999999999::DOUBLE AND 49.000000001::DOUBLE) AND (((struct_extract("p", 'lon') BETWEEN 2::DOUBLE AND 3::DOUBLE AND struct_extract("p", 'lat') BETWEEN 48::DOUBLE AND 49::DOUBLE) AND ((struct_extract("p", 'lat') >= 48::DOUBLE AND struct_extract("p", 'lat') < 49::DOUBLE AND struct_extract("p", 'lon') < 3::DOUBLE + (struct_extract("p", 'lat') - 48::DOUBLE) * 0::DOUBLE)::INTEGER + (struct_extract("p", 'lat') >= 48::DOUBLE AND struct_extract("p", 'lat') < 49::DOUBLE AND struct_extract("p", 'lon') < 2::DOUBLE + (struct_extract("p", 'lat') - 49::DOUBLE) * 0::DOUBLE)::INTEGER) % 2 = 1) OR (len(list_filter([[2, 48, 3, 48], [3, 48, 3, 49], [3, 49, 2, 49], [2, 49, 2, 48]]::DOUBLE[][], lambda "geo$g_segment": (sign(round(("geo$g_segment"[3] - "geo$g_segment"[1]) * (struct_extract("p", 'lat') - "geo$g_segment"[2]) - ("geo$g_segment"[4] - "geo$g_segment"[2]) * (struct_extract("p", 'lon') - "geo$g_segment"[1]), 12)) = 0 AND struct_extract("p", 'lon') BETWEEN least("geo$g_segment"[1], "geo$g_segment"[3]) - 1e-9 AND greatest("geo$g_segment"[1], "geo$g_segment"[3]) + 1e-9 AND struct_extract("p", 'lat') BETWEEN least("geo$g_segment"[2], "geo$g_segment"[4]) - 1e-9 AND greatest("geo$g_segment"[2], "geo$g_segment"[4]) + 1e-9))) > 0)));
 
 select: n
 where: geometry(s, geom'POINT(2.35 48.85)', WITHIN)
+ERROR: within() needs a POLYGON or MULTIPOLYGON geometry. Clause(s) containing the error(s): where.
