@@ -44,6 +44,9 @@ function coerceLiteral(literal: Expr, target: ValueType, equality: boolean): Exp
   if (literal.kind === 'string' && isNumeric(target) && NUMBER_TEXT.test(literal.value)) {
     return node.number(Number(literal.value), literal.span);
   }
+  if (literal.kind === 'string' && target === 'boolean' && /^(true|false)$/i.test(literal.value)) {
+    return node.boolean(literal.value.toLowerCase() === 'true', literal.span);
+  }
   return null;
 }
 

@@ -19,7 +19,7 @@ export interface ExprCompiler {
 
 /** Compiles an analyzed expression. */
 export function compileExpr(expr: Expr, compiler: ExprCompiler): string {
-  const groupKey = compiler.groupKeys.get(exprKey(expr));
+  const groupKey = compiler.groupKeys.size > 0 ? compiler.groupKeys.get(exprKey(expr)) : undefined;
   if (groupKey !== undefined) return groupKey;
   return (HANDLERS[expr.kind] as Handler<ExprKind>)(expr, compiler);
 }
