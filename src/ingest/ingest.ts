@@ -99,7 +99,9 @@ interface BuildContext {
 /** Fills the staging directory: data.parquet, dataset.json, the search index, attachments. */
 async function buildDataset(context: BuildContext): Promise<Omit<IngestReport, 'directory'>> {
   const { connection, staging, options, previous } = context;
-  const say = (message: string): void => options.progress?.(`${options.id}: ${message}`);
+  const started = Date.now();
+  const say = (message: string): void =>
+    options.progress?.(`${options.id}: [${((Date.now() - started) / 1000).toFixed(1)} s] ${message}`);
   say(`reading ${options.file} as ${context.format}`);
   const { source, encoding } = await readSource(context);
   const transcoded = encoding && encoding !== 'utf-8' ? ` (transcoded from ${encoding})` : '';

@@ -1,7 +1,9 @@
-// Field types of text columns, decided in one aggregate pass: a type wins when every non-empty cell passes its test.
+// Field types of text columns: a type wins when every non-empty cell passes its test.
+// Tests run on a sample first; the full table only confirms the sample's choice, one test per column.
 import type { DuckDBConnection } from '@duckdb/node-api';
 import type { FieldType } from '../catalog/schema.js';
-import { quoteIdentifier, quoteString } from '../sql-text.js';
+import { quoteIdentifier } from '../sql-text.js';
+import { TEXT_TESTS, type TextTest } from './text-tests.js';
 
 /** A column to infer: `text` is a SQL expression giving its cells as VARCHAR. */
 export interface TextCandidate {
@@ -16,112 +18,128 @@ export interface InferredColumn {
   readonly sql: string;
 }
 
-interface TextTest {
-  readonly type: FieldType;
-  /** SQL condition on a trimmed, non-empty cell `v`. */
-  readonly test: (v: string) => string;
-  readonly convert: (v: string) => string;
-}
-
-const INT = '[+-]?(0|[1-9][0-9]*)';
-const DECIMAL = '[+-]?((0|[1-9][0-9]*)(\\.[0-9]*)?|\\.[0-9]+)([eE][+-]?[0-9]+)?';
-const ISO_DATETIME =
-  '[0-9]{4}-[0-9]{2}-[0-9]{2}([T ][0-9]{2}:[0-9]{2}(:[0-9]{2}(\\.[0-9]+)?)?)?(Z|[+-][0-9]{2}(:[0-9]{2})?)?';
-
-/** Day-first before month-first: a column where both parse is read the European way. */
-const DATE_FORMATS = [
-  '%Y-%m-%d',
-  '%Y/%m/%d',
-  '%d/%m/%Y',
-  '%m/%d/%Y',
-  '%d.%m.%Y',
-  '%b %d %Y',
-  '%d %b %Y',
-  '%B %d, %Y',
-  '%B %d %Y',
-  '%d %B %Y',
-];
-const DATETIME_FORMATS = [
-  '%Y/%m/%d %H:%M:%S',
-  '%Y/%m/%d %H:%M',
-  '%d/%m/%Y %H:%M:%S',
-  '%d/%m/%Y %H:%M',
-  '%m/%d/%Y %H:%M:%S',
-  '%m/%d/%Y %H:%M',
-];
-
-const matches = (v: string, pattern: string): string => `regexp_full_match(${v}, ${quoteString(pattern)})`;
-
-/** Tried in order; leading zeros keep a column text (codes such as `00501` are not numbers). */
-const TEXT_TESTS: readonly TextTest[] = [
-  {
-    type: 'boolean',
-    test: (v) => `lower(${v}) IN ('true', 'false')`,
-    convert: (v) => `lower(${v}) = 'true'`,
-  },
-  {
-    type: 'int',
-    test: (v) => `${matches(v, INT)} AND TRY_CAST(${v} AS BIGINT) IS NOT NULL`,
-    convert: (v) => `CAST(${v} AS BIGINT)`,
-  },
-  {
-    // An integer too wide for BIGINT is an identifier, not a measure: it stays text.
-    type: 'double',
-    test: (v) =>
-      `${matches(v, DECIMAL)} AND (${matches(v, '.*[.eE].*')} OR TRY_CAST(${v} AS BIGINT) IS NOT NULL)`,
-    convert: (v) => `CAST(${v} AS DOUBLE)`,
-  },
-  ...DATE_FORMATS.map((format): TextTest => ({
-    type: 'date',
-    test: (v) => `try_strptime(${v}, ${quoteString(format)}) IS NOT NULL`,
-    convert: (v) => `CAST(strptime(${v}, ${quoteString(format)}) AS DATE)`,
-  })),
-  {
-    type: 'datetime',
-    test: (v) => `${matches(v, ISO_DATETIME)} AND TRY_CAST(${v} AS TIMESTAMPTZ) IS NOT NULL`,
-    convert: (v) => `CAST(${v} AS TIMESTAMPTZ)`,
-  },
-  ...DATETIME_FORMATS.map((format): TextTest => ({
-    type: 'datetime',
-    test: (v) => `try_strptime(${v}, ${quoteString(format)}) IS NOT NULL`,
-    convert: (v) => `CAST(strptime(${v}, ${quoteString(format)}) AS TIMESTAMPTZ)`,
-  })),
-];
+/** Rows tested in full before the whole table is touched (fixed seed: the same file samples the same rows). */
+const SAMPLE_ROWS = 20_000;
 
 /** A cell as tested: trimmed, and null when empty. */
 const cell = (text: string): string => `nullif(trim(${text}), '')`;
 
-/** Aggregates for one candidate: non-empty count, nested count, then one count per test. */
-function countExpressions(candidate: TextCandidate, index: number): string[] {
-  const v = quoteIdentifier(`v${index}`);
-  return [
-    `count(${v})`,
-    candidate.json ? `count_if(json_type(${candidate.json}) IN ('OBJECT', 'ARRAY'))` : '0',
-    ...TEXT_TESTS.map((t) => `count_if(${t.test(v)})`),
-  ];
+/** Counts over one relation for one candidate: non-empty cells, nested JSON values, cells passing each test. */
+interface Counts {
+  readonly filled: number;
+  readonly nested: number;
+  readonly passed: readonly number[];
 }
 
-function choose(candidate: TextCandidate, counts: readonly number[]): InferredColumn {
-  const [filled = 0, nested = 0, ...passed] = counts;
-  if (nested > 0 && candidate.json) return { type: 'json_blob', sql: `CAST(${candidate.json} AS VARCHAR)` };
-  const winner = filled > 0 ? TEXT_TESTS.find((_, i) => passed[i] === filled) : undefined;
+interface Probe {
+  readonly candidate: TextCandidate;
+  readonly tests: readonly TextTest[];
+}
+
+/** Runs every probe's tests over `from` in one scan. */
+async function count(
+  connection: DuckDBConnection,
+  from: string,
+  probes: readonly Probe[],
+): Promise<Counts[]> {
+  if (probes.length === 0) return [];
+  const cells = probes.map((p, i) => `${cell(p.candidate.text)} AS ${quoteIdentifier(`v${i}`)}`);
+  const aggregates = probes.flatMap(({ candidate, tests }, i) => {
+    const v = quoteIdentifier(`v${i}`);
+    const nested = candidate.json ? `count_if(json_type(${candidate.json}) IN ('OBJECT', 'ARRAY'))` : '0';
+    return [`count(${v})`, nested, ...tests.map((t) => `count_if(${t.test(v)})`)];
+  });
+  const reader = await connection.runAndReadAll(
+    `SELECT ${aggregates.join(', ')} FROM (SELECT *, ${cells.join(', ')} FROM ${from})`,
+  );
+  const row = (reader.getRows()[0] ?? []).map((value) => Number(value));
+  let offset = 0;
+  return probes.map(({ tests }) => {
+    const [filled = 0, nested = 0, ...passed] = row.slice(offset, (offset += 2 + tests.length));
+    return { filled, nested, passed };
+  });
+}
+
+/** Counts of a candidate and the tests they are for. */
+interface Verdict {
+  readonly counts: Counts;
+  readonly tests: readonly TextTest[];
+}
+
+/** The first of the tests that every non-empty cell passed; undefined when none did or nothing was filled. */
+function winnerOf({ counts, tests }: Verdict): TextTest | undefined {
+  return counts.filled > 0 ? tests.find((_, i) => counts.passed[i] === counts.filled) : undefined;
+}
+
+function result(candidate: TextCandidate, verdict: Verdict): InferredColumn {
+  if (verdict.counts.nested > 0 && candidate.json) {
+    return { type: 'json_blob', sql: `CAST(${candidate.json} AS VARCHAR)` };
+  }
+  const winner = winnerOf(verdict);
   if (!winner) return { type: 'text', sql: `nullif(${candidate.text}, '')` };
   return { type: winner.type, sql: winner.convert(cell(candidate.text)) };
 }
 
-/** Infers every candidate over `table` in one scan; results are in the candidates' order. */
+/**
+ * What the whole table must test after the sample: the sample's winner alone; every test if
+ * the sample held no value; only the nested count for JSON text; nothing when the sample
+ * already proves the result (a nested value, or text because every test failed somewhere).
+ */
+function toConfirm(candidate: TextCandidate, verdict: Verdict): readonly TextTest[] | null {
+  if (verdict.counts.nested > 0) return null;
+  if (verdict.counts.filled === 0) return TEXT_TESTS;
+  const winner = winnerOf(verdict);
+  if (winner) return [winner];
+  return candidate.json ? [] : null;
+}
+
+/** After a winner the table did not confirm: the tests after it (those before it failed on the sample). */
+function afterUnconfirmed(_: TextCandidate, verdict: Verdict): readonly TextTest[] | null {
+  const [tested] = verdict.tests;
+  if (verdict.tests.length !== 1 || !tested || verdict.counts.nested > 0 || winnerOf(verdict)) return null;
+  return TEXT_TESTS.slice(TEXT_TESTS.indexOf(tested) + 1);
+}
+
+/** Runs, over `from`, the tests `next` asks for; other verdicts stay as they were. */
+async function retest(
+  connection: DuckDBConnection,
+  from: string,
+  candidates: readonly TextCandidate[],
+  verdicts: readonly Verdict[],
+  next: (candidate: TextCandidate, verdict: Verdict) => readonly TextTest[] | null,
+): Promise<Verdict[]> {
+  const pending = candidates.flatMap((candidate, index) => {
+    const tests = next(candidate, verdicts[index]!);
+    return tests ? [{ index, candidate, tests }] : [];
+  });
+  const counts = await count(connection, from, pending);
+  const updated = [...verdicts];
+  pending.forEach((p, k) => (updated[p.index] = { counts: counts[k]!, tests: p.tests }));
+  return updated;
+}
+
+/**
+ * Infers every candidate over `table`; results are in the candidates' order, and equal to
+ * testing every cell: a test that fails on a sampled cell fails on the table, so the table's
+ * winner is the sample's when the table confirms it, else one of the tests after it.
+ */
 export async function inferTextColumns(
   connection: DuckDBConnection,
   table: string,
   candidates: readonly TextCandidate[],
 ): Promise<InferredColumn[]> {
   if (candidates.length === 0) return [];
-  const cells = candidates.map((c, i) => `${cell(c.text)} AS ${quoteIdentifier(`v${i}`)}`);
-  const counts = candidates.flatMap(countExpressions);
-  const reader = await connection.runAndReadAll(
-    `SELECT ${counts.join(', ')} FROM (SELECT *, ${cells.join(', ')} FROM ${quoteIdentifier(table)})`,
-  );
-  const row = (reader.getRows()[0] ?? []).map((value) => Number(value));
-  const width = 2 + TEXT_TESTS.length;
-  return candidates.map((c, i) => choose(c, row.slice(i * width, (i + 1) * width)));
+  const all = quoteIdentifier(table);
+  const rows = Number((await connection.runAndReadAll(`SELECT count(*) FROM ${all}`)).getRows()[0]?.[0] ?? 0);
+  const sampled = rows > SAMPLE_ROWS;
+  const from = sampled
+    ? `(SELECT * FROM ${all} USING SAMPLE reservoir(${SAMPLE_ROWS} ROWS) REPEATABLE (7))`
+    : all;
+  const none = candidates.map((): Verdict => ({ counts: { filled: 0, nested: 0, passed: [] }, tests: [] }));
+  let verdicts = await retest(connection, from, candidates, none, () => TEXT_TESTS);
+  if (sampled) {
+    verdicts = await retest(connection, all, candidates, verdicts, toConfirm);
+    verdicts = await retest(connection, all, candidates, verdicts, afterUnconfirmed);
+  }
+  return candidates.map((candidate, i) => result(candidate, verdicts[i]!));
 }

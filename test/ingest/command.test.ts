@@ -81,7 +81,7 @@ describe('ingest: command', () => {
       'name',
     ]);
     expect(stdout).to.match(/^towns: 1 records, 4 fields -> .*towns\n$/);
-    expect(stderr).to.include('towns: reading');
+    expect(stderr).to.match(/^towns: \[0\.\d s\] reading /);
     expect(stderr).to.include('writing data.parquet');
     expect((await readDatasetFile(portal, 'towns')).fields.map((f) => f.name)).to.deep.equal([
       'name',

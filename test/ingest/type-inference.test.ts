@@ -92,4 +92,23 @@ describe('ingest: type inference', () => {
     const inferred = await inferTextColumns(connection, 'src', [{ text: 'a' }, { text: 'b' }, { text: 'c' }]);
     expect(inferred.map((c) => c.type)).to.deep.equal(['int', 'text', 'date']);
   });
+
+  it('on a table larger than its sample, decides as if every cell were tested', async () => {
+    // One odd cell among 50,000 rows is usually outside the 20,000-row sample: the full pass must catch it.
+    await connection.run(`CREATE OR REPLACE TABLE src AS SELECT
+        CASE WHEN i = 45678 THEN '2.5' ELSE CAST(i AS VARCHAR) END AS decimals,
+        CASE WHEN i = 45678 THEN 'x' ELSE CAST(i AS VARCHAR) END AS words,
+        CASE WHEN i = 45678 THEN '42' ELSE '' END AS sparse,
+        CAST(i AS VARCHAR) AS ints,
+        CAST(CASE WHEN i = 45678 THEN '{"a": 1}' ELSE CAST(i AS VARCHAR) END AS JSON) AS blob
+      FROM range(50000) r(i)`);
+    const inferred = await inferTextColumns(connection, 'src', [
+      { text: 'decimals' },
+      { text: 'words' },
+      { text: 'sparse' },
+      { text: 'ints' },
+      { text: "json_extract_string(blob, '$')", json: 'blob' },
+    ]);
+    expect(inferred.map((c) => c.type)).to.deep.equal(['double', 'text', 'int', 'int', 'json_blob']);
+  });
 });
