@@ -66,9 +66,14 @@ export function guessDelimiter(text: string): string {
   return best;
 }
 
-/** Reads the header of `file`; `delimiter` is guessed when not given. */
-export async function readCsvHeader(file: string, delimiter?: string): Promise<CsvHeader> {
+/** Reads the header of `file`; `delimiter` is guessed when not given; errors name `displayName`. */
+export async function readCsvHeader(
+  file: string,
+  displayName: string,
+  delimiter?: string,
+): Promise<CsvHeader> {
   const text = await readHeadText(file);
+  if (text.trim() === '') throw new Error(`${displayName}: no header line (the file holds only white space)`);
   const chosen = delimiter ?? guessDelimiter(text);
   // A header cell may hold line breaks; a label is one line.
   const labels = parseFirstRecord(text, chosen).map((label) => label.replace(/\s+/g, ' ').trim());

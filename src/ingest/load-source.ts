@@ -34,14 +34,16 @@ interface ReaderResult {
   readonly labels?: readonly string[];
 }
 
-type Reader = (connection: DuckDBConnection, file: string) => Promise<ReaderResult>;
+/** Reads `file` into the source table; `displayName` is the file as the user named it, for messages. */
+type Reader = (connection: DuckDBConnection, file: string, displayName: string) => Promise<ReaderResult>;
 
 async function readDelimited(
   connection: DuckDBConnection,
   file: string,
+  displayName: string,
   delimiter?: string,
 ): Promise<ReaderResult> {
-  const header = await readCsvHeader(file, delimiter);
+  const header = await readCsvHeader(file, displayName, delimiter);
   const columns = header.labels.map((_, i) => `${quoteString(`c${i}`)}: 'VARCHAR'`).join(', ');
   // No sniffing: the dialect is fixed, so a ragged row is an error instead of a different guess.
   await connection.run(`CREATE TABLE ${SOURCE_TABLE} AS SELECT * FROM read_csv(${quoteString(file)},
@@ -59,7 +61,11 @@ function jsonReader(format: 'array' | 'newline_delimited'): Reader {
   };
 }
 
-async function readGeoJson(connection: DuckDBConnection, file: string): Promise<ReaderResult> {
+async function readGeoJson(
+  connection: DuckDBConnection,
+  file: string,
+  displayName: string,
+): Promise<ReaderResult> {
   const { size } = await stat(file);
   await connection.run(`CREATE TEMP TABLE collection AS SELECT json AS document
     FROM read_json_objects(${quoteString(file)}, format = 'unstructured', maximum_object_size = ${size + 1})`);
@@ -69,7 +75,7 @@ async function readGeoJson(connection: DuckDBConnection, file: string): Promise<
   const [type, featuresType] = kind.getRowsJson()[0] ?? [];
   if (type !== 'FeatureCollection' || featuresType !== 'ARRAY') {
     throw new Error(
-      `${file}: not a GeoJSON FeatureCollection (top-level "type" is ${JSON.stringify(type ?? null)})`,
+      `${displayName}: not a GeoJSON FeatureCollection (top-level "type" is ${JSON.stringify(type ?? null)})`,
     );
   }
   await connection.run(`CREATE TEMP TABLE features AS
@@ -92,8 +98,8 @@ async function readGeoJson(connection: DuckDBConnection, file: string): Promise<
 }
 
 const READERS: Record<InputFormat, Reader> = {
-  csv: (connection, file) => readDelimited(connection, file),
-  tsv: (connection, file) => readDelimited(connection, file, '\t'),
+  csv: (connection, file, displayName) => readDelimited(connection, file, displayName),
+  tsv: (connection, file, displayName) => readDelimited(connection, file, displayName, '\t'),
   json: jsonReader('array'),
   jsonl: jsonReader('newline_delimited'),
   geojson: readGeoJson,
@@ -112,7 +118,7 @@ export async function loadSource(
 ): Promise<SourceTable> {
   let result: ReaderResult;
   try {
-    result = await READERS[format](connection, file);
+    result = await READERS[format](connection, file, displayName);
   } catch (error) {
     throw await describeSourceError(error, displayName, format, file);
   }

@@ -113,9 +113,13 @@ describe('ingest: CSV', () => {
     await expectStorageMatchesSchema(portal, 'header');
   });
 
-  it('refuses a 0-byte file and a missing file, naming them', async () => {
+  it('refuses a 0-byte file, a blank one and a missing one, naming them', async () => {
     const empty = await fixture(dir, 'empty.csv', '');
     await expectError(ingest({ file: empty, portal, id: 'x' }), /empty\.csv: the file is empty \(0 bytes\)/);
+    const blank = await fixture(dir, 'blank.csv', Buffer.from([0xef, 0xbb, 0xbf, 0x0a, 0x0a]));
+    await expectError(ingest({ file: blank, portal, id: 'x' }), /blank\.csv: no header line/);
+    const latin = await fixture(dir, 'latin-blank.csv', Buffer.from([0xa0, 0x0a]));
+    await expectError(ingest({ file: latin, portal, id: 'x' }), /^[^ ]*latin-blank\.csv: no header line/);
     await expectError(
       ingest({ file: path.join(dir, 'nope.csv'), portal, id: 'x' }),
       /nope\.csv: no such file/,

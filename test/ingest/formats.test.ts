@@ -113,6 +113,8 @@ describe('ingest: JSON, JSON lines, Parquet', () => {
       ingest({ file: array, portal, id: 'bad' }),
       /bad\.json: invalid JSON \(unexpected character\)$/,
     );
+    const parquet = await fixture(dir, 'broken.parquet', 'PAR1 but nothing else');
+    await expectError(ingest({ file: parquet, portal, id: 'bad' }), /broken\.parquet: not a Parquet file$/);
     const scalars = await fixture(dir, 'scalars.json', '[1, 2, 3]');
     await expectError(
       ingest({ file: scalars, portal, id: 'bad' }),
