@@ -6,6 +6,8 @@ import { QueryLangError } from './errors.js';
 import { lookupFunction } from './functions/index.js';
 import { ARG_KINDS, type Arg, type FunctionEntry } from './functions/registry.js';
 import { dateLiteralType } from './functions/temporal.js';
+import type { NodeBudget } from './limits-check.js';
+import { MAX_NODES } from './limits.js';
 import { TYPE_NAMES, comparable, isDateLike, isNumeric, isTextual, type ValueType } from './types.js';
 
 /** What the analyzer knows of a node. */
@@ -61,7 +63,15 @@ export class ExprAnalyzer {
     readonly facts: Map<Expr, ExprInfo>,
     readonly resolveName: NameResolver,
     readonly timezone: string,
+    private readonly budget: NodeBudget,
   ) {}
+
+  /** Counts extra planner work against the query's node budget. */
+  spend(nodes: number): void {
+    this.budget.used += nodes;
+    if (this.budget.used > MAX_NODES)
+      throw new QueryLangError(`Query too complex: more than ${MAX_NODES} terms`);
+  }
 
   /** Analyzes `expr`; returns the expression to compile (names resolved, literals coerced). */
   analyze(expr: Expr): Expr {
@@ -162,6 +172,7 @@ function analyzeCall(expr: Call, analyzer: ExprAnalyzer): Expr {
   const kinds = entry.params(expr.args.length) ?? [];
   const args = expr.args.map((arg, i) => analyzeArg(arg, kinds[i]!, expr, i, analyzer));
   entry.check?.(args);
+  analyzer.spend((entry.cost?.(args) ?? 1) - 1);
   if (
     entry.kind === 'aggregate' &&
     args.some((a) => a.type !== null && analyzer.facts.get(a.node)?.aggregate)

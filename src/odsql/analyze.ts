@@ -59,7 +59,10 @@ export function analyzeQuery(fields: readonly Field[], parsed: ParsedQuery, time
   const facts = new Map<Expr, ExprInfo>();
   const scope = new QueryScope(fields, labelsOf(parsed.select), labelsOf(parsed.groupBy), budget);
   for (const clause of ['select', 'where', 'group_by', 'order_by'] as const) {
-    scope.analyzers.set(clause, new ExprAnalyzer(facts, (ref) => scope.resolve(ref, clause), timezone));
+    scope.analyzers.set(
+      clause,
+      new ExprAnalyzer(facts, (ref) => scope.resolve(ref, clause), timezone, budget),
+    );
   }
   const groupBy = inClause('group_by', () => analyzeGroupBy(parsed.groupBy, scope));
   const where = parsed.where.map((c) => inClause(c.clause, () => analyzeCondition(c.expr, scope)));

@@ -7,6 +7,8 @@ import { MAX_CLAUSE_LENGTH, MAX_DEPTH, MAX_TOKENS } from './limits.js';
 
 interface JisonLexer {
   lex(this: JisonLexer): string | number;
+  /** The next token, or nothing for a skipped match (spaces). */
+  next(this: JisonLexer): string | number | false;
   yytext: string;
   yylloc: { range: [number, number] };
 }
@@ -74,7 +76,9 @@ function clauseLexer(startToken: string, state: LexState, text: string): JisonLe
       state.started = true;
       return startToken;
     }
-    const token = base.lex.call(this);
+    // Jison's own lex() recurses through this method on skipped spaces: read tokens with next() instead.
+    let token = this.next();
+    while (token === false) token = this.next();
     state.lookahead = { text: this.yytext, start: this.yylloc.range[0] };
     if (++state.tokens > MAX_TOKENS) {
       throw new QueryLangError(`Query too long: more than ${MAX_TOKENS} tokens in ${preview(text)}`);

@@ -191,6 +191,12 @@ describe('ODSQL errors', () => {
       );
     });
 
+    it('heavy functions count for more: fifty full-text searches pass the budget, forty do not', () => {
+      const searches = (count: number) => Array.from({ length: count }, (_, i) => `'word${i}'`).join(' or ');
+      expect(errorOf({ where: [searches(50)] }).problem).to.match(/^Query too complex/);
+      expect(() => compileQuery(SOURCE, { where: [searches(40)] })).not.to.throw();
+    });
+
     it('a label reused so often that its copies pass the node budget', () => {
       const label = Array.from({ length: 60 }, (_, i) => `n * ${i}`).join(' + ');
       const uses = Array.from({ length: 20 }, () => 'v > 1').join(' and ');

@@ -55,6 +55,11 @@ interface EntryBase {
   readonly check?: (args: readonly Arg[]) => void;
   /** Whether `name(distinct x)` is accepted. */
   readonly distinct?: boolean;
+  /**
+   * Planner work of one call, in tree nodes (default 1): calls that expand into large SQL
+   * (full-text search, polygons) count for more against the query's node budget.
+   */
+  readonly cost?: (args: readonly Arg[]) => number;
 }
 
 /** A scalar function, predicate or aggregation: compiles to one SQL expression. */
