@@ -2,6 +2,7 @@
 import { open, stat } from 'node:fs/promises';
 import path from 'node:path';
 
+/** Source formats ingest reads, as named by `--format`. */
 export const INPUT_FORMATS = ['csv', 'tsv', 'json', 'jsonl', 'geojson', 'parquet'] as const;
 export type InputFormat = (typeof INPUT_FORMATS)[number];
 

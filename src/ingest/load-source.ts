@@ -6,6 +6,7 @@ import { readCsvHeader } from './csv-header.js';
 import type { InputFormat } from './input-format.js';
 import { describeSourceError } from './source-errors.js';
 
+/** The table every source is loaded into, in ingest's private DuckDB. */
 export const SOURCE_TABLE = 'src';
 
 /** GeoJSON only: each feature's geometry as GeoJSON text, and its `id` member. */

@@ -107,52 +107,45 @@ async function planSourceColumns(
   });
 }
 
-/** Adds geo_point_2d (and geo_shape for GeoJSON); the coordinate columns are stored as doubles. */
-async function planGeo(
+/** GeoJSON geometries: a geo_shape field, and a geo_point_2d at the centre of each shape's bounding box. */
+function shapeFields(geometry: string, used: ReadonlySet<string>): PlannedColumn[] {
+  const lons = geo.vertexCoordinatesSql(geometry, 1);
+  const lats = geo.vertexCoordinatesSql(geometry, 2);
+  const point = uniqueName('geo_point_2d', used);
+  const shape = uniqueName('geo_shape', new Set([...used, point]));
+  const centre = geo.bboxCenterSql(lons, lats);
+  return [
+    { name: point, label: 'Geo point', type: 'geo_point_2d', sql: centre, separator: null },
+    { name: shape, label: 'Geo shape', type: 'geo_shape', sql: geometry, separator: null },
+  ];
+}
+
+/**
+ * A latitude/longitude pair (given, or found by name) made into a geo_point_2d field, the two
+ * columns then stored as doubles. A detected pair with values out of range is left alone; a
+ * given one is an error.
+ */
+async function withCoordinatePoint(
   connection: DuckDBConnection,
-  source: SourceTable,
-  columns: PlannedColumn[],
-  options: PlanOptions,
+  columns: readonly PlannedColumn[],
+  given: PlanOptions['geoPoint'],
 ): Promise<PlannedColumn[]> {
-  const used = new Set(columns.map((c) => c.name));
-  const geometry = source.geometryColumn;
-  if (geometry) {
-    const lons = geo.vertexCoordinatesSql(geometry, 1);
-    const lats = geo.vertexCoordinatesSql(geometry, 2);
-    const point = uniqueName('geo_point_2d', used);
-    const shape = uniqueName('geo_shape', new Set([...used, point]));
-    return [
-      ...columns,
-      {
-        name: point,
-        label: 'Geo point',
-        type: 'geo_point_2d',
-        sql: geo.bboxCenterSql(lons, lats),
-        separator: null,
-      },
-      { name: shape, label: 'Geo shape', type: 'geo_shape', sql: geometry, separator: null },
-    ];
-  }
-  const pair = options.geoPoint
-    ? explicitPair(columns, options.geoPoint)
-    : geo.findCoordinatePair(columns.map(asGeoColumn));
-  if (!pair) return columns;
+  const pair = given ? explicitPair(columns, given) : geo.findCoordinatePair(columns.map(asGeoColumn));
+  if (!pair) return [...columns];
   const outOfRange = await geo.countOutOfRange(connection, PLAN_RELATION, pair.lat.sql, pair.lon.sql);
-  if (outOfRange > 0) {
-    if (!options.geoPoint) return columns;
+  if (outOfRange > 0 && !given) return [...columns];
+  if (outOfRange > 0)
     throw new Error(`--geo-point: ${outOfRange} records have a latitude or longitude out of range`);
-  }
-  const asDouble = (c: PlannedColumn): PlannedColumn =>
-    c.name === pair.lat.name || c.name === pair.lon.name
-      ? { ...c, type: 'double', sql: `CAST(${c.sql} AS DOUBLE)` }
-      : c;
   const point: PlannedColumn = {
-    name: uniqueName('geo_point_2d', used),
+    name: uniqueName('geo_point_2d', new Set(columns.map((c) => c.name))),
     label: 'Geo point',
     type: 'geo_point_2d',
     sql: geo.pointSql(pair.lat.sql, pair.lon.sql),
     separator: null,
   };
+  const coordinates = new Set([pair.lat.name, pair.lon.name]);
+  const asDouble = (c: PlannedColumn): PlannedColumn =>
+    coordinates.has(c.name) ? { ...c, type: 'double', sql: `CAST(${c.sql} AS DOUBLE)` } : c;
   return [...columns.map(asDouble), point];
 }
 
@@ -183,7 +176,10 @@ export async function planColumns(
   options: PlanOptions,
 ): Promise<PlannedColumn[]> {
   const columns = await planSourceColumns(connection, source, options);
-  return planGeo(connection, source, columns, options);
+  const geometry = source.geometryColumn;
+  if (!geometry) return withCoordinatePoint(connection, columns, options.geoPoint);
+  if (options.geoPoint) throw new Error('--geo-point: a GeoJSON source has its geometry already');
+  return [...columns, ...shapeFields(geometry, new Set(columns.map((c) => c.name)))];
 }
 
 /** The field descriptor of a planned column, with the annotations its type implies. */

@@ -22,6 +22,7 @@ export interface SampleDataset {
   readonly attachments?: readonly string[];
 }
 
+/** The sample portal's datasets, in build order. */
 export const SAMPLE_DATASETS: readonly SampleDataset[] = [
   {
     id: 'airports',

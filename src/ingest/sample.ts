@@ -8,10 +8,11 @@ import { DuckDBInstance } from '@duckdb/node-api';
 import { quoteString } from '../sql-text.js';
 import type { FieldSettings, MetasInput } from './dataset-file.js';
 import { normalizeFieldName } from './field-names.js';
-import { ingest, type IngestReport } from './ingest.js';
+import { ingest, type IngestOptions, type IngestReport } from './ingest.js';
 import { ensurePortalFile } from './portal-file.js';
 import { SAMPLE_DATASETS, type SampleDataset } from './sample-datasets.js';
 
+/** portal.json title of the sample portal. */
 export const SAMPLE_PORTAL_TITLE = 'duckportal sample portal';
 
 interface Reference {
@@ -126,6 +127,29 @@ export interface SampleOptions {
   readonly progress?: (message: string) => void;
 }
 
+/** The ingest options of one sample dataset. */
+function sampleIngestOptions(
+  sample: SampleDataset,
+  pkg: DataPackage,
+  dataDir: string,
+  file: string,
+  portal: string,
+): IngestOptions {
+  const resource = pkg.resources.find((r) => r.path === sample.file) ?? { path: sample.file };
+  return {
+    file,
+    portal,
+    id: sample.id,
+    title: sample.title,
+    metas: sampleMetas(sample, resource, pkg),
+    facets: sample.facets,
+    multivalued: sample.multivalued ?? {},
+    ...(sample.recordId ? { recordId: sample.recordId } : {}),
+    fields: fieldSettings(sample, resource),
+    attachments: (sample.attachments ?? []).map((name) => path.join(dataDir, name)),
+  };
+}
+
 /** Builds (or rebuilds, idempotently) the sample portal in `portal`. */
 export async function buildSamplePortal(
   portal: string,
@@ -141,22 +165,9 @@ export async function buildSamplePortal(
   const reports: IngestReport[] = [];
   try {
     for (const sample of SAMPLE_DATASETS.filter((s) => !options.only || options.only.includes(s.id))) {
-      const resource = pkg.resources.find((r) => r.path === sample.file) ?? { path: sample.file };
-      reports.push(
-        await ingest({
-          file: await sourceFile(sample, dataDir, workDir),
-          portal,
-          id: sample.id,
-          title: sample.title,
-          metas: sampleMetas(sample, resource, pkg),
-          facets: sample.facets,
-          multivalued: sample.multivalued ?? {},
-          ...(sample.recordId ? { recordId: sample.recordId } : {}),
-          fields: fieldSettings(sample, resource),
-          attachments: (sample.attachments ?? []).map((name) => path.join(dataDir, name)),
-          ...(options.progress ? { progress: options.progress } : {}),
-        }),
-      );
+      const file = await sourceFile(sample, dataDir, workDir);
+      const progress = options.progress ? { progress: options.progress } : {};
+      reports.push(await ingest({ ...sampleIngestOptions(sample, pkg, dataDir, file, portal), ...progress }));
     }
   } finally {
     await rm(workDir, { recursive: true, force: true });
