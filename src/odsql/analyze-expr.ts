@@ -1,39 +1,18 @@
 // Types one expression: resolves names through the query's scope, checks operand and argument
 // types, and records what it learns of every node. Literals are coerced where ODSQL allows it.
-import type { Field } from '../catalog/schema.js';
-import { node, type Call, type Comparison, type Expr, type ExprKind, type FieldRef } from './ast.js';
+import { node, type Comparison, type Expr, type ExprKind, type FieldRef } from './ast.js';
 import { QueryLangError } from './errors.js';
-import { lookupFunction } from './functions/index.js';
-import { ARG_KINDS, type Arg, type FunctionEntry } from './functions/registry.js';
+import { analyzeCall } from './analyze-call.js';
+import { describe, plain, type ExprInfo } from './expr-info.js';
 import { dateLiteralType } from './functions/temporal.js';
 import type { NodeBudget } from './limits-check.js';
 import { MAX_NODES } from './limits.js';
-import { TYPE_NAMES, comparable, isDateLike, isNumeric, isTextual, type ValueType } from './types.js';
+import { comparable, isDateLike, isNumeric, isTextual, type ValueType } from './types.js';
 
-/** What the analyzer knows of a node. */
-export interface ExprInfo {
-  readonly type: ValueType;
-  readonly multivalued: boolean;
-  /** The node is or contains an aggregation. */
-  readonly aggregate: boolean;
-  readonly field: Field | null;
-  readonly entry: FunctionEntry | null;
-  readonly args: readonly Arg[];
-}
-
-export type Analysis = ReadonlyMap<Expr, ExprInfo>;
+export type { Analysis, ExprInfo } from './expr-info.js';
 
 /** Resolves a name to an analyzed expression: a field node, or the expression a label stands for. */
 export type NameResolver = (ref: FieldRef) => Expr;
-
-const plain = (type: ValueType, aggregate = false): ExprInfo => ({
-  type,
-  multivalued: false,
-  aggregate,
-  field: null,
-  entry: null,
-  args: [],
-});
 
 const NUMBER_TEXT = /^\s*-?[0-9]+(\.[0-9]+)?\s*$/;
 
@@ -51,9 +30,6 @@ function coerceLiteral(literal: Expr, target: ValueType, equality: boolean): Exp
   }
   return null;
 }
-
-const describe = (expr: Expr, type: ValueType): string =>
-  expr.kind === 'field' ? `${TYPE_NAMES[type]} (${expr.name})` : TYPE_NAMES[type];
 
 type Handler<K extends ExprKind> = (expr: Extract<Expr, { kind: K }>, analyzer: ExprAnalyzer) => Expr;
 
@@ -153,66 +129,6 @@ function analyzeComparison(expr: Comparison, analyzer: ExprAnalyzer): Expr {
 
 function analyzeField(expr: FieldRef, analyzer: ExprAnalyzer): Expr {
   return analyzer.resolveName(expr);
-}
-
-/** Picks the entry whose parameters fit the call, then checks each argument against its kind. */
-function analyzeCall(expr: Call, analyzer: ExprAnalyzer): Expr {
-  const entries = lookupFunction(expr.name);
-  const entry = entries.find((e) => e.params(expr.args.length) !== null);
-  if (!entry) {
-    const arities = entries.map((e) => e.arity).join(' or ');
-    throw new QueryLangError(
-      `Function ${expr.name}() expects ${arities} argument(s), got ${expr.args.length}`,
-    );
-  }
-  if (expr.distinct && !entry.distinct) throw new QueryLangError(`DISTINCT is not allowed in ${expr.name}()`);
-  if (entry.kind === 'declaration') {
-    throw new QueryLangError(`${expr.name}() can only be used alone in select, not inside an expression`);
-  }
-  const kinds = entry.params(expr.args.length) ?? [];
-  const args = expr.args.map((arg, i) => analyzeArg(arg, kinds[i]!, expr, i, analyzer));
-  entry.check?.(args);
-  analyzer.spend((entry.cost?.(args) ?? 1) - 1);
-  if (
-    entry.kind === 'aggregate' &&
-    args.some((a) => a.type !== null && analyzer.facts.get(a.node)?.aggregate)
-  ) {
-    throw new QueryLangError(`Aggregation ${expr.name}() cannot contain another aggregation`);
-  }
-  const rewritten = args.every((a, i) => a.node === expr.args[i])
-    ? expr
-    : node.call(
-        expr.name,
-        args.map((a) => a.node),
-        expr.distinct,
-        expr.span,
-      );
-  const aggregate =
-    entry.kind === 'aggregate' || args.some((a) => analyzer.facts.get(a.node)?.aggregate === true);
-  return analyzer.record(rewritten, { ...plain(entry.returns(args), aggregate), entry, args });
-}
-
-function analyzeArg(
-  arg: Expr,
-  kind: keyof typeof ARG_KINDS,
-  call: Call,
-  index: number,
-  analyzer: ExprAnalyzer,
-): Arg {
-  const spec = ARG_KINDS[kind];
-  let analyzed: Arg = { node: arg, type: null, multivalued: false, field: null };
-  if (spec.mode === 'value' && arg.kind !== 'star') {
-    const resolved = analyzer.analyze(arg);
-    const info = analyzer.infoOf(resolved);
-    analyzed = { node: resolved, type: info.type, multivalued: info.multivalued, field: info.field };
-  }
-  if (!spec.accepts(analyzed)) {
-    const got = analyzed.type ? `, got ${describe(analyzed.node, analyzed.type)}` : '';
-    throw new QueryLangError(
-      `Function ${call.name}() expects ${spec.describe} as argument ${index + 1}${got}`,
-    );
-  }
-  return analyzed;
 }
 
 const HANDLERS: { [K in ExprKind]: Handler<K> } = {
