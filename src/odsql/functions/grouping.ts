@@ -43,6 +43,10 @@ function checkRange(args: readonly Arg[]): void {
   const dates = type !== null && type !== undefined && isDateLike(type);
   if (spec.kind === 'width') {
     const ok = dates ? spec.width.kind === 'quantity' : spec.width.kind === 'number' && spec.width.value > 0;
+    if (ok && spec.width.kind === 'quantity' && (type === 'date' || type === 'datetime')) {
+      // The builder validates the unit and the count: run it now so the error names group_by.
+      compileDateRangeWidth('NULL', spec.width.value, spec.width.unit, type, 'UTC');
+    }
     if (!ok)
       throw new QueryLangError(
         `range() on ${dates ? 'a date expects a width such as 1month' : 'a number expects a positive width'}`,

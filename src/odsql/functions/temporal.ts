@@ -10,7 +10,7 @@ import {
   parseDateLiteral,
   type DateLikeType,
 } from './date.js';
-import { fixed, repeated, type CompiledArg, type FunctionEntry } from './registry.js';
+import { fixed, repeated, type Arg, type FunctionEntry } from './registry.js';
 
 const DATE_PARTS = ['year', 'month', 'day', 'hour', 'minute', 'second'] as const;
 
@@ -44,7 +44,7 @@ const toDate = (instantSql: string, timezone: string): string =>
   `CAST(date_trunc('day', timezone(${quoteString(timezone)}, ${instantSql}) + INTERVAL '1 day' - INTERVAL '1 microsecond') AS DATE)`;
 
 /** now()'s named arguments: `days=-1` -> { name: 'days', value: -1 }. */
-function namedValues(args: readonly CompiledArg[]): { name: string; value: number }[] {
+function namedValues(args: readonly Arg[]): { name: string; value: number }[] {
   return args.map(({ node }) => {
     if (node.kind !== 'comparison' || node.left.kind !== 'field' || node.right.kind !== 'number') {
       throw new QueryLangError('now() expects named integers such as days=-1');
@@ -53,7 +53,8 @@ function namedValues(args: readonly CompiledArg[]): { name: string; value: numbe
   });
 }
 
-const datelike = (arg: CompiledArg | undefined): DateLikeType => (arg?.type === 'date' ? 'date' : 'datetime');
+const datelike = (arg: Arg | undefined): DateLikeType => (arg?.type === 'date' ? 'date' : 'datetime');
+const formatOf = (arg: Arg | undefined): string => (arg?.node.kind === 'string' ? arg.node.value : '');
 
 export const TEMPORAL_FUNCTIONS: readonly FunctionEntry[] = [
   ...DATE_PARTS.map((part): FunctionEntry => ({
@@ -71,6 +72,8 @@ export const TEMPORAL_FUNCTIONS: readonly FunctionEntry[] = [
     clauses: ['select', 'where', 'order_by'],
     params: repeated('named_integer', 0),
     arity: 'named integer',
+    // The builders validate their arguments: run them during analysis so errors name the clause.
+    check: (args) => void compileNow(namedValues(args), 'UTC'),
     returns: () => 'datetime',
     compile: (args, ctx) => compileNow(namedValues(args), ctx.timezone),
   },
@@ -80,6 +83,7 @@ export const TEMPORAL_FUNCTIONS: readonly FunctionEntry[] = [
     clauses: ALL_CLAUSES,
     params: fixed('datelike', 'string'),
     arity: '2',
+    check: ([x, format]) => void compileDateFormat('NULL', formatOf(format), datelike(x), 'en', 'UTC'),
     returns: () => 'text',
     compile: ([x, format], ctx) =>
       compileDateFormat(
