@@ -12,8 +12,8 @@ const TOKENIZERS: Readonly<Record<string, (columnSql: string) => string>> = {
   'VARCHAR[]': listTokensSql,
 };
 
-/** Rows per Parquet row group: small enough for token statistics to skip most of the file. */
-const ROW_GROUP_SIZE = 65_536;
+/** Rows per Parquet row group: a scan decodes the posting lists of only the groups where a token matched. */
+const ROW_GROUP_SIZE = 2_048;
 
 /**
  * Writes `search.parquet` in `datasetDir` for the text fields of `fields` (single or multivalued);
@@ -38,10 +38,12 @@ export async function buildSearchIndex(
 
 async function columnTypes(connection: DuckDBConnection, data: string): Promise<Map<string, string>> {
   const reader = await connection.runAndReadAll(`DESCRIBE SELECT * FROM read_parquet(${data})`);
-  return new Map(reader.getRowObjectsJson().map((row) => [row.column_name as string, row.column_type as string]));
+  return new Map(
+    reader.getRowObjectsJson().map((row) => [row.column_name as string, row.column_type as string]),
+  );
 }
 
-/** The index rows: vocabulary, postings and record ids, sorted by kind, then token. */
+/** The index rows: postings (the vocabulary with ordinal lists), then record ids, sorted by kind, then token. */
 function indexSql(data: string, indexed: readonly Field[], types: ReadonlyMap<string, string>): string {
   const q = quoteIdentifier;
   const columns = indexed.map((f) => q(f.name)).join(', ');
@@ -52,12 +54,12 @@ function indexSql(data: string, indexed: readonly Field[], types: ReadonlyMap<st
   return `WITH docs AS MATERIALIZED (
       SELECT CAST(row_number() OVER () AS UINTEGER) AS ${C.ordinal}, ${q(RECORD_ID_COLUMN)} AS ${C.recordId}, ${columns}
       FROM read_parquet(${data})),
-    postings AS MATERIALIZED (
-      SELECT DISTINCT ${C.token}, ${C.field}, ${C.ordinal} FROM (${perField.join(' UNION ALL ')}))
-    SELECT ${ROW_KIND.vocabulary}::UTINYINT AS ${C.kind}, ${C.token}, NULL::VARCHAR AS ${C.field},
-      NULL::UINTEGER AS ${C.ordinal}, NULL::VARCHAR AS ${C.recordId}
-      FROM (SELECT DISTINCT ${C.token} FROM postings)
-    UNION ALL SELECT ${ROW_KIND.posting}, ${C.token}, ${C.field}, ${C.ordinal}, NULL FROM postings
-    UNION ALL SELECT ${ROW_KIND.record}, NULL, NULL, ${C.ordinal}, ${C.recordId} FROM docs
+    postings AS (
+      SELECT ${C.token}, ${C.field}, list_sort(list(${C.ordinal})) AS ${C.ordinals}
+      FROM (${perField.join(' UNION ALL ')}) WHERE ${C.token} <> '' GROUP BY ${C.token}, ${C.field})
+    SELECT ${ROW_KIND.posting}::UTINYINT AS ${C.kind}, ${C.token}, ${C.field}, ${C.ordinals}, NULL::UINTEGER AS ${C.ordinal},
+      NULL::VARCHAR AS ${C.recordId}
+      FROM postings
+    UNION ALL SELECT ${ROW_KIND.record}, NULL, NULL, NULL, ${C.ordinal}, ${C.recordId} FROM docs
     ORDER BY ${C.kind}, ${C.token}, ${C.field}, ${C.ordinal}`;
 }

@@ -17,10 +17,12 @@ export function normalizeSql(textSql: string): string {
   return `strip_accents(lower(${textSql}))`;
 }
 
-/** SQL of the tokens (VARCHAR[]) of a text value; NULL gives NULL. */
+/**
+ * SQL of the tokens (VARCHAR[]) of a text value; NULL gives NULL. A separator at either end gives
+ * an empty token: no term matches it (see the search compiler), and the index drops it.
+ */
 export function tokensSql(textSql: string): string {
-  const t = lambdaName('token');
-  return `list_filter(regexp_split_to_array(${normalizeSql(textSql)}, ${SEPARATORS}), lambda ${t}: ${t} <> '')`;
+  return `regexp_split_to_array(${normalizeSql(textSql)}, ${SEPARATORS})`;
 }
 
 /** SQL of the tokens of a multivalued text (VARCHAR[]): every element's tokens, in one list. */

@@ -68,19 +68,20 @@ export function compileSearch(
   return indexed ? indexSearchSql(source.searchTable, chosen, terms) : scanSearchSql(chosen, terms);
 }
 
-/** Record ids whose postings cover every term: vocabulary lookup per term, then postings by token. */
+/**
+ * Record ids whose postings cover every term: each term picks the matching (token, field) rows of
+ * the index (the fuzzy test runs on those, a vocabulary-sized scan) and unnests their ordinals;
+ * INTERSECT keeps the ordinals every term reached (faster in DuckDB than grouping and counting).
+ */
 function indexSearchSql(searchTable: string, fields: readonly Field[], terms: readonly Term[]): string {
   const index = quoteIdentifier(searchTable);
-  const vocabulary = terms.map(
-    (term, i) =>
-      `SELECT ${C.token}, ${i} AS term FROM ${index} WHERE ${C.kind} = ${ROW_KIND.vocabulary} AND ${MATCHES[term.match](C.token, term.sql)}`,
-  );
   const names = fields.map((f) => quoteString(f.name)).join(', ');
-  const ordinals =
-    `SELECT p.${C.ordinal} FROM ${index} AS p JOIN (${vocabulary.join(' UNION ALL ')}) AS m ON p.${C.token} = m.${C.token}` +
-    ` WHERE p.${C.kind} = ${ROW_KIND.posting} AND p.${C.field} IN (${names})` +
-    ` GROUP BY p.${C.ordinal} HAVING count(DISTINCT m.term) = ${terms.length}`;
-  const records = `SELECT ${C.recordId} FROM ${index} WHERE ${C.kind} = ${ROW_KIND.record} AND ${C.ordinal} IN (${ordinals})`;
+  const perTerm = terms.map(
+    (term) =>
+      `SELECT unnest(${C.ordinals}) AS ${C.ordinal} FROM ${index}` +
+      ` WHERE ${C.kind} = ${ROW_KIND.posting} AND ${C.field} IN (${names}) AND ${MATCHES[term.match](C.token, term.sql)}`,
+  );
+  const records = `SELECT ${C.recordId} FROM ${index} WHERE ${C.kind} = ${ROW_KIND.record} AND ${C.ordinal} IN (${perTerm.join(' INTERSECT ')})`;
   return `(${quoteIdentifier(RECORD_ID_COLUMN)} IN (${records}))`;
 }
 
