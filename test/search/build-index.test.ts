@@ -1,0 +1,85 @@
+// The index file itself: normalized tokens, posting lists that lead back to the right records, no index without text.
+import { expect } from 'chai';
+import { existsSync } from 'node:fs';
+import { mkdir } from 'node:fs/promises';
+import path from 'node:path';
+import { buildSearchIndex } from '../../src/search/build-index.js';
+import { FixtureDb } from './fixture-db.js';
+import { FIELDS, searchFixture } from './search-fixture.js';
+
+describe('search index build', () => {
+  let db: FixtureDb;
+
+  before(async () => {
+    ({ db } = await searchFixture());
+  });
+  after(() => db.close());
+
+  /** token -> field -> record ids, read back through the ordinals. */
+  const postings = async () => {
+    const rows = await db.rows(`
+      SELECT p.token, p.field, list(r.rid ORDER BY r.rid) AS ids
+      FROM (SELECT token, field, unnest(ords) AS ord FROM ds__search WHERE kind = 1) p
+      JOIN (SELECT ord, rid FROM ds__search WHERE kind = 2) r USING (ord)
+      GROUP BY ALL ORDER BY ALL`);
+    return rows.map((r) => `${r.token as string} ${r.field as string} ${(r.ids as string[]).join(',')}`);
+  };
+
+  it('indexes lowercased, accent-free tokens of every text field, lists included', async () => {
+    const all = await postings();
+    expect(all).to.include.members([
+      'elephant title r3',
+      'miserables title r4',
+      'montreal city r4',
+      'comedie tags r4',
+      'drame tags r4,r8',
+      'the tags r5',
+      'paris city r5',
+      'paris title r5',
+      'film category r1,r2,r3,r4,r5,r7',
+      'ecole title r8',
+    ]);
+  });
+
+  it('leaves out empty tokens and non-text fields', async () => {
+    const tokens = await db.column(`SELECT DISTINCT token FROM ds__search WHERE kind = 1 ORDER BY 1`);
+    expect(tokens).not.to.include('');
+    expect(tokens).not.to.include('2005');
+    const fields = await db.column(`SELECT DISTINCT field FROM ds__search WHERE kind = 1 ORDER BY 1`);
+    expect(fields).to.deep.equal(['category', 'city', 'tags', 'title']);
+  });
+
+  it('holds each (token, field) once, sorted, with one record row per record', async () => {
+    const duplicates = await db.value(
+      `SELECT count(*) FROM (SELECT token, field FROM ds__search WHERE kind = 1 GROUP BY ALL HAVING count(*) > 1)`,
+    );
+    expect(duplicates).to.equal(0);
+    const order = await db.column(`SELECT token FROM ds__search WHERE kind = 1`);
+    expect(order).to.deep.equal([...order].sort());
+    expect(await db.column(`SELECT rid FROM ds__search WHERE kind = 2 ORDER BY ord`)).to.deep.equal([
+      'r1',
+      'r2',
+      'r3',
+      'r4',
+      'r5',
+      'r6',
+      'r7',
+      'r8',
+    ]);
+  });
+
+  it('writes no file for a dataset without text fields', async () => {
+    const dir = path.join(db.dir, 'numbers');
+    await db.connection.run(`CREATE TEMP TABLE numbers AS SELECT 'a' AS _recordid, 1::BIGINT AS year`);
+    await mkdir(dir);
+    await db.connection.run(`COPY numbers TO '${dir}/data.parquet' (FORMAT parquet)`);
+    expect(
+      await buildSearchIndex(
+        db.connection,
+        dir,
+        FIELDS.filter((f) => f.name === 'year'),
+      ),
+    ).to.equal(null);
+    expect(existsSync(path.join(dir, 'search.parquet'))).to.equal(false);
+  });
+});
