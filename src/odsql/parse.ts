@@ -89,11 +89,29 @@ function clauseLexer(startToken: string, state: LexState, text: string): JisonLe
   return lexer;
 }
 
+/** Terminal names of the grammar as a reader would name them. */
+const TOKEN_WORDS: Record<string, string> = {
+  IDENT: 'a name',
+  BACKQUOTED: 'a back-quoted name',
+  STRING: 'a string',
+  NUMBER: 'a number',
+  QUANTITY: 'a quantity such as 10km',
+  DATE_LITERAL: "date'...'",
+  GEOM_LITERAL: "geom'...'",
+  PATTERN: 'a name ending with *',
+  EOF: 'end of input',
+};
+
 /** Jison's failure, in the public service's wording: `unexpected = at position 8 in garbage==`. */
-function syntaxError(state: LexState, text: string): QueryLangError {
+function syntaxError(state: LexState, text: string, expected: readonly string[]): QueryLangError {
   const { text: token, start } = state.lookahead;
   const what = start >= text.length ? 'end of input' : token;
-  return new QueryLangError(`unexpected ${what} at position ${start} in ${text}`);
+  const words = expected.map((e) => e.replace(/^'|'$/g, '')).map((e) => TOKEN_WORDS[e] ?? e);
+  return new QueryLangError(`unexpected ${what} at position ${start} in ${text}`, [], {
+    position: start,
+    token: what,
+    expected: [...new Set(words)].filter((w) => !w.startsWith('START_')),
+  });
 }
 
 function parseClause(clause: ParsedClause, text: string): unknown {
@@ -114,8 +132,8 @@ function parseClause(clause: ParsedClause, text: string): unknown {
   parser.lexer = clauseLexer(START_TOKENS[clause], state, text);
   parser.yy = {
     ...builders,
-    parseError: () => {
-      throw syntaxError(state, text);
+    parseError: (_message: string, hash: { expected?: string[] }) => {
+      throw syntaxError(state, text, hash.expected ?? []);
     },
   };
   try {

@@ -25,6 +25,14 @@ describe('ODSQL errors', () => {
       expect(error.clauses).to.deep.equal(['where']);
     });
 
+    it('with the tokens that could have come instead', () => {
+      const { syntax } = errorOf({ where: ['n = 1 and'] });
+      expect(syntax?.position).to.equal(9);
+      expect(syntax?.token).to.equal('end of input');
+      expect(syntax?.expected).to.include.members(['a name', 'a string', 'a number', 'NOT', '(']);
+      expect(errorOf({ orderBy: 'n descending' }).syntax?.expected).to.include.members(['ASC', 'DESC', ',']);
+    });
+
     it('at the end of the input, on an unknown character, in each clause', () => {
       expect(errorOf({ where: ['n = 1 and'] }).problem).to.equal(
         'unexpected end of input at position 9 in n = 1 and',
