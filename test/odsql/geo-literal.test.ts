@@ -115,6 +115,7 @@ describe('geometry literals', () => {
       },
     ],
     ['{"type": "Point", "coordinates": [2.35, 48.85]}', { type: 'Point', coordinates: [2.35, 48.85] }],
+    ['{"type": "Point", "coordinates": [2.35, 48.85, 35]}', { type: 'Point', coordinates: [2.35, 48.85] }],
     [
       '{"type":"MultiLineString","coordinates":[[[0,0],[1,1]],[[2,2],[3,3]]]}',
       {
@@ -167,6 +168,7 @@ describe('geometry literals', () => {
     ['POLYGON(0 0, 1 1, 1 0, 0 0)', /not nested deeply enough/],
     ['POINT(1 2) ; DROP TABLE x', /unexpected/],
     ['{"type": "Point", "coordinates": [1]}', /two numbers/],
+    ['{"type": "Point", "coordinates": [1, 2, 3, 4]}', /two numbers/],
     ['{"type": "Feature", "geometry": null}', /unsupported GeoJSON type/],
     ['{"type": "Polygon", "coordinates": [[0, 0], [1, 1]]}', /not nested deeply enough/],
     ['{"type": "Point", "coordinates": "1 2"}', /must be arrays/],

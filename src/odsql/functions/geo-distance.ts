@@ -7,7 +7,7 @@ import {
   lambdaName,
   num,
   pointCoordinates,
-  ringsContainConstantSql,
+  ringsContainPointSql,
 } from './geo-sql.js';
 import { withShape, type ShapeLists } from './geo-shape.js';
 
@@ -32,7 +32,7 @@ export function pointDistanceSql(pointSql: string, center: Position): string {
  */
 export function shapeDistanceSql(shapeSql: string, center: Position): string {
   return withShape(shapeSql, (shape) => {
-    const inside = ringsContainConstantSql(shape.segments, center);
+    const inside = ringsContainPointSql(shape.segments, num(center[0]), num(center[1]));
     const nearest = nearestSql(shape, center);
     return `CASE WHEN ${shape.vertices} IS NULL THEN NULL WHEN ${shape.areal} AND ${inside} THEN 0.0::DOUBLE ELSE ${nearest} END`;
   });

@@ -51,7 +51,10 @@ function readGeoJson(text: string, fail: Fail): { type: GeometryType; tree: Tree
 
 function jsonTree(value: unknown, fail: Fail): Tree {
   if (!Array.isArray(value)) return fail('coordinates must be arrays');
-  if (value.length > 0 && value.every((v) => typeof v === 'number')) return position(value, fail);
+  if (value.length > 0 && value.every((v) => typeof v === 'number')) {
+    // GeoJSON may add an altitude: it plays no part in planar lon/lat predicates, so it is dropped.
+    return position(value.length === 3 ? value.slice(0, 2) : value, fail);
+  }
   return value.map((v) => jsonTree(v, fail));
 }
 

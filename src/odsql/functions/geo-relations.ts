@@ -8,16 +8,17 @@ import {
   type Box,
   type Geometry,
   type Position,
+  type Segment,
 } from './geo-geometry.js';
+import { insideRingsSql, onAnySegmentSql } from './geo-slabs.js';
 import {
   inBoxSql,
   lambdaName,
   listSegment,
   pointCoordinates,
-  pointOnSegmentSql,
-  polygonContainsPointSql,
-  ringsContainConstantSql,
+  ringsContainPointSql,
   segmentListSql,
+  listConstant,
   segmentsCrossSql,
   segmentsTouchSql,
 } from './geo-sql.js';
@@ -26,15 +27,20 @@ import { allSql, anySql, withShape, type ShapeLists } from './geo-shape.js';
 /** A constant geometry with what the SQL builders need of it computed once. */
 export interface PreparedGeometry {
   readonly areal: boolean;
-  readonly polygons: readonly (readonly (readonly Position[])[])[];
+  /** Every ring of every polygon (a valid MultiPolygon's parts do not overlap: even-odd holds). */
+  readonly rings: readonly (readonly Position[])[];
+  readonly segments: readonly Segment[];
   /** DOUBLE[][] literal of every segment. */
-  readonly segments: string;
+  readonly segmentList: string;
   readonly box: Box;
   /** One vertex of each path: if a shape holds none of them and no edges meet, it holds no part. */
-  readonly probes: readonly Position[];
+  readonly probes: string;
   /** A point strictly inside each hole: a shape holding one is not within the geometry. */
-  readonly holeProbes: readonly Position[];
+  readonly holeProbes: string;
 }
+
+/** A DOUBLE[][] constant of positions (an empty list when there are none). */
+const positionList = (positions: readonly Position[]) => listConstant(positions, 2);
 
 /** Computes the segments, box and probe points of a constant geometry. */
 export function prepareGeometry(geometry: Geometry): PreparedGeometry {
@@ -42,11 +48,14 @@ export function prepareGeometry(geometry: Geometry): PreparedGeometry {
   const segments = segmentsOf(paths);
   return {
     areal: isAreal(geometry),
-    polygons,
-    segments: segmentListSql(segments),
+    rings: polygons.flat(),
+    segments,
+    segmentList: segmentListSql(segments),
     box: boxOf(paths.flat()),
-    probes: paths.map((path) => path[0]!),
-    holeProbes: polygons.flatMap((rings) => rings.slice(1).flatMap((hole) => interiorPoint(hole) ?? [])),
+    probes: positionList(paths.map((path) => path[0]!)),
+    holeProbes: positionList(
+      polygons.flatMap((rings) => rings.slice(1).flatMap((hole) => interiorPoint(hole) ?? [])),
+    ),
   };
 }
 
@@ -66,41 +75,48 @@ function interiorPoint(ring: readonly Position[]): Position[] | null {
 
 const expanded = (box: Box): Box => [box[0] - 1e-9, box[1] - 1e-9, box[2] + 1e-9, box[3] + 1e-9];
 
-/** Whether (x, y) is in the closed geometry: inside an area (ray casting) or on a segment. */
-export function closedContainsSql(g: PreparedGeometry, x: string, y: string): string {
-  const seg = lambdaName('g_segment');
-  const onEdge = anySql(g.segments, seg, pointOnSegmentSql(x, y, listSegment(seg)));
-  const inside = g.polygons.map((rings) => polygonContainsPointSql(rings, x, y));
-  return `(${inBoxSql(x, y, expanded(g.box))} AND (${[...inside, onEdge].join(' OR ')}))`;
+/** Whether (x, y) is inside the geometry's area by ray casting (a point exactly on an edge may fall either way). */
+function insideSql(g: PreparedGeometry, x: string, y: string): string {
+  return `(${inBoxSql(x, y, g.box)} AND ${insideRingsSql(g.rings, x, y)})`;
+}
+
+/** Whether (x, y) is in the closed geometry: inside its area or on one of its segments. */
+function closedContainsSql(g: PreparedGeometry, x: string, y: string): string {
+  const tests = g.areal ? [insideRingsSql(g.rings, x, y)] : [];
+  tests.push(onAnySegmentSql(g.segments, x, y));
+  return `(${inBoxSql(x, y, expanded(g.box))} AND (${tests.join(' OR ')}))`;
 }
 
 /** Whether a shape segment (a DOUBLE[] lambda variable) meets one of the geometry's segments. */
 function segmentMeetsSql(g: PreparedGeometry, s: string, test: typeof segmentsTouchSql): string {
   const [seg, box] = [lambdaName('g_segment'), expanded(g.box)];
   const near = `least(${s}[1], ${s}[3]) <= ${box[2]} AND greatest(${s}[1], ${s}[3]) >= ${box[0]} AND least(${s}[2], ${s}[4]) <= ${box[3]} AND greatest(${s}[2], ${s}[4]) >= ${box[1]}`;
-  return `(${near} AND ${anySql(g.segments, seg, test(listSegment(s), listSegment(seg)))})`;
+  return `(${near} AND ${anySql(g.segmentList, seg, test(listSegment(s), listSegment(seg)))})`;
+}
+
+/** Whether the shape's area holds one of the points of a DOUBLE[][] literal. */
+function holdsAnySql(shape: ShapeLists, points: string): string {
+  const p = lambdaName('probe');
+  return `(${shape.areal} AND ${anySql(points, p, ringsContainPointSql(shape.segments, `${p}[1]`, `${p}[2]`))})`;
 }
 
 function shapeIntersects(g: PreparedGeometry, shape: ShapeLists): string {
   const [s, p] = [lambdaName('s'), lambdaName('p')];
   const tests = [anySql(shape.segments, s, segmentMeetsSql(g, s, segmentsTouchSql))];
-  if (g.areal) tests.push(anySql(shape.vertices, p, closedContainsSql(g, `${p}[1]`, `${p}[2]`)));
-  const probes = g.probes.map((probe) => ringsContainConstantSql(shape.segments, probe));
-  tests.push(`(${shape.areal} AND (${probes.join(' OR ')}))`);
+  if (g.areal) tests.push(anySql(shape.vertices, p, insideSql(g, `${p}[1]`, `${p}[2]`)));
+  tests.push(holdsAnySql(shape, g.probes));
   return `(${tests.join(' OR ')})`;
 }
 
 function shapeWithin(g: PreparedGeometry, shape: ShapeLists): string {
   const [s, p] = [lambdaName('s'), lambdaName('p')];
   const midpoint = (axis: 1 | 2) => `(${s}[${axis}] + ${s}[${axis + 2}]) / 2`;
-  const tests = [
+  return [
     allSql(shape.vertices, p, closedContainsSql(g, `${p}[1]`, `${p}[2]`)),
     allSql(shape.segments, s, closedContainsSql(g, midpoint(1), midpoint(2))),
     `NOT ${anySql(shape.segments, s, segmentMeetsSql(g, s, segmentsCrossSql))}`,
-  ];
-  const holes = g.holeProbes.map((probe) => ringsContainConstantSql(shape.segments, probe));
-  if (holes.length > 0) tests.push(`NOT (${shape.areal} AND (${holes.join(' OR ')}))`);
-  return `(${tests.join(' AND ')})`;
+    `NOT ${holdsAnySql(shape, g.holeProbes)}`,
+  ].join(' AND ');
 }
 
 function requireArea(g: PreparedGeometry): void {
@@ -111,9 +127,10 @@ type FieldKind = 'geo_point_2d' | 'geo_shape';
 type Relation = (fieldSql: string, g: PreparedGeometry) => string;
 
 const INTERSECTS = {
+  // Points: ray casting against an area (the brief's fast unrolled test); on a segment otherwise.
   geo_point_2d: (field, g) => {
     const { lon, lat } = pointCoordinates(field);
-    return closedContainsSql(g, lon, lat);
+    return g.areal ? insideSql(g, lon, lat) : closedContainsSql(g, lon, lat);
   },
   geo_shape: (field, g) => withShape(field, (shape) => shapeIntersects(g, shape)),
 } as const satisfies Record<FieldKind, Relation>;
@@ -127,6 +144,6 @@ export const RELATIONS = {
   },
   within: {
     geo_point_2d: (field, g) => (requireArea(g), INTERSECTS.geo_point_2d(field, g)),
-    geo_shape: (field, g) => (requireArea(g), withShape(field, (shape) => shapeWithin(g, shape))),
+    geo_shape: (field, g) => (requireArea(g), `(${withShape(field, (shape) => shapeWithin(g, shape))})`),
   },
 } as const satisfies Record<'intersects' | 'disjoint' | 'within', Record<FieldKind, Relation>>;

@@ -1,11 +1,8 @@
 // SQL text of planar and spherical geometry on lon/lat degrees: the pieces geo predicates are built from.
-import { boxOf, type Box, type Position, type Segment } from './geo-geometry.js';
+import type { Box, Segment } from './geo-geometry.js';
 
 /** Mean Earth radius (IUGG), the sphere every distance is measured on. */
 export const EARTH_RADIUS_METERS = 6371008.8;
-
-/** Below this many edges a constant polygon is unrolled into comparisons; above, it is a list literal. */
-export const UNROLLED_EDGES_LIMIT = 256;
 
 /** Orientations closer to zero than this (in square degrees) count as collinear. */
 const COLLINEAR_DIGITS = 12;
@@ -27,7 +24,15 @@ export function num(value: number): string {
 
 /** A constant list of segments, each [lon1, lat1, lon2, lat2]. */
 export function segmentListSql(segments: readonly Segment[]): string {
-  return `[${segments.map((s) => `[${s.map(String).join(', ')}]`).join(', ')}]::DOUBLE[][]`;
+  return listConstant(segments, 2);
+}
+
+/**
+ * A constant DOUBLE list of any depth, written as one text cast once: DuckDB parses that far faster
+ * than a list of number expressions (JSON of finite numbers has no quote to escape).
+ */
+export function listConstant(rows: readonly unknown[], depth: 2 | 3): string {
+  return `CAST('${JSON.stringify(rows)}' AS DOUBLE${'[]'.repeat(depth)})`;
 }
 
 /** Longitude and latitude of a geo_point_2d value. */
@@ -89,61 +94,11 @@ export function inBoxSql(x: string, y: string, box: Box): string {
   return `(${x} BETWEEN ${num(box[0])} AND ${num(box[2])} AND ${y} BETWEEN ${num(box[1])} AND ${num(box[3])})`;
 }
 
-/**
- * Whether point (x, y) is inside a constant polygon, by even-odd ray casting over all its rings (so
- * holes are holes), behind a bounding-box test. Points exactly on an edge may fall either way.
- */
-export function polygonContainsPointSql(
-  rings: readonly (readonly Position[])[],
-  x: string,
-  y: string,
-): string {
-  const edges = rings.flatMap((ring) => ring.slice(1).map((end, i) => [ring[i]!, end] as const));
-  const crossing = edges.filter(([a, b]) => a[1] !== b[1]);
-  const parity =
-    crossing.length <= UNROLLED_EDGES_LIMIT ? unrolledParity(crossing, x, y) : listedParity(crossing, x, y);
-  return `(${inBoxSql(x, y, boxOf(rings.flat()))} AND ${parity})`;
-}
-
-/** Crossings of a rightward ray from (x, y), one comparison chain per edge: fast for small polygons. */
-function unrolledParity(edges: readonly (readonly [Position, Position])[], x: string, y: string): string {
-  if (edges.length === 0) return 'false';
-  const terms = edges.map(([a, b]) => {
-    const [low, high] = a[1] < b[1] ? [a, b] : [b, a];
-    const slope = (b[0] - a[0]) / (b[1] - a[1]);
-    return `(${y} >= ${num(low[1])} AND ${y} < ${num(high[1])} AND ${x} < ${num(a[0])} + (${y} - ${num(a[1])}) * ${num(slope)})::INTEGER`;
-  });
-  return `(${terms.join(' + ')}) % 2 = 1`;
-}
-
-/** The same test over a list literal of [lowLat, highLat, lon1, lat1, slope], for large polygons. */
-function listedParity(edges: readonly (readonly [Position, Position])[], x: string, y: string): string {
-  const rows = edges.map(([a, b]) => [
-    Math.min(a[1], b[1]),
-    Math.max(a[1], b[1]),
-    a[0],
-    a[1],
-    (b[0] - a[0]) / (b[1] - a[1]),
-  ]);
-  const list = `[${rows.map((r) => `[${r.map(String).join(', ')}]`).join(', ')}]::DOUBLE[][]`;
-  const e = lambdaName('edge');
-  return `len(list_filter(${list}, lambda ${e}: ${y} >= ${e}[1] AND ${y} < ${e}[2] AND ${x} < ${e}[3] + (${y} - ${e}[4]) * ${e}[5])) % 2 = 1`;
-}
-
-/** Whether a constant point is inside the rings listed in `edgesSql` (DOUBLE[][] of segments), even-odd. */
-export function ringsContainConstantSql(edgesSql: string, point: Position): string {
-  const [px, py] = [num(point[0]), num(point[1])];
+/** Whether point (px, py) is inside the rings listed in `edgesSql` (DOUBLE[][] of segments), even-odd. */
+export function ringsContainPointSql(edgesSql: string, px: string, py: string): string {
   const e = lambdaName('ring_edge');
   return (
     `len(list_filter(${edgesSql}, lambda ${e}: (${e}[2] > ${py}) <> (${e}[4] > ${py})` +
     ` AND ${px} < ${e}[1] + (${py} - ${e}[2]) * (${e}[3] - ${e}[1]) / (${e}[4] - ${e}[2]))) % 2 = 1`
   );
-}
-
-/** Whether point (x, y) lies on a segment, within the collinearity and touch tolerances. */
-export function pointOnSegmentSql(x: string, y: string, s: SegmentSql): string {
-  const [x1, y1, x2, y2] = s;
-  const within = (v: string, a: string, b: string) =>
-    `${v} BETWEEN least(${a}, ${b}) - ${TOUCH_DEGREES} AND greatest(${a}, ${b}) + ${TOUCH_DEGREES}`;
-  return `(${turnSql(x1, y1, x2, y2, x, y)} = 0 AND ${within(x, x1, x2)} AND ${within(y, y1, y2)})`;
 }

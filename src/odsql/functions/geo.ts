@@ -3,14 +3,18 @@
 // Pure: each builder returns DuckDB SQL text (no spatial extension) and throws QueryLangError on
 // bad input. Geometry is planar in lon/lat degrees (edges are straight lines on the map, as in
 // GeoJSON), distances are great-circle. Exact vs approximated, per function:
-// - points vs polygons: even-odd ray casting over every ring (holes are holes); a point on an edge
-//   (within about 1e-9 degrees) intersects.
-// - shapes vs a geometry: intersects is exact up to floating-point tolerance (segments meeting, a
-//   vertex inside an area, or an area holding a part of the other); within checks vertices and
-//   segment midpoints in the closed polygon, no proper edge crossing and no hole inside the shape,
-//   and can be fooled only by a shape edge leaving the polygon exactly through two of its vertices.
+// - point field vs an area: even-odd ray casting over every ring (holes are holes), behind a box
+//   test, edges split in latitude slabs (geo-slabs.ts); a point exactly on an edge may fall either
+//   way. Point field vs a line or points: on a segment within about 1e-9 degrees.
+// - shape field vs a geometry: intersects is exact up to that tolerance (segments meeting, a vertex
+//   inside an area, or an area holding a part of the other); within checks vertices and segment
+//   midpoints in the closed polygon, no proper edge crossing and no hole inside the shape, and is
+//   fooled only by a shape edge leaving the polygon exactly through two of its vertices.
 // - distance to a shape: haversine to vertices, equirectangular planar distance to segment interiors.
-// - in_bbox with west > east crosses the antimeridian; polygons crossing it must be split by the user.
+// - envelope: the exact convex hull (geo-hull.ts).
+// - in_bbox with west > east crosses the antimeridian; polygon literals crossing it are read the
+//   long way round (planar), so they must be split at 180 by the user; MultiPolygon parts must not
+//   overlap (GeoJSON's rule; inside tests are even-odd over all rings).
 import type { Geometry } from './geo-geometry.js';
 import {
   bboxAggregateSql,
