@@ -1,0 +1,70 @@
+// ODSQL date and time builders (literals, now(), date parts, date_format, range widths, output text) as DuckDB SQL.
+import { localTimestamp } from './date-sql.js';
+
+export { parseDateLiteral } from './date-literal.js';
+export { compileNow } from './date-now.js';
+export { compileDateFormat } from './date-format.js';
+export { compileDateRangeWidth } from './date-range.js';
+export { LANGS } from './date-names.js';
+
+/** Output languages of language-dependent functions (`date_format` names). */
+export type Lang = 'en' | 'fr' | 'nl' | 'pt' | 'it' | 'ar' | 'de' | 'es' | 'ca' | 'eu' | 'sv';
+
+/** The two date-like field types: `date` is stored as DATE, `datetime` as TIMESTAMPTZ (an instant). */
+export type DateLikeType = 'date' | 'datetime';
+
+/** The precision a date literal is written with; a fraction of a second of any length is 'millisecond'. */
+export type DateGranularity = 'year' | 'month' | 'day' | 'hour' | 'minute' | 'second' | 'millisecond';
+
+/**
+ * A parsed date literal as the granule [sql, endSql) it denotes. `type` is 'date' (DATE values)
+ * for the forms without a time of day and 'datetime' (TIMESTAMPTZ values) for the others.
+ *
+ * Comparisons with a literal cover its whole granule (supplement: `t > date'2026-08-29'`
+ * excludes the whole 29th): `x > lit` is `x >= endSql`, `x <= lit` is `x < endSql`,
+ * `x = lit` is `x >= sql AND x < endSql`, `x < lit` is `x < sql`, `x >= lit` is `x >= sql`.
+ * A date granule compared with a datetime field starts at the local midnight of the request
+ * time zone.
+ */
+export interface DateLiteral {
+  sql: string;
+  type: DateLikeType;
+  granularity: DateGranularity;
+  endSql: string;
+}
+
+/** The components date parts extract. */
+export type DatePart = 'year' | 'month' | 'day' | 'hour' | 'minute' | 'second';
+
+/**
+ * BIGINT SQL of one component of a date or datetime, read on the request time zone's wall
+ * clock for datetimes; hour, minute and second of a date are 0 (null stays null).
+ */
+export function compileDatePart(
+  part: DatePart,
+  sqlExpr: string,
+  type: DateLikeType,
+  timezone: string,
+): string {
+  const value = type === 'date' ? sqlExpr : localTimestamp(sqlExpr, timezone);
+  return `${part}(${value})`;
+}
+
+/** VARCHAR SQL of a date as 'YYYY-MM-DD'. */
+export function presentDate(sqlExpr: string): string {
+  return `strftime(${sqlExpr}, '%Y-%m-%d')`;
+}
+
+/**
+ * VARCHAR SQL of an instant as 'YYYY-MM-DDTHH:MM:SS+HH:MM' on the wall clock of `timezone`,
+ * with the offset in force at that instant (never 'Z'). The offset is the difference between
+ * the local and the UTC reading of the same instant, so one time zone lookup serves both.
+ */
+export function presentDatetime(sqlExpr: string, timezone: string): string {
+  const local = localTimestamp(sqlExpr, timezone);
+  const ahead = `epoch_us(${local}) - epoch_us(${sqlExpr})`;
+  const behind = `epoch_us(${sqlExpr}) - epoch_us(${local})`;
+  // Offsets are under a day, so formatting them as a time of day gives the padded HH:MM.
+  const offset = `CASE WHEN ${behind} > 0 THEN strftime(make_timestamp(${behind}), '-%H:%M') ELSE strftime(make_timestamp(${ahead}), '+%H:%M') END`;
+  return `(strftime(${local}, '%Y-%m-%dT%H:%M:%S') || ${offset})`;
+}
