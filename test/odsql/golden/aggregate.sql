@@ -1,6 +1,6 @@
 # Aggregations without group_by: one group
 select: count(*), count(n), count(distinct name), avg(x), sum(n), min(d), max(t), median(x), percentile(x, 95)
-SELECT count(*) AS "count(*)", count("n") AS "count(n)", approx_count_distinct("name") AS "count(distinct name)", avg("x") AS "avg(x)", sum("n") AS "sum(n)", strftime(min("d"), '%Y-%m-%d') AS "min(d)", strftime(timezone('UTC', max("t")), '%Y-%m-%dT%H:%M:%S') || '+00:00' AS "max(t)", quantile_cont("x", 0.5) AS "median(x)", quantile_cont("x", 0.95) AS "percentile(x, 95)"
+SELECT count(*) AS "count(*)", count("n") AS "count(n)", approx_count_distinct("name") AS "count(distinct name)", avg("x") AS "avg(x)", sum("n") AS "sum(n)", strftime(min("d"), '%Y-%m-%d') AS "min(d)", (strftime(timezone('UTC', max("t")), '%Y-%m-%dT%H:%M:%S') || CASE WHEN epoch_us(max("t")) - epoch_us(timezone('UTC', max("t"))) > 0 THEN strftime(make_timestamp(epoch_us(max("t")) - epoch_us(timezone('UTC', max("t")))), '-%H:%M') ELSE strftime(make_timestamp(epoch_us(timezone('UTC', max("t"))) - epoch_us(max("t"))), '+%H:%M') END) AS "max(t)", quantile_cont("x", 0.5) AS "median(x)", quantile_cont("x", 0.95) AS "percentile(x, 95)"
 FROM "things";
 
 select: count(distinct ifnull(name, 'none')) as c
@@ -42,16 +42,16 @@ ORDER BY "tags" ASC NULLS LAST;
 group_by: year(d) as y, month(t)
 select: y, avg(x)
 timezone: Europe/Paris
-SELECT CAST(date_part('month', timezone('Europe/Paris', "t")) AS BIGINT) AS "month(t)", CAST(date_part('year', "d") AS BIGINT) AS "y", avg("x") AS "avg(x)"
+SELECT month(timezone('Europe/Paris', "t")) AS "month(t)", year("d") AS "y", avg("x") AS "avg(x)"
 FROM "things"
-GROUP BY CAST(date_part('year', "d") AS BIGINT), CAST(date_part('month', timezone('Europe/Paris', "t")) AS BIGINT)
-ORDER BY CAST(date_part('year', "d") AS BIGINT) ASC NULLS LAST, CAST(date_part('month', timezone('Europe/Paris', "t")) AS BIGINT) ASC NULLS LAST;
+GROUP BY year("d"), month(timezone('Europe/Paris', "t"))
+ORDER BY year("d") ASC NULLS LAST, month(timezone('Europe/Paris', "t")) ASC NULLS LAST;
 
 group_by: date_format(d, 'yyyy'), lower(name), ifnull(name, 'none')
-SELECT strftime("d", '%Y') AS "date_format(d, 'yyyy')", lower("name") AS "lower(name)", coalesce("name", 'none') AS "ifnull(name, 'none')"
+SELECT (strftime("d", '%Y')) AS "date_format(d, 'yyyy')", lower("name") AS "lower(name)", coalesce("name", 'none') AS "ifnull(name, 'none')"
 FROM "things"
-GROUP BY strftime("d", '%Y'), lower("name"), coalesce("name", 'none')
-ORDER BY strftime("d", '%Y') ASC NULLS LAST, lower("name") ASC NULLS LAST, coalesce("name", 'none') ASC NULLS LAST;
+GROUP BY (strftime("d", '%Y')), lower("name"), coalesce("name", 'none')
+ORDER BY (strftime("d", '%Y')) ASC NULLS LAST, lower("name") ASC NULLS LAST, coalesce("name", 'none') ASC NULLS LAST;
 
 group_by: range(n, *, 10, 50, *)
 select: count(*)
@@ -86,16 +86,16 @@ GROUP BY CASE WHEN "d" < DATE '2020-01-01' THEN '*-' || strftime(DATE '2020-01-0
 ORDER BY min("d") ASC NULLS LAST;
 
 group_by: range(d, 1month)
-SELECT strftime(CAST(time_bucket(INTERVAL '1 month', "d") AS DATE), '%Y-%m-%d') AS "range(d, 1month)"
+SELECT strftime(CAST(date_trunc('month', "d") AS DATE), '%Y-%m-%d') AS "range(d, 1month)"
 FROM "things"
-GROUP BY CAST(time_bucket(INTERVAL '1 month', "d") AS DATE)
-ORDER BY CAST(time_bucket(INTERVAL '1 month', "d") AS DATE) ASC NULLS LAST;
+GROUP BY CAST(date_trunc('month', "d") AS DATE)
+ORDER BY CAST(date_trunc('month', "d") AS DATE) ASC NULLS LAST;
 
 group_by: range(t, 1w)
-SELECT strftime(timezone('UTC', time_bucket(INTERVAL '1 day', "t")), '%Y-%m-%dT%H:%M:%S') || '+00:00' AS "range(t, 1w)"
+SELECT (strftime(timezone('UTC', timezone('UTC', date_trunc('week', timezone('UTC', "t")))), '%Y-%m-%dT%H:%M:%S') || CASE WHEN epoch_us(timezone('UTC', date_trunc('week', timezone('UTC', "t")))) - epoch_us(timezone('UTC', timezone('UTC', date_trunc('week', timezone('UTC', "t"))))) > 0 THEN strftime(make_timestamp(epoch_us(timezone('UTC', date_trunc('week', timezone('UTC', "t")))) - epoch_us(timezone('UTC', timezone('UTC', date_trunc('week', timezone('UTC', "t")))))), '-%H:%M') ELSE strftime(make_timestamp(epoch_us(timezone('UTC', timezone('UTC', date_trunc('week', timezone('UTC', "t"))))) - epoch_us(timezone('UTC', date_trunc('week', timezone('UTC', "t"))))), '+%H:%M') END) AS "range(t, 1w)"
 FROM "things"
-GROUP BY time_bucket(INTERVAL '1 day', "t")
-ORDER BY time_bucket(INTERVAL '1 day', "t") ASC NULLS LAST;
+GROUP BY timezone('UTC', date_trunc('week', timezone('UTC', "t")))
+ORDER BY timezone('UTC', date_trunc('week', timezone('UTC', "t"))) ASC NULLS LAST;
 
 group_by: geo_cluster(p, 6)
 select: count(*)

@@ -1,6 +1,6 @@
 # No select: every field, each in its JSON shape
 where: n = 1
-SELECT "name" AS "name", "n" AS "n", "x" AS "x", "ok" AS "ok", strftime("d", '%Y-%m-%d') AS "d", strftime(timezone('UTC', "t"), '%Y-%m-%dT%H:%M:%S') || '+00:00' AS "t", "p" AS "p", CASE WHEN "s" IS NULL THEN NULL ELSE json_object('type', 'Feature', 'geometry', TRY_CAST("s" AS JSON), 'properties', json_object()) END AS "s", "tags" AS "tags", TRY_CAST("j" AS JSON) AS "j", "year" AS "year"
+SELECT "name" AS "name", "n" AS "n", "x" AS "x", "ok" AS "ok", strftime("d", '%Y-%m-%d') AS "d", (strftime(timezone('UTC', "t"), '%Y-%m-%dT%H:%M:%S') || CASE WHEN epoch_us("t") - epoch_us(timezone('UTC', "t")) > 0 THEN strftime(make_timestamp(epoch_us("t") - epoch_us(timezone('UTC', "t"))), '-%H:%M') ELSE strftime(make_timestamp(epoch_us(timezone('UTC', "t")) - epoch_us("t")), '+%H:%M') END) AS "t", "p" AS "p", CASE WHEN "s" IS NULL THEN NULL ELSE json_object('type', 'Feature', 'geometry', TRY_CAST("s" AS JSON), 'properties', json_object()) END AS "s", "tags" AS "tags", TRY_CAST("j" AS JSON) AS "j", "year" AS "year"
 FROM "things"
 WHERE ("n" = 1);
 
@@ -45,7 +45,7 @@ ORDER BY length("name") DESC NULLS LAST, "_recordid" ASC;
 
 select: date'2020-01-15' as day, d, t
 timezone: America/New_York
-SELECT strftime(DATE '2020-01-15', '%Y-%m-%d') AS "day", strftime("d", '%Y-%m-%d') AS "d", strftime(timezone('America/New_York', "t"), '%Y-%m-%dT%H:%M:%S') || '+00:00' AS "t"
+SELECT strftime(DATE '2020-01-15', '%Y-%m-%d') AS "day", strftime("d", '%Y-%m-%d') AS "d", (strftime(timezone('America/New_York', "t"), '%Y-%m-%dT%H:%M:%S') || CASE WHEN epoch_us("t") - epoch_us(timezone('America/New_York', "t")) > 0 THEN strftime(make_timestamp(epoch_us("t") - epoch_us(timezone('America/New_York', "t"))), '-%H:%M') ELSE strftime(make_timestamp(epoch_us(timezone('America/New_York', "t")) - epoch_us("t")), '+%H:%M') END) AS "t"
 FROM "things";
 
 select: distance(p, geom'POINT(2.35 48.85)') as m
