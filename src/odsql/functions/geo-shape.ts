@@ -3,16 +3,20 @@ import { lambdaName } from './geo-sql.js';
 
 /** Coordinates of each GeoJSON type as a list of paths (DOUBLE[][][]); a lone point is a path of one. */
 function pathsSql(shapeSql: string): string {
-  const coordinates = (type: string) => `CAST(json_extract(${shapeSql}, '$.coordinates') AS ${type})`;
+  // from_json with the structure of the type reads the document a few times faster than a CAST.
+  const coordinates = (depth: number) => {
+    const structure = `{"coordinates": ${'['.repeat(depth)}"DOUBLE"${']'.repeat(depth)}}`;
+    return `struct_extract(from_json(${shapeSql}, '${structure}'), 'coordinates')`;
+  };
   const p = lambdaName('point');
   return (
     `CASE json_extract_string(${shapeSql}, '$.type')` +
-    ` WHEN 'Point' THEN [[${coordinates('DOUBLE[]')}]]` +
-    ` WHEN 'MultiPoint' THEN list_transform(${coordinates('DOUBLE[][]')}, lambda ${p}: [${p}])` +
-    ` WHEN 'LineString' THEN [${coordinates('DOUBLE[][]')}]` +
-    ` WHEN 'MultiLineString' THEN ${coordinates('DOUBLE[][][]')}` +
-    ` WHEN 'Polygon' THEN ${coordinates('DOUBLE[][][]')}` +
-    ` WHEN 'MultiPolygon' THEN flatten(${coordinates('DOUBLE[][][][]')}) END`
+    ` WHEN 'Point' THEN [[${coordinates(1)}]]` +
+    ` WHEN 'MultiPoint' THEN list_transform(${coordinates(2)}, lambda ${p}: [${p}])` +
+    ` WHEN 'LineString' THEN [${coordinates(2)}]` +
+    ` WHEN 'MultiLineString' THEN ${coordinates(3)}` +
+    ` WHEN 'Polygon' THEN ${coordinates(3)}` +
+    ` WHEN 'MultiPolygon' THEN flatten(${coordinates(4)}) END`
   );
 }
 

@@ -28,7 +28,7 @@ export function segmentListSql(segments: readonly Segment[]): string {
 }
 
 /**
- * A constant DOUBLE list of any depth, written as one text cast once: DuckDB parses that far faster
+ * A constant DOUBLE list of depth 2 or 3, written as one text cast once: DuckDB parses that far faster
  * than a list of number expressions (JSON of finite numbers has no quote to escape).
  */
 export function listConstant(rows: readonly unknown[], depth: 2 | 3): string {
