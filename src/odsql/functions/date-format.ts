@@ -64,7 +64,10 @@ function piecesOf(format: string, value: string, names: DateNames): Piece[] {
   while (i < format.length) {
     const char = format[i]!;
     let next = i + 1;
-    if (char === "'") {
+    if (char === "'" && format[next] === "'") {
+      pieces.push({ text: "'" });
+      next++;
+    } else if (char === "'") {
       const free = quoted(format, i);
       pieces.push({ text: free.text });
       next = free.next;

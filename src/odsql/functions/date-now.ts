@@ -111,12 +111,16 @@ function wallClockSql(spec: NowSpec, local: string): string {
   if ([hour, minute, second, microsecond].every((v) => v === undefined)) {
     return date === null ? local : `(${date} + CAST(${local} AS TIME))`;
   }
-  const micros = [
-    `${hour ?? `hour(${local})`} * 3600000000`,
-    `${minute ?? `minute(${local})`} * 60000000`,
-    `${second ?? `second(${local})`} * 1000000`,
-    `${microsecond ?? `microsecond(${local}) % 1000000`}`,
-  ].join(' + ');
+  // Set components add up to a constant; the others are read from the reference (BIGINT, no overflow).
+  const parts = [
+    [hour, `hour(${local})`, 3_600_000_000n],
+    [minute, `minute(${local})`, 60_000_000n],
+    [second, `second(${local})`, 1_000_000n],
+    [microsecond, `microsecond(${local}) % 1000000`, 1n],
+  ] as const;
+  const constant = parts.reduce((sum, [value, , unit]) => sum + BigInt(value ?? 0) * unit, 0n);
+  const read = parts.filter(([value]) => value === undefined).map(([, sql, unit]) => `(${sql}) * ${unit}`);
+  const micros = [String(constant), ...read].join(' + ');
   return `(CAST(${date ?? `CAST(${local} AS DATE)`} AS TIMESTAMP) + to_microseconds(${micros}))`;
 }
 
