@@ -1,5 +1,5 @@
 // Golden pairs: ODSQL clauses -> the exact DuckDB SQL (or error) in readable files under test/odsql/golden/.
-// Re-bless after an intended change: BLESS=1 npx mocha dist/test/odsql/golden.test.js
+// Re-bless after an intended change: npx tsc -p tsconfig.json && BLESS=1 npx mocha --no-config dist/test/odsql/golden.test.js
 import { expect } from 'chai';
 import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
