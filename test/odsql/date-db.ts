@@ -19,7 +19,15 @@ export async function openDateDb(): Promise<DateDb> {
   await connection.run(`SET GLOBAL TimeZone = 'UTC'`);
   const column = async (sql: string): Promise<(string | null)[]> => {
     const reader = await connection.runAndReadAll(sql);
-    return reader.getRowsJson().map((row) => (row[0] === null ? null : String(row[0])));
+    return reader
+      .getRowsJson()
+      .map(([value]) =>
+        value === null || value === undefined
+          ? null
+          : typeof value === 'string'
+            ? value
+            : JSON.stringify(value),
+      );
   };
   return {
     text: async (sqlExpr) => (await column(`SELECT CAST((${sqlExpr}) AS VARCHAR)`))[0] ?? null,

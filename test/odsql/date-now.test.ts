@@ -42,7 +42,7 @@ function wallText(us: bigint): string {
  * setters, then years and months (day capped), then exact shifts, then the weekday move.
  */
 function model(wall: string, named: Named): string {
-  const [y0, mo0, d0, h0, mi0, s0, f0] = wall.split(/[- :.]/).map(Number) as number[];
+  const [y0, mo0, d0, h0, mi0, s0, f0] = wall.split(/[- :.]/).map(Number);
   const last = (name: string): number | undefined => named.filter((p) => p.name === name).at(-1)?.value;
   const months =
     (last('year') ?? y0!) * 12 +
