@@ -4,6 +4,7 @@ import Router from '@koa/router';
 import { ApiError, errorMiddleware } from './errors.js';
 import type { Services } from './services.js';
 import { catalogRoutes } from './v2/catalog-routes.js';
+import { recordsRoutes } from './v2/records-routes.js';
 
 export const V21_PREFIX = '/api/explore/v2.1';
 
@@ -11,6 +12,7 @@ export const V21_PREFIX = '/api/explore/v2.1';
 export function v21Router(services: Services): Router {
   const router = new Router({ prefix: V21_PREFIX });
   catalogRoutes(router, services);
+  recordsRoutes(router, services);
   return router;
 }
 

@@ -20,10 +20,6 @@ type Converter = DuckDBValueConverter<JsonValue>;
 /** Integers of any width become JS numbers: counts and sums beyond 2^53 do not occur in a portal. */
 const toNumber: Converter = (value) => Number(value);
 
-/** JSON-typed columns (an alias of VARCHAR) are parsed so they nest as objects, not strings. */
-const fromVarchar: Converter = (value, type) =>
-  type.alias === 'JSON' ? (JSON.parse(stringFromValue(value)) as JsonValue) : stringFromValue(value);
-
 /** A finite double, or null: JSON has no NaN or Infinity. */
 const toFiniteNumber: Converter = (value) => {
   const number = Number(value);
@@ -50,7 +46,7 @@ const CONVERTERS = {
   [DuckDBTypeId.FLOAT]: toFiniteNumber,
   [DuckDBTypeId.DOUBLE]: toFiniteNumber,
   [DuckDBTypeId.DECIMAL]: (value) => doubleFromDecimalValue(value),
-  [DuckDBTypeId.VARCHAR]: fromVarchar,
+  [DuckDBTypeId.VARCHAR]: text,
   [DuckDBTypeId.DATE]: text,
   [DuckDBTypeId.TIME]: text,
   [DuckDBTypeId.TIME_NS]: text,
@@ -80,7 +76,20 @@ const CONVERTERS = {
 
 const jsonConverter = createDuckDBValueConverter<JsonValue>(CONVERTERS);
 
-/** Converts a read result to JSON objects keyed by column name. */
+/**
+ * Converts a read result to JSON objects keyed by column name. Result columns typed JSON (an alias
+ * of VARCHAR that only the result's column types carry, not its vectors) are parsed so they nest as
+ * objects rather than strings.
+ */
 export function readJsonRows(reader: DuckDBResultReader): Record<string, JsonValue>[] {
-  return reader.convertRowObjects<JsonValue>(jsonConverter);
+  const rows = reader.convertRowObjects<JsonValue>(jsonConverter);
+  const jsonColumns = reader.columnNames().filter((_, i) => reader.columnType(i).alias === 'JSON');
+  if (jsonColumns.length === 0) return rows;
+  for (const row of rows) {
+    for (const name of jsonColumns) {
+      const value = row[name];
+      if (typeof value === 'string') row[name] = JSON.parse(value) as JsonValue;
+    }
+  }
+  return rows;
 }

@@ -100,7 +100,7 @@ export function compileAnalyzed(
   source: QuerySource,
   query: AnalyzedQuery,
   filters: readonly string[],
-  { page, context }: { page: Page; context: Context },
+  { page, context, withRecordId = false }: { page: Page; context: Context; withRecordId?: boolean },
 ): CompiledQuery {
   const rowCtx: CompileContext = { ...context, rowIdentity: quoteIdentifier(RECORD_ID_COLUMN) };
   const rowCompiler: ExprCompiler = { facts: query.facts, ctx: rowCtx, groupKeys: new Map() };
@@ -129,6 +129,10 @@ export function compileAnalyzed(
       outer((g) => g.sort),
     ),
   );
+  if (withRecordId && !query.grouped) {
+    const column = quoteIdentifier(RECORD_ID_COLUMN);
+    outputs.sql.push(`${column} AS ${column}`);
+  }
   const rangeFilters = groups.flatMap((g) => (g.filter ? [g.filter] : []));
   const { from, where } = fromClause(source, query, whereClause(conditions));
   const rowFilter =

@@ -40,6 +40,8 @@ export interface QueryParams {
   extraWhere?: readonly (Expr | ClauseCondition)[];
   /** Only the record with this id (the single-record operation). */
   recordId?: string;
+  /** Adds the record id as a last `_recordid` column to ungrouped rows (links, v1, exports). */
+  withRecordId?: boolean;
 }
 
 const TIME_ZONES: ReadonlySet<string> = new Set([...Intl.supportedValuesOf('timeZone'), 'UTC']);
@@ -93,6 +95,7 @@ export function compileQuery(
       : [`${quoteIdentifier(RECORD_ID_COLUMN)} = ${quoteString(params.recordId)}`];
   return compileAnalyzed(source, analyzed, recordFilter, {
     page: { limit: params.limit ?? null, offset: params.offset ?? 0 },
+    withRecordId: params.withRecordId ?? false,
     context: { source, timezone, lang: params.lang ?? 'fr', output },
   });
 }

@@ -85,7 +85,7 @@ describe('v2.1 catalog', () => {
         label: 'Name',
         type: 'text',
         description: null,
-        annotations: { facet: [] },
+        annotations: { facet: true },
       });
       expect(Object.keys(body.metas)).to.deep.equal(['default', 'dcat']);
       expect(body.metas.dcat).to.deep.equal({ creator: 'tests' });

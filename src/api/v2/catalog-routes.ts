@@ -3,8 +3,10 @@ import { createReadStream } from 'node:fs';
 import type Router from '@koa/router';
 import type { RouterContext } from '@koa/router';
 import { z } from 'zod';
-import { apiBase, requireDataset, type Services } from '../services.js';
-import { boolean, integer, parseParams, repeated, text, timezone, oneOf, LANGS } from '../params.js';
+import { apiBase, requireDataset, signalOf, type Services } from '../services.js';
+import { boolean, parseParams, text, timezone, oneOf, LANGS } from '../params.js';
+import { compileQuery } from '../../odsql/index.js';
+import { filterParams, pageParams, runPagedQuery } from '../query-context.js';
 import { notFound } from '../errors.js';
 import { datasetShape, type ShapeOptions } from './dataset-shape.js';
 import { DATASET_EXPORT_FORMATS, CATALOG_EXPORT_FORMATS, GEO_EXPORT_FORMATS } from '../../exports/formats.js';
@@ -20,17 +22,16 @@ export const datasetLookupParams = z.object({
 });
 
 /** Parameters of the catalog list: the common filtering context over dataset metas. */
-export const catalogListParams = datasetLookupParams.extend({
-  where: repeated(),
-  order_by: text(),
-  group_by: text(),
-  refine: repeated(),
-  exclude: repeated(),
-  limit: integer('limit', { min: -1, max: 100, default: 10 }),
-  offset: integer('offset', { min: 0, max: null, default: 0 }),
+export const catalogListParams = filterParams.extend({
+  ...pageParams.shape,
+  include_links: boolean('include_links', false),
+  include_app_metas: boolean('include_app_metas', false),
 });
 
-function shapeOptions(ctx: RouterContext, params: z.output<typeof datasetLookupParams>): ShapeOptions {
+function shapeOptions(
+  ctx: RouterContext,
+  params: { timezone: string; include_links: boolean; include_app_metas: boolean },
+): ShapeOptions {
   return {
     baseUrl: apiBase(ctx),
     timezone: params.timezone,
@@ -42,23 +43,50 @@ function shapeOptions(ctx: RouterContext, params: z.output<typeof datasetLookupP
 
 /** Mounts the catalog operations on a router rooted at /api/explore/v2.1. */
 export function catalogRoutes(router: Router, services: Services): void {
-  router.get('/catalog/datasets', (ctx) => {
+  router.get('/catalog/datasets', async (ctx) => {
     const params = parseParams(catalogListParams, ctx.query);
     const portal = services.portal();
-    const all = [...portal.datasets.values()];
-    const page =
-      params.limit === -1 ? all.slice(params.offset) : all.slice(params.offset, params.offset + params.limit);
+    // Without select or group_by each result is a whole Dataset object; with them, the rows the
+    // query shapes from the catalog table, as records are.
+    const flat = params.select !== undefined || params.group_by !== undefined;
+    const page = await runPagedQuery(
+      services.engine,
+      services.catalog(),
+      params,
+      signalOf(ctx),
+      flat ? {} : { select: 'dataset_id' },
+    );
     const options = shapeOptions(ctx, params);
-    const body: Record<string, unknown> = { total_count: all.length };
-    if (params.include_links) body.links = [{ rel: 'self', href: `${apiBase(ctx)}/catalog/datasets` }];
-    body.results = page.map((d) => datasetShape(portal, d, options));
-    ctx.body = body;
+    const results = flat
+      ? page.results
+      : page.results.flatMap((row) => {
+          const dataset = portal.datasets.get(String(row.dataset_id));
+          return dataset ? [datasetShape(portal, dataset, options)] : [];
+        });
+    ctx.body = {
+      total_count: page.total_count,
+      ...(params.include_links && { links: [{ rel: 'self', href: `${apiBase(ctx)}/catalog/datasets` }] }),
+      results,
+    };
   });
 
-  router.get('/catalog/datasets/:dataset_id', (ctx) => {
+  router.get('/catalog/datasets/:dataset_id', async (ctx) => {
     const params = parseParams(datasetLookupParams, ctx.query);
     const dataset = requireDataset(services, ctx.params.dataset_id!);
-    ctx.body = datasetShape(services.portal(), dataset, shapeOptions(ctx, params));
+    if (params.select === undefined) {
+      ctx.body = datasetShape(services.portal(), dataset, shapeOptions(ctx, params));
+      return;
+    }
+    // With select, the lookup answers the selected metas as one flat row (as the catalog list does).
+    const compiled = compileQuery(services.catalog(), {
+      select: params.select,
+      ...(params.lang !== undefined && { lang: params.lang }),
+      timezone: params.timezone,
+      recordId: dataset.id,
+      limit: 1,
+    });
+    const [row] = await services.engine.queryJson(compiled.sql, [], signalOf(ctx));
+    ctx.body = row ?? {};
   });
 
   router.get('/catalog/datasets/:dataset_id/attachments', (ctx) => {

@@ -76,6 +76,15 @@ export function datasetLinks(baseUrl: string, id: string): { rel: string; href: 
   ];
 }
 
+/** v2.1 annotations: `true` for an annotation without arguments, else its argument list. */
+export function annotationsObject(
+  annotations: Readonly<Record<string, readonly string[]>>,
+): Record<string, true | readonly string[]> {
+  return Object.fromEntries(
+    Object.entries(annotations).map(([name, args]) => [name, args.length === 0 ? true : args]),
+  );
+}
+
 /** The dataset object exactly in the v2.1 shape. */
 export function datasetShape(
   portal: Portal,
@@ -94,7 +103,7 @@ export function datasetShape(
       label: f.label,
       type: f.type,
       description: f.description,
-      annotations: f.annotations,
+      annotations: annotationsObject(f.annotations),
     })),
     metas: { ...metas, default: defaultMetas(portal, dataset, options.timezone) },
     features: datasetFeatures(dataset),

@@ -1,0 +1,91 @@
+// The common filtering context of explore-api.md ("Common parameters") and the page rules of
+// supplement section 4, shared by every operation that runs an ODSQL query.
+import { z } from 'zod';
+import type { QuerySource } from '../catalog/source.js';
+import type { Engine } from '../engine/engine.js';
+import type { JsonValue } from '../engine/values.js';
+import { compileQuery, type CompiledQuery, type QueryParams } from '../odsql/index.js';
+import { invalidParameter } from './errors.js';
+import { integer, oneOf, repeated, text, timezone, LANGS } from './params.js';
+
+/** Without group_by a page is at most 100 rows within the first 10,000; with it, 20,000 groups. */
+export const PAGE_LIMIT = 100;
+export const RECORDS_WINDOW = 10_000;
+export const GROUPS_WINDOW = 20_000;
+
+/** select, where, group_by, order_by, refine, exclude, lang, timezone. */
+export const filterParams = z.object({
+  select: text(),
+  where: repeated(),
+  group_by: text(),
+  order_by: text(),
+  refine: repeated(),
+  exclude: repeated(),
+  lang: oneOf('lang', LANGS, undefined),
+  timezone: timezone(),
+});
+
+/** limit and offset of a paged JSON answer (records, catalog list). */
+export const pageParams = z.object({
+  limit: integer('limit', { min: -1, max: GROUPS_WINDOW, default: 10 }),
+  offset: integer('offset', { min: 0, max: null, default: 0 }),
+});
+
+export type FilterParams = z.output<typeof filterParams>;
+export type PageParams = z.output<typeof pageParams>;
+
+/** The ODSQL parameters of a request's filtering context. */
+export function toQueryParams(params: FilterParams): QueryParams {
+  return {
+    ...(params.select !== undefined && { select: params.select }),
+    where: params.where,
+    ...(params.group_by !== undefined && { groupBy: params.group_by }),
+    ...(params.order_by !== undefined && { orderBy: params.order_by }),
+    ...(params.lang !== undefined && { lang: params.lang }),
+    timezone: params.timezone,
+  };
+}
+
+/**
+ * The page a request asks for, under supplement section 4: limit -1..100 and offset + limit <=
+ * 10,000 without group_by; limit and offset + limit <= 20,000 with it. -1 is the largest page
+ * the window still allows.
+ */
+export function pageOf(params: PageParams, grouped: boolean): { limit: number; offset: number } {
+  const maxLimit = grouped ? GROUPS_WINDOW : PAGE_LIMIT;
+  const window = grouped ? GROUPS_WINDOW : RECORDS_WINDOW;
+  if (params.limit > maxLimit) {
+    throw invalidParameter('limit', `${params.limit} was found but -1 <= limit <= ${maxLimit} is expected.`);
+  }
+  const limit = params.limit === -1 ? Math.min(maxLimit, Math.max(window - params.offset, 0)) : params.limit;
+  if (params.offset + limit > window) {
+    throw invalidParameter(
+      'offset',
+      `${params.offset} was found but offset + limit <= ${window} is expected (limit is ${limit}).`,
+    );
+  }
+  return { limit, offset: params.offset };
+}
+
+/** A page of results and the number of rows (or groups) the query matches. */
+export interface QueryPage {
+  total_count: number;
+  results: Record<string, JsonValue>[];
+}
+
+/** Compiles a paged query over `source` and runs its count and its page side by side. */
+export async function runPagedQuery(
+  engine: Engine,
+  source: QuerySource,
+  params: FilterParams & PageParams,
+  signal: AbortSignal,
+  overrides: Partial<QueryParams> = {},
+): Promise<QueryPage> {
+  const page = pageOf(params, params.group_by !== undefined);
+  const compiled: CompiledQuery = compileQuery(source, { ...toQueryParams(params), ...page, ...overrides });
+  const [count, results] = await Promise.all([
+    engine.queryJson(compiled.countSql, [], signal),
+    page.limit > 0 ? engine.queryJson(compiled.sql, [], signal) : Promise.resolve([]),
+  ]);
+  return { total_count: Number(count[0]?.total_count ?? 0), results };
+}

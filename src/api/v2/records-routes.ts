@@ -1,0 +1,72 @@
+// v2.1 record operations: the record query (with group_by) and one record by id.
+import type Router from '@koa/router';
+import { z } from 'zod';
+import { compileQuery } from '../../odsql/index.js';
+import { querySource } from '../../catalog/source.js';
+import { RECORD_ID_COLUMN } from '../../catalog/schema.js';
+import { notFound } from '../errors.js';
+import { boolean, oneOf, parseParams, text, timezone, LANGS } from '../params.js';
+import { filterParams, pageParams, runPagedQuery } from '../query-context.js';
+import { apiBase, requireDataset, signalOf, type Services } from '../services.js';
+
+/** Parameters of the record query. */
+export const recordsParams = filterParams.extend({
+  ...pageParams.shape,
+  include_links: boolean('include_links', false),
+  include_app_metas: boolean('include_app_metas', false),
+});
+
+/** Parameters of the single record lookup. */
+export const recordParams = z.object({
+  select: text(),
+  lang: oneOf('lang', LANGS, undefined),
+  timezone: timezone(),
+});
+
+/** Mounts the record operations. */
+export function recordsRoutes(router: Router, services: Services): void {
+  router.get('/catalog/datasets/:dataset_id/records', async (ctx) => {
+    const params = parseParams(recordsParams, ctx.query);
+    const dataset = requireDataset(services, ctx.params.dataset_id!);
+    const self = `${apiBase(ctx)}/catalog/datasets/${encodeURIComponent(dataset.id)}`;
+    const page = await runPagedQuery(services.engine, querySource(dataset), params, signalOf(ctx), {
+      withRecordId: params.include_links,
+    });
+    if (!params.include_links) {
+      ctx.body = page;
+      return;
+    }
+    // With links, each record also links to itself (the only place a v2.1 client learns record ids).
+    ctx.body = {
+      total_count: page.total_count,
+      links: [
+        { rel: 'self', href: `${self}/records` },
+        { rel: 'dataset', href: self },
+      ],
+      results: page.results.map(({ [RECORD_ID_COLUMN]: id, ...record }) =>
+        id === undefined
+          ? record
+          : {
+              ...record,
+              _links: [{ rel: 'self', href: `${self}/records/${encodeURIComponent(String(id))}` }],
+            },
+      ),
+    };
+  });
+
+  router.get('/catalog/datasets/:dataset_id/records/:record_id', async (ctx) => {
+    const params = parseParams(recordParams, ctx.query);
+    const dataset = requireDataset(services, ctx.params.dataset_id!);
+    const recordId = ctx.params.record_id!;
+    const compiled = compileQuery(querySource(dataset), {
+      ...(params.select !== undefined && { select: params.select }),
+      ...(params.lang !== undefined && { lang: params.lang }),
+      timezone: params.timezone,
+      recordId,
+      limit: 1,
+    });
+    const [record] = await services.engine.queryJson(compiled.sql, [], signalOf(ctx));
+    if (!record) throw notFound('record', recordId);
+    ctx.body = record;
+  });
+}
