@@ -31,7 +31,7 @@ export async function openReference(): Promise<Reference> {
   return {
     async rows(sql) {
       const reader = await connection.runAndReadAll(sql);
-      return reader.getRowObjectsJson() as Record<string, unknown>[];
+      return reader.getRowObjectsJson();
     },
     close() {
       connection.closeSync();

@@ -60,7 +60,8 @@ export function catalogRoutes(router: Router, services: Services): void {
     const results = flat
       ? page.results
       : page.results.flatMap((row) => {
-          const dataset = portal.datasets.get(String(row.dataset_id));
+          const dataset =
+            typeof row.dataset_id === 'string' ? portal.datasets.get(row.dataset_id) : undefined;
           return dataset ? [datasetShape(portal, dataset, options)] : [];
         });
     ctx.body = {

@@ -44,11 +44,11 @@ export function recordsRoutes(router: Router, services: Services): void {
         { rel: 'dataset', href: self },
       ],
       results: page.results.map(({ [RECORD_ID_COLUMN]: id, ...record }) =>
-        id === undefined
+        typeof id !== 'string'
           ? record
           : {
               ...record,
-              _links: [{ rel: 'self', href: `${self}/records/${encodeURIComponent(String(id))}` }],
+              _links: [{ rel: 'self', href: `${self}/records/${encodeURIComponent(id)}` }],
             },
       ),
     };
