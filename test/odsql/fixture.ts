@@ -2,7 +2,7 @@
 import { mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
-import { DuckDBInstance, type DuckDBResultReader } from '@duckdb/node-api';
+import { DuckDBInstance } from '@duckdb/node-api';
 import type { Field, FieldType } from '../../src/catalog/schema.js';
 import type { QuerySource } from '../../src/catalog/source.js';
 import { Engine } from '../../src/engine/engine.js';
@@ -77,19 +77,6 @@ export interface Fixture {
   close(): Promise<void>;
 }
 
-/**
- * Rows as JSON values, with the columns DuckDB types as JSON parsed. The engine's converter
- * looks for the JSON alias on vector types, which @duckdb/node-api leaves out (it is only on
- * the result's column types), so this helper reads the column types itself.
- */
-function parseJsonColumns(reader: DuckDBResultReader): Record<string, JsonValue>[] {
-  const json = reader.columnNames().filter((_, i) => reader.columnType(i).alias === 'JSON');
-  return readJsonRows(reader).map((row) => {
-    for (const key of json) if (typeof row[key] === 'string') row[key] = JSON.parse(row[key]) as JsonValue;
-    return row;
-  });
-}
-
 /** Builds the Parquet file with a plain DuckDB instance, then opens a locked-down Engine over it. */
 export async function openFixture(): Promise<Fixture> {
   const dir = await mkdtemp(path.join(os.tmpdir(), 'duckportal-odsql-'));
@@ -111,7 +98,7 @@ export async function openFixture(): Promise<Fixture> {
     rows: async (params, output) => {
       const compiled = compileQuery(SOURCE, params, output);
       return engine.withConnection(async (connection) =>
-        parseJsonColumns(await connection.runAndReadAll(compiled.sql)),
+        readJsonRows(await connection.runAndReadAll(compiled.sql)),
       );
     },
     count: async (params) => {

@@ -1,0 +1,83 @@
+// What every bench shares: timing with warm-up and median, a served portal in a child process
+// (so the client's work is not charged to the server), a plain DuckDB over the same files, and
+// the machine's description.
+import { spawn, type ChildProcess } from 'node:child_process';
+import os from 'node:os';
+import path from 'node:path';
+import { DuckDBInstance, type DuckDBConnection } from '@duckdb/node-api';
+
+/** Median wall time in milliseconds of `runs` calls after one warm-up call. */
+export async function medianMs(work: () => Promise<unknown>, runs = 5): Promise<number> {
+  await work();
+  const times: number[] = [];
+  for (let i = 0; i < runs; i++) {
+    const start = process.hrtime.bigint();
+    await work();
+    times.push(Number(process.hrtime.bigint() - start) / 1e6);
+  }
+  times.sort((a, b) => a - b);
+  return times[Math.floor(times.length / 2)]!;
+}
+
+/** A `duckportal serve` process on a loopback port. */
+export interface ServedPortal {
+  readonly base: string;
+  readonly pid: number;
+  stop(): Promise<void>;
+}
+
+export async function servePortal(portal: string, port: number, threads: number): Promise<ServedPortal> {
+  const child: ChildProcess = spawn(
+    process.execPath,
+    ['dist/src/cli.js', 'serve', '--portal', portal, '--port', String(port), '--threads', String(threads)],
+    { stdio: ['ignore', 'ignore', 'pipe'] },
+  );
+  await new Promise<void>((resolve, reject) => {
+    let output = '';
+    child.stderr!.on('data', (chunk: Buffer) => {
+      output += chunk.toString();
+      if (output.includes('datasets on http://')) resolve();
+    });
+    child.once('exit', (code) => reject(new Error(`duckportal serve exited with ${code}: ${output}`)));
+  });
+  return {
+    base: `http://127.0.0.1:${port}`,
+    pid: child.pid!,
+    stop: () =>
+      new Promise((resolve) => {
+        child.once('exit', () => resolve());
+        child.kill('SIGTERM');
+      }),
+  };
+}
+
+/** A plain DuckDB with the same thread count, each dataset of the portal a view named after it. */
+export async function rawDuckDB(
+  portal: string,
+  datasets: readonly string[],
+  threads: number,
+): Promise<DuckDBConnection> {
+  const instance = await DuckDBInstance.create(':memory:', { threads: String(threads) });
+  const connection = await instance.connect();
+  for (const id of datasets) {
+    const file = path.resolve(portal, 'datasets', id, 'data.parquet').replaceAll("'", "''");
+    await connection.run(`CREATE VIEW "${id}" AS SELECT * FROM read_parquet('${file}')`);
+  }
+  return connection;
+}
+
+/** Cores, memory and runtime of this machine, for the report's header. */
+export function machine(): { cores: number; memoryGiB: number; cpu: string; node: string } {
+  return {
+    cores: os.cpus().length,
+    memoryGiB: Math.round(os.totalmem() / 2 ** 30),
+    cpu: os.cpus()[0]?.model.trim() ?? 'unknown',
+    node: process.version,
+  };
+}
+
+/** A markdown table from a header and rows of cells. */
+export function markdownTable(header: readonly string[], rows: readonly (readonly string[])[]): string {
+  const line = (cells: readonly string[]): string => `| ${cells.join(' | ')} |`;
+  return [line(header), line(header.map(() => '---')), ...rows.map(line)].join('\n');
+}
