@@ -4,7 +4,7 @@ import { z } from 'zod';
 import type { QuerySource } from '../catalog/source.js';
 import type { Engine } from '../engine/engine.js';
 import type { JsonValue } from '../engine/values.js';
-import { compileQuery, type CompiledQuery, type QueryParams } from '../odsql/index.js';
+import { compileQuery, GROUP_COUNT_COLUMN, type CompiledQuery, type QueryParams } from '../odsql/index.js';
 import { invalidParameter } from './errors.js';
 import { integer, oneOf, repeated, text, timezone, LANGS } from './params.js';
 
@@ -73,7 +73,11 @@ export interface QueryPage {
   results: Record<string, JsonValue>[];
 }
 
-/** Compiles a paged query over `source` and runs its count and its page side by side. */
+/**
+ * Compiles a paged query over `source` and runs it. Records: the page and the count side by
+ * side. Groups: one aggregation gives the page and, on each row, the number of groups; only a
+ * page past the last group needs the count query.
+ */
 export async function runPagedQuery(
   engine: Engine,
   source: QuerySource,
@@ -82,10 +86,19 @@ export async function runPagedQuery(
   overrides: Partial<QueryParams> = {},
 ): Promise<QueryPage> {
   const page = pageOf(params, params.group_by !== undefined);
-  const compiled: CompiledQuery = compileQuery(source, { ...toQueryParams(params), ...page, ...overrides });
-  const [count, results] = await Promise.all([
-    engine.queryJson(compiled.countSql, [], signal),
-    page.limit > 0 ? engine.queryJson(compiled.sql, [], signal) : Promise.resolve([]),
-  ]);
-  return { total_count: Number(count[0]?.total_count ?? 0), results };
+  const query = { ...toQueryParams(params), ...page, ...overrides };
+  const count = async (compiled: CompiledQuery): Promise<number> =>
+    Number((await engine.queryJson(compiled.countSql, [], signal))[0]?.total_count ?? 0);
+  const compiled = compileQuery(source, { ...query, withGroupCount: true, limit: Math.max(page.limit, 1) });
+  if (!compiled.grouped) {
+    const [total_count, results] = await Promise.all([
+      count(compiled),
+      page.limit > 0 ? engine.queryJson(compiled.sql, [], signal) : Promise.resolve([]),
+    ]);
+    return { total_count, results };
+  }
+  const rows = await engine.queryJson(compiled.sql, [], signal);
+  const total_count = rows[0] ? Number(rows[0][GROUP_COUNT_COLUMN]) : await count(compiled);
+  const results = page.limit > 0 ? rows.map(({ [GROUP_COUNT_COLUMN]: _, ...row }) => row) : [];
+  return { total_count, results };
 }

@@ -17,6 +17,9 @@ export interface OutputColumn {
   readonly multivalued: boolean;
 }
 
+/** The column a grouped query with `withGroupCount` adds: the number of groups, on every row. */
+export const GROUP_COUNT_COLUMN = '_group_count';
+
 /** One SELECT (values inlined, so `params` is always empty), its count query and its columns. */
 export interface CompiledQuery {
   readonly sql: string;
@@ -100,7 +103,12 @@ export function compileAnalyzed(
   source: QuerySource,
   query: AnalyzedQuery,
   filters: readonly string[],
-  { page, context, withRecordId = false }: { page: Page; context: Context; withRecordId?: boolean },
+  {
+    page,
+    context,
+    withRecordId = false,
+    withGroupCount = false,
+  }: { page: Page; context: Context; withRecordId?: boolean; withGroupCount?: boolean },
 ): CompiledQuery {
   const rowCtx: CompileContext = { ...context, rowIdentity: quoteIdentifier(RECORD_ID_COLUMN) };
   const rowCompiler: ExprCompiler = { facts: query.facts, ctx: rowCtx, groupKeys: new Map() };
@@ -133,6 +141,8 @@ export function compileAnalyzed(
     const column = quoteIdentifier(RECORD_ID_COLUMN);
     outputs.sql.push(`${column} AS ${column}`);
   }
+  if (withGroupCount && query.grouped)
+    outputs.sql.push(`count(*) OVER () AS ${quoteIdentifier(GROUP_COUNT_COLUMN)}`);
   const rangeFilters = groups.flatMap((g) => (g.filter ? [g.filter] : []));
   const { from, where } = fromClause(source, query, whereClause(conditions));
   const rowFilter =

@@ -13,6 +13,7 @@ import { parseGroupBy, parseOrderBy, parseSelect, parseWhereClause } from './par
 export type { Lang } from './functions/date.js';
 export type { Output } from './functions/registry.js';
 export type { CompiledQuery, OutputColumn } from './compile.js';
+export { GROUP_COUNT_COLUMN } from './compile.js';
 export type { Expr } from './ast.js';
 export { node, NO_SPAN } from './ast.js';
 export { QueryLangError } from './errors.js';
@@ -42,6 +43,11 @@ export interface QueryParams {
   recordId?: string;
   /** Adds the record id as a last `_recordid` column to ungrouped rows (links, v1, exports). */
   withRecordId?: boolean;
+  /**
+   * Adds the number of groups as a last `_group_count` column to grouped rows, so that a page
+   * of groups and its total come from one aggregation instead of two.
+   */
+  withGroupCount?: boolean;
 }
 
 const TIME_ZONES: ReadonlySet<string> = new Set([...Intl.supportedValuesOf('timeZone'), 'UTC']);
@@ -96,6 +102,7 @@ export function compileQuery(
   return compileAnalyzed(source, analyzed, recordFilter, {
     page: { limit: params.limit ?? null, offset: params.offset ?? 0 },
     withRecordId: params.withRecordId ?? false,
+    withGroupCount: params.withGroupCount ?? false,
     context: { source, timezone, lang: params.lang ?? 'fr', output },
   });
 }

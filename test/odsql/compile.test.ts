@@ -72,7 +72,9 @@ describe('ODSQL compiled query', () => {
 
   it('time zones: Intl names and their aliases, canonicalized; offsets refused', () => {
     expect(compileQuery(SOURCE, { select: 't', timezone: 'Asia/Kolkata' }).sql).to.include("'Asia/Calcutta'");
-    expect(compileQuery(SOURCE, { select: 't', timezone: 'Etc/UTC' }).sql).to.include("'UTC'");
+    expect(compileQuery(SOURCE, { select: 't', timezone: 'Etc/UTC' }).sql).to.equal(
+      compileQuery(SOURCE, { select: 't', timezone: 'UTC' }).sql,
+    );
     expect(() => compileQuery(SOURCE, { timezone: '+01:00' })).to.throw('Unknown timezone: +01:00');
   });
 });

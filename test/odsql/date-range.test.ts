@@ -28,7 +28,7 @@ describe('range() with a date width', () => {
   after(() => db.close());
 
   const bucket = (sql: string, n: number, unit: string, timezone = 'UTC', type: DateLikeType = 'datetime') =>
-    db.text(compileDateRangeWidth(sql, n, unit, type, timezone));
+    db.text(compileDateRangeWidth(sql, n, unit, type, timezone).output);
 
   it('buckets a datetime by one unit of every kind, under every spelling', async () => {
     for (const [spellings, start] of SPELLINGS) {
@@ -69,7 +69,7 @@ describe('range() with a date width', () => {
       ['00:30', '00:59', '01:30', '02:10'].map((t) => `TIMESTAMPTZ '2021-10-31 ${t}:00+00'`),
     );
     const buckets = (n: number, unit: string, rows: string) =>
-      db.texts(compileDateRangeWidth('x', n, unit, 'datetime', 'Europe/Paris'), rows);
+      db.texts(compileDateRangeWidth('x', n, unit, 'datetime', 'Europe/Paris').output, rows);
     expect(await buckets(1, 'h', autumn)).to.deep.equal([
       '2021-10-31 00:00:00+00',
       '2021-10-31 00:00:00+00',
@@ -101,8 +101,8 @@ describe('range() with a date width', () => {
     expect(await onDate(1, 'M')).to.equal('2021-05-01');
     expect(await onDate(1, 'q')).to.equal('2021-04-01');
     expect(await onDate(1, 'y')).to.equal('2021-01-01');
-    expect(await db.text(`typeof(${compileDateRangeWidth(date, 1, 'q', 'date', 'UTC')})`)).to.equal('DATE');
-    expect(await db.text(`typeof(${compileDateRangeWidth(INSTANT, 5, 'm', 'datetime', 'UTC')})`)).to.equal(
+    expect(await db.text(`typeof(${compileDateRangeWidth(date, 1, 'q', 'date', 'UTC').output})`)).to.equal('DATE');
+    expect(await db.text(`typeof(${compileDateRangeWidth(INSTANT, 5, 'm', 'datetime', 'UTC').output})`)).to.equal(
       'TIMESTAMP WITH TIME ZONE',
     );
   });

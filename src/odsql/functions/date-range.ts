@@ -77,31 +77,37 @@ function dateBucket(x: string, n: number, unit: RangeUnit): string {
   return unit === 'day' && n > 1 ? `time_bucket(to_days(${n}), ${x})` : x;
 }
 
-/**
- * TIMESTAMPTZ SQL of the bucket of an instant, bucketed on the wall clock. Below a day the
- * start keeps the instant's own offset when that is a reading of the same wall-clock start, so
- * the two passes of a repeated autumn hour stay apart; otherwise the wall-clock start is
- * converted back (a bucket straddling a change of offset).
- */
-function datetimeBucket(x: string, n: number, unit: RangeUnit, timezone: string): string {
-  const local = localTimestamp(x, timezone);
-  if (isCalendar(unit)) return instantOf(`date_trunc('${unit}', ${local})`, timezone);
-  if (unit === 'day') {
-    return instantOf(
-      n > 1 ? `time_bucket(to_days(${n}), ${local})` : `date_trunc('day', ${local})`,
-      timezone,
-    );
-  }
-  const start = `time_bucket(to_microseconds(${BigInt(n) * UNIT_MICROS[unit]}), ${local})`;
-  const sameOffset = `make_timestamptz(epoch_us(${x}) - (epoch_us(${local}) - epoch_us(${start})))`;
-  return `CASE WHEN ${localTimestamp(sameOffset, timezone)} = ${start} THEN ${sameOffset} ELSE ${instantOf(start, timezone)} END`;
+/** A bucket's SQL: what rows are grouped on, and the group's TIMESTAMPTZ (or DATE) start. */
+export interface BucketSql {
+  readonly group: string;
+  readonly output: string;
 }
 
 /**
- * SQL of the start of the equal-width bucket holding a date (DATE) or datetime (TIMESTAMPTZ),
- * of the same type. Units as explore-api.md; more than one week, month, quarter or year, an
- * unknown unit or a width that is not a positive integer throw QueryLangError. Buckets of
- * several days or sub-day widths start from DuckDB's time_bucket origin (Monday 2000-01-03).
+ * The bucket of an instant, bucketed on the wall clock. Calendar and day buckets group on the
+ * local start (cheap per row) and convert it back once per group. Below a day the start keeps
+ * the instant's own offset when that is a reading of the same wall-clock start, so the two
+ * passes of a repeated autumn hour stay apart; otherwise the wall-clock start is converted back
+ * (a bucket straddling a change of offset).
+ */
+function datetimeBucket(x: string, n: number, unit: RangeUnit, timezone: string): BucketSql {
+  const local = localTimestamp(x, timezone);
+  if (isCalendar(unit) || unit === 'day') {
+    const group =
+      unit === 'day' && n > 1 ? `time_bucket(to_days(${n}), ${local})` : `date_trunc('${unit}', ${local})`;
+    return { group, output: instantOf(group, timezone) };
+  }
+  const start = `time_bucket(to_microseconds(${BigInt(n) * UNIT_MICROS[unit]}), ${local})`;
+  const sameOffset = `make_timestamptz(epoch_us(${x}) - (epoch_us(${local}) - epoch_us(${start})))`;
+  const bucket = `CASE WHEN ${localTimestamp(sameOffset, timezone)} = ${start} THEN ${sameOffset} ELSE ${instantOf(start, timezone)} END`;
+  return { group: bucket, output: bucket };
+}
+
+/**
+ * The equal-width bucket holding a date (DATE) or datetime (TIMESTAMPTZ): its grouping SQL and
+ * its start, of the field's type. Units as explore-api.md; more than one week, month, quarter or
+ * year, an unknown unit or a width that is not a positive integer throw QueryLangError. Buckets
+ * of several days or sub-day widths start from DuckDB's time_bucket origin (Monday 2000-01-03).
  */
 export function compileDateRangeWidth(
   sqlExpr: string,
@@ -109,9 +115,9 @@ export function compileDateRangeWidth(
   unit: string,
   type: DateLikeType,
   timezone: string,
-): string {
+): BucketSql {
   const rangeUnit = unitOf(n, unit);
-  return type === 'date'
-    ? dateBucket(sqlExpr, n, rangeUnit)
-    : datetimeBucket(sqlExpr, n, rangeUnit, timezone);
+  if (type === 'datetime') return datetimeBucket(sqlExpr, n, rangeUnit, timezone);
+  const bucket = dateBucket(sqlExpr, n, rangeUnit);
+  return { group: bucket, output: bucket };
 }

@@ -1,9 +1,13 @@
 // SQL pieces shared by the date builders: moving between instants and the request time zone's wall clock.
 import { quoteString } from '../../sql-text.js';
+import { wallClockSql } from './zone-offsets.js';
 
-/** TIMESTAMP SQL of an instant (TIMESTAMPTZ) as read on the wall clock of `timezone`. */
+/**
+ * TIMESTAMP SQL of an instant (TIMESTAMPTZ) as read on the wall clock of `timezone`: offset
+ * arithmetic where zone-offsets.ts knows the offsets, ICU elsewhere.
+ */
 export function localTimestamp(instantSql: string, timezone: string): string {
-  return `timezone(${quoteString(timezone)}, ${instantSql})`;
+  return wallClockSql(instantSql, timezone, `timezone(${quoteString(timezone)}, ${instantSql})`);
 }
 
 /** TIMESTAMPTZ SQL of a wall-clock time (TIMESTAMP) of `timezone`. */

@@ -130,12 +130,13 @@ function widthGroups(x: string, width: Expr, args: readonly CompiledArg[], ctx: 
   const type = args[0]!.type ?? 'null';
   if (width.kind === 'quantity' && isDateLike(type)) {
     const bucket = compileDateRangeWidth(x, width.value, width.unit, type, ctx.timezone);
-    return { group: bucket, output: bucket, sort: bucket, filter: null, type };
+    return { group: bucket.group, output: bucket.output, sort: bucket.group, filter: null, type };
   }
+  // Rows are grouped on the bucket's low bound; its text label is made once per group.
   const step = width.kind === 'number' ? String(width.value) : '1';
   const low = `(floor(CAST(${x} AS DOUBLE) / ${step}) * ${step})`;
-  const key = `CASE WHEN ${x} IS NULL THEN NULL ELSE ${numberLabel(low)} || '-' || ${numberLabel(`${low} + ${step}`)} END`;
-  return { group: key, output: key, sort: `min(${x})`, filter: null, type: 'text' };
+  const label = `CASE WHEN ${low} IS NULL THEN NULL ELSE ${numberLabel(low)} || '-' || ${numberLabel(`${low} + ${step}`)} END`;
+  return { group: low, output: label, sort: low, filter: null, type: 'text' };
 }
 
 function checkGeoCluster(args: readonly Arg[]): void {
