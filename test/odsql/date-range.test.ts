@@ -101,10 +101,12 @@ describe('range() with a date width', () => {
     expect(await onDate(1, 'M')).to.equal('2021-05-01');
     expect(await onDate(1, 'q')).to.equal('2021-04-01');
     expect(await onDate(1, 'y')).to.equal('2021-01-01');
-    expect(await db.text(`typeof(${compileDateRangeWidth(date, 1, 'q', 'date', 'UTC').output})`)).to.equal('DATE');
-    expect(await db.text(`typeof(${compileDateRangeWidth(INSTANT, 5, 'm', 'datetime', 'UTC').output})`)).to.equal(
-      'TIMESTAMP WITH TIME ZONE',
+    expect(await db.text(`typeof(${compileDateRangeWidth(date, 1, 'q', 'date', 'UTC').output})`)).to.equal(
+      'DATE',
     );
+    expect(
+      await db.text(`typeof(${compileDateRangeWidth(INSTANT, 5, 'm', 'datetime', 'UTC').output})`),
+    ).to.equal('TIMESTAMP WITH TIME ZONE');
   });
 
   it('keeps null for null', async () => {

@@ -32,14 +32,7 @@ function offsetReader(zone: string): (ms: number) => number {
   return (ms) => {
     const parts: Record<string, number> = {};
     for (const part of format.formatToParts(ms)) parts[part.type] = Number(part.value);
-    const wall = Date.UTC(
-      parts.year!,
-      parts.month! - 1,
-      parts.day!,
-      parts.hour!,
-      parts.minute!,
-      parts.second!,
-    );
+    const wall = Date.UTC(parts.year!, parts.month! - 1, parts.day, parts.hour, parts.minute, parts.second);
     return wall - Math.floor(ms / 1000) * 1000;
   };
 }
