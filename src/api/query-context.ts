@@ -34,8 +34,11 @@ export const pageParams = z.object({
 export type FilterParams = z.output<typeof filterParams>;
 export type PageParams = z.output<typeof pageParams>;
 
-/** The ODSQL parameters of a request's filtering context. */
-export function toQueryParams(params: FilterParams): QueryParams {
+/**
+ * The ODSQL parameters of a request's filtering context over `source` (every operation that
+ * filters, records, exports, facets, the catalog and v1, builds its query here).
+ */
+export function toQueryParams(_source: QuerySource, params: FilterParams): QueryParams {
   return {
     ...(params.select !== undefined && { select: params.select }),
     where: params.where,
@@ -86,7 +89,7 @@ export async function runPagedQuery(
   overrides: Partial<QueryParams> = {},
 ): Promise<QueryPage> {
   const page = pageOf(params, params.group_by !== undefined);
-  const query = { ...toQueryParams(params), ...page, ...overrides };
+  const query = { ...toQueryParams(source, params), ...page, ...overrides };
   const count = async (compiled: CompiledQuery): Promise<number> =>
     Number((await engine.queryJson(compiled.countSql, [], signal))[0]?.total_count ?? 0);
   const compiled = compileQuery(source, { ...query, withGroupCount: true, limit: Math.max(page.limit, 1) });
