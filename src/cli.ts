@@ -10,6 +10,10 @@ const COMMANDS: Record<string, { help: string; load: Command }> = {
     help: 'ingest <file> --portal DIR --id ID [--title T] [--geo-point LAT,LON] [--facet F,...] [--multivalued F:SEP]',
     load: () => import('./ingest/command.js'),
   },
+  keys: {
+    help: 'keys create --user NAME [--group G]... | keys list | keys revoke KEY_ID   [--portal DIR]',
+    load: () => import('./auth/command.js'),
+  },
   sample: {
     help: 'sample --portal DIR   (builds the sample portal from vega-datasets)',
     load: () => import('./ingest/sample.js'),

@@ -1,0 +1,137 @@
+// API keys: created once and shown once, stored only as a salted HMAC in `<portal>/keys.json`,
+// checked in constant time, revocable while the server runs (the file is re-read when it changes).
+import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
+import { readFileSync, renameSync, statSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { z } from 'zod';
+
+/** The key file of a portal. */
+export const KEYS_FILE = 'keys.json';
+
+/** A key is `dpk_<id>_<secret>`: the id finds the entry, the secret is what is hashed. */
+const KEY_SHAPE = /^dpk_([0-9a-f]{12})_([A-Za-z0-9_-]{43})$/;
+
+const keyEntry = z.object({
+  id: z.string().regex(/^[0-9a-f]{12}$/),
+  user: z.string().min(1),
+  groups: z.array(z.string()).default([]),
+  created: z.string(),
+  revoked: z.string().nullable().default(null),
+  salt: z.string(),
+  hash: z.string(),
+});
+const keysFile = z.object({ keys: z.array(keyEntry).default([]) });
+
+export type KeyEntry = z.output<typeof keyEntry>;
+
+/** Who a valid key belongs to. */
+export interface KeyOwner {
+  readonly keyId: string;
+  readonly user: string;
+  readonly groups: readonly string[];
+}
+
+const digest = (salt: string, secret: string): Buffer =>
+  createHmac('sha256', Buffer.from(salt, 'base64url')).update(secret).digest();
+
+function readEntries(file: string): KeyEntry[] {
+  try {
+    return keysFile.parse(JSON.parse(readFileSync(file, 'utf8'))).keys;
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return [];
+    throw new Error(`${file}: ${error instanceof Error ? error.message : String(error)}`);
+  }
+}
+
+function writeEntries(file: string, keys: readonly KeyEntry[]): void {
+  const aside = `${file}.${process.pid}.tmp`;
+  writeFileSync(aside, `${JSON.stringify({ keys }, null, 2)}\n`, { mode: 0o600 });
+  renameSync(aside, file);
+}
+
+/** The keys of one portal directory. */
+export class KeyStore {
+  private readonly file: string;
+  private cache: { version: string; byId: Map<string, KeyEntry> } | null = null;
+
+  constructor(portalDir: string) {
+    this.file = path.join(portalDir, KEYS_FILE);
+  }
+
+  /** Creates a key for `user`; the returned key text is the only copy that will ever exist. */
+  create(user: string, groups: readonly string[] = [], now = new Date()): { key: string; entry: KeyEntry } {
+    if (!/^[\w.@-]{1,100}$/.test(user)) throw new Error(`invalid user name: ${JSON.stringify(user)}`);
+    const id = randomBytes(6).toString('hex');
+    const secret = randomBytes(32).toString('base64url');
+    const salt = randomBytes(16).toString('base64url');
+    const entry: KeyEntry = {
+      id,
+      user,
+      groups: [...groups],
+      created: now.toISOString(),
+      revoked: null,
+      salt,
+      hash: digest(salt, secret).toString('base64url'),
+    };
+    writeEntries(this.file, [...readEntries(this.file), entry]);
+    return { key: `dpk_${id}_${secret}`, entry };
+  }
+
+  /** Every key, revoked ones included (no secret is stored, so none is shown). */
+  list(): KeyEntry[] {
+    return readEntries(this.file);
+  }
+
+  /** Revokes a key by id (or by the full key text); false when no such key. */
+  revoke(idOrKey: string, now = new Date()): boolean {
+    const id = KEY_SHAPE.exec(idOrKey)?.[1] ?? idOrKey;
+    const keys = readEntries(this.file);
+    const entry = keys.find((k) => k.id === id);
+    if (!entry) return false;
+    entry.revoked ??= now.toISOString();
+    writeEntries(this.file, keys);
+    return true;
+  }
+
+  /** The owner of a presented key, or null when it is malformed, unknown, revoked or wrong. */
+  verify(presented: string): KeyOwner | null {
+    const match = KEY_SHAPE.exec(presented);
+    if (!match) return null;
+    const entry = this.entries().get(match[1]!);
+    if (!entry || entry.revoked !== null) return null;
+    const expected = Buffer.from(entry.hash, 'base64url');
+    const actual = digest(entry.salt, match[2]!);
+    if (expected.length !== actual.length || !timingSafeEqual(expected, actual)) return null;
+    return { keyId: entry.id, user: entry.user, groups: entry.groups };
+  }
+
+  /** The entries, re-read when the file changed (every write renames a new file into place). */
+  private entries(): Map<string, KeyEntry> {
+    let version = 'none';
+    try {
+      const stat = statSync(this.file);
+      version = `${stat.ino}:${stat.mtimeMs}:${stat.size}`;
+    } catch {
+      // No key file: no keys.
+    }
+    if (this.cache?.version !== version) {
+      const keys = version === 'none' ? [] : readEntries(this.file);
+      this.cache = { version, byId: new Map(keys.map((k) => [k.id, k])) };
+    }
+    return this.cache.byId;
+  }
+}
+
+/** The key a request presents: `Authorization: Apikey <key>` (any case) or `?apikey=`. */
+export function presentedKey(authorization: string | undefined, query: unknown): string | null {
+  const header = /^apikey\s+(\S+)\s*$/i.exec(authorization ?? '');
+  if (header) return header[1]!;
+  const raw = (query as Record<string, unknown> | undefined)?.apikey;
+  const value: unknown = Array.isArray(raw) ? (raw as unknown[])[raw.length - 1] : raw;
+  return typeof value === 'string' && value !== '' ? value : null;
+}
+
+/** A URL or log line with every `apikey=` value replaced, so keys never reach a log. */
+export function scrubKeys(text: string): string {
+  return text.replace(/([?&]apikey=)[^&#\s]*/gi, '$1***');
+}

@@ -1,0 +1,84 @@
+// API keys: shown once, stored as a salted hash only, checked exactly, revocable at once.
+import { expect } from 'chai';
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { KeyStore, presentedKey, scrubKeys, KEYS_FILE } from '../../src/auth/keys.js';
+import { main as keysCommand } from '../../src/auth/command.js';
+
+describe('API keys', () => {
+  let dir: string;
+  beforeEach(async () => {
+    dir = await mkdtemp(path.join(os.tmpdir(), 'duckportal-keys-'));
+  });
+  afterEach(() => rm(dir, { recursive: true, force: true }));
+
+  it('stores no secret: the key text appears nowhere in keys.json', async () => {
+    const { key, entry } = new KeyStore(dir).create('alice', ['press']);
+    const stored = await readFile(path.join(dir, KEYS_FILE), 'utf8');
+    const secret = key.split('_').slice(2).join('_');
+    expect(stored).to.not.include(secret);
+    expect(stored).to.include(entry.hash);
+    expect(JSON.parse(stored).keys[0]).to.include({ user: 'alice', id: entry.id, revoked: null });
+  });
+
+  it('verifies the exact key and nothing else', () => {
+    const store = new KeyStore(dir);
+    const { key } = store.create('alice', ['press']);
+    expect(store.verify(key)).to.deep.include({ user: 'alice', groups: ['press'] });
+    const last = key.at(-1) === 'A' ? 'B' : 'A';
+    expect(store.verify(key.slice(0, -1) + last)).to.equal(null);
+    expect(store.verify(key.slice(0, -1))).to.equal(null);
+    expect(store.verify('')).to.equal(null);
+    expect(store.verify(`${key} `)).to.equal(null);
+  });
+
+  it('gives two keys of one user different salts and hashes', () => {
+    const store = new KeyStore(dir);
+    const a = store.create('bob').entry;
+    const b = store.create('bob').entry;
+    expect(a.salt).to.not.equal(b.salt);
+    expect(a.hash).to.not.equal(b.hash);
+    expect(store.list()).to.have.length(2);
+  });
+
+  it('refuses a revoked key at once, also in a store that had read the file before', () => {
+    const server = new KeyStore(dir);
+    const { key, entry } = new KeyStore(dir).create('carol');
+    expect(server.verify(key)).to.not.equal(null);
+    expect(new KeyStore(dir).revoke(entry.id)).to.equal(true);
+    expect(server.verify(key)).to.equal(null);
+    expect(new KeyStore(dir).revoke('000000000000')).to.equal(false);
+  });
+
+  it('reads the key from the Authorization header (scheme in any case) or apikey=', () => {
+    expect(presentedKey('Apikey k1', {})).to.equal('k1');
+    expect(presentedKey('APIKEY   k2', {})).to.equal('k2');
+    expect(presentedKey('ApiKey k3', { apikey: 'other' })).to.equal('k3');
+    expect(presentedKey(undefined, { apikey: 'k4' })).to.equal('k4');
+    expect(presentedKey('Bearer x', {})).to.equal(null);
+    expect(presentedKey(undefined, { apikey: '' })).to.equal(null);
+  });
+
+  it('scrubs apikey values from anything logged', () => {
+    expect(scrubKeys('GET /records?where=x&apikey=dpk_abc&limit=1 200')).to.equal(
+      'GET /records?where=x&apikey=***&limit=1 200',
+    );
+    expect(scrubKeys('/x?APIKEY=secret')).to.equal('/x?APIKEY=***');
+  });
+
+  it('is driven by `duckportal keys create|list|revoke`', async () => {
+    const out: string[] = [];
+    await keysCommand(['create', '--user', 'dave', '--group', 'a', '--portal', dir], (l) => out.push(l));
+    const key = out[0]!;
+    expect(new KeyStore(dir).verify(key)?.user).to.equal('dave');
+    const id = new KeyStore(dir).list()[0]!.id;
+    await keysCommand(['list', '--portal', dir], (l) => out.push(l));
+    expect(out.at(-1)).to.match(new RegExp(`^${id}\\tdave\\ta\\t.*\\tactive$`));
+    await keysCommand(['revoke', id, '--portal', dir], (l) => out.push(l));
+    expect(new KeyStore(dir).verify(key)).to.equal(null);
+    let failure: unknown;
+    await keysCommand(['create', '--portal', dir]).catch((error: unknown) => (failure = error));
+    expect(String(failure)).to.include('usage: duckportal keys create');
+  });
+});
