@@ -117,6 +117,20 @@ export const datasetFileSchema = z
   .strict();
 export type DatasetFile = z.infer<typeof datasetFileSchema>;
 
+const limit = z.number().int().positive().nullable();
+
+/** API call quotas per day (UTC), and concurrent exports; null means unlimited. */
+export const quotasSchema = z
+  .object({
+    per_key: limit.default(null),
+    per_ip: limit.default(null),
+    portal: limit.default(null),
+    concurrent_exports: limit.default(4),
+  })
+  .strict();
+export type Quotas = z.output<typeof quotasSchema>;
+export const DEFAULT_QUOTAS: Quotas = { per_key: null, per_ip: null, portal: null, concurrent_exports: 4 };
+
 export const portalFileSchema = z
   .object({
     title: z.string(),
@@ -124,6 +138,7 @@ export const portalFileSchema = z
     language: z.string().default('en'),
     timezone: z.string().default('UTC'),
     private: z.boolean().default(false),
+    quotas: quotasSchema.default(DEFAULT_QUOTAS),
   })
   .strict();
 export type PortalFile = z.infer<typeof portalFileSchema>;

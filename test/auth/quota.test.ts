@@ -1,0 +1,65 @@
+// Quotas: exact counting per key, per IP and per portal, a daily window, and export slots.
+import { expect } from 'chai';
+import { ExportSlots, QuotaCounter } from '../../src/auth/quota.js';
+import { DEFAULT_QUOTAS } from '../../src/catalog/schema.js';
+
+const anonymous = (ip: string) => ({ keyId: null, ip });
+const keyed = (keyId: string) => ({ keyId, ip: '10.0.0.1' });
+
+describe('quotas', () => {
+  it('lets exactly `per_ip` calls through per address and day, then refuses without counting', () => {
+    const counter = new QuotaCounter({ ...DEFAULT_QUOTAS, per_ip: 3 }, () => Date.UTC(2026, 0, 1, 12));
+    const decisions = Array.from({ length: 5 }, () => counter.take(anonymous('1.2.3.4')));
+    expect(decisions.map((d) => d.allowed)).to.deep.equal([true, true, true, false, false]);
+    expect(decisions.map((d) => d.remaining)).to.deep.equal([2, 1, 0, 0, 0]);
+    expect(decisions[0]!.limit).to.equal(3);
+    expect(decisions[0]!.resetAt.toISOString()).to.equal('2026-01-02T00:00:00.000Z');
+    expect(counter.take(anonymous('5.6.7.8')).allowed).to.equal(true);
+  });
+
+  it('counts keys apart from addresses, with their own limit', () => {
+    const counter = new QuotaCounter({ ...DEFAULT_QUOTAS, per_ip: 1, per_key: 2 });
+    expect(counter.take(anonymous('10.0.0.1')).allowed).to.equal(true);
+    expect(counter.take(anonymous('10.0.0.1')).allowed).to.equal(false);
+    expect([1, 2, 3].map(() => counter.take(keyed('k1')).allowed)).to.deep.equal([true, true, false]);
+    expect(counter.take(keyed('k2')).allowed).to.equal(true);
+  });
+
+  it('refuses everyone once the portal quota is spent, and reports the tightest quota', () => {
+    const counter = new QuotaCounter({ ...DEFAULT_QUOTAS, per_ip: 10, portal: 2 });
+    expect(counter.take(anonymous('a')).remaining).to.equal(1);
+    expect(counter.take(anonymous('b')).allowed).to.equal(true);
+    const refused = counter.take(anonymous('c'));
+    expect(refused).to.deep.include({ allowed: false, limit: 2, remaining: 0 });
+  });
+
+  it('starts a new day at midnight UTC', () => {
+    let now = Date.UTC(2026, 0, 1, 23, 59);
+    const counter = new QuotaCounter({ ...DEFAULT_QUOTAS, per_ip: 1 }, () => now);
+    expect(counter.take(anonymous('a')).allowed).to.equal(true);
+    expect(counter.take(anonymous('a')).allowed).to.equal(false);
+    now = Date.UTC(2026, 0, 2, 0, 0);
+    expect(counter.take(anonymous('a')).allowed).to.equal(true);
+  });
+
+  it('reports no limit when none applies', () => {
+    expect(new QuotaCounter(DEFAULT_QUOTAS).take(anonymous('a'))).to.deep.include({
+      allowed: true,
+      limit: null,
+      remaining: null,
+    });
+  });
+
+  it('caps concurrent exports per caller and frees a slot once, whatever calls release', () => {
+    const slots = new ExportSlots(2);
+    const first = slots.acquire(keyed('k'))!;
+    const second = slots.acquire(keyed('k'))!;
+    expect(slots.acquire(keyed('k'))).to.equal(null);
+    expect(slots.acquire(anonymous('x'))).to.not.equal(null);
+    first();
+    first();
+    expect(slots.size).to.equal(2);
+    expect(slots.acquire(keyed('k'))).to.not.equal(null);
+    second();
+  });
+});
