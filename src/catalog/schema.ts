@@ -90,10 +90,26 @@ export type Metas = z.infer<typeof metasSchema>;
 /** Who may read a dataset's data; issue-level access control builds on `restricted`. */
 export const visibilitySchema = z.enum(['public', 'restricted']).default('public');
 
+/**
+ * One audience of a dataset: the users and groups it names (`*` = everyone, anonymous callers
+ * included), the fields hidden from it, and an ODSQL `where` applied before its own queries.
+ */
+export const audienceSchema = z
+  .object({
+    users: z.array(z.string()).default([]),
+    groups: z.array(z.string()).default([]),
+    hidden_fields: z.array(z.string()).default([]),
+    row_filter: z.string().nullable().default(null),
+  })
+  .strict();
+export type Audience = z.output<typeof audienceSchema>;
+
 export const datasetFileSchema = z
   .object({
     dataset_uid: z.string().min(1),
     visibility: visibilitySchema,
+    /** Who sees what: the first audience naming the caller applies (see README, access control). */
+    access: z.array(audienceSchema).default([]),
     metas: metasSchema,
     fields: z.array(fieldSchema),
     /** Free-form application metas, returned only with include_app_metas=true. */

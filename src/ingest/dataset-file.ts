@@ -93,6 +93,7 @@ export function buildDatasetFile(input: DatasetFileInput): DatasetFile {
   const candidate = {
     dataset_uid: previous?.dataset_uid ?? newDatasetUid(),
     visibility: previous?.visibility ?? 'public',
+    access: previous?.access ?? [],
     metas: mergeMetas(input.id, previous?.metas, input.metas ?? {}, input.title),
     fields: input.fields.map((f) => mergeField(f, previousFields.get(f.name), input.fieldSettings?.[f.name])),
     app_metas: previous?.app_metas ?? {},

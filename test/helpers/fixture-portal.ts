@@ -16,6 +16,7 @@ function datasetFile(
   return {
     dataset_uid: `da_${title.toLowerCase().replace(/\W/g, '')}`,
     visibility: 'public',
+    access: [],
     metas: {
       default: {
         title,

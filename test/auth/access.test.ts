@@ -1,0 +1,47 @@
+// Who sees what of a dataset: public to all, restricted to named users and groups, and an
+// audience's hidden fields and row filter.
+import { expect } from 'chai';
+import { datasetAccess } from '../../src/auth/access.js';
+import type { Dataset } from '../../src/catalog/portal.js';
+import type { Audience, DatasetFile } from '../../src/catalog/schema.js';
+
+const audience = (a: Partial<Audience>): Audience => ({
+  users: [],
+  groups: [],
+  hidden_fields: [],
+  row_filter: null,
+  ...a,
+});
+const dataset = (visibility: 'public' | 'restricted', access: Audience[]) =>
+  ({ id: 'd', file: { visibility, access } as unknown as DatasetFile }) as unknown as Dataset;
+const alice = { keyId: 'k1', user: 'alice', groups: ['press'] };
+const bob = { keyId: 'k2', user: 'bob', groups: [] };
+
+describe('dataset access', () => {
+  it('opens a public dataset to everyone, anonymous included', () => {
+    expect(datasetAccess(dataset('public', []), null).dataVisible).to.equal(true);
+    expect(datasetAccess(dataset('public', []), bob).hiddenFields.size).to.equal(0);
+  });
+
+  it('opens a restricted dataset only to the users and groups of an audience', () => {
+    const restricted = dataset('restricted', [
+      audience({ groups: ['press'] }),
+      audience({ users: ['carol'] }),
+    ]);
+    expect(datasetAccess(restricted, alice).dataVisible).to.equal(true);
+    expect(datasetAccess(restricted, bob).dataVisible).to.equal(false);
+    expect(datasetAccess(restricted, null).dataVisible).to.equal(false);
+    expect(datasetAccess(restricted, { keyId: 'k3', user: 'carol', groups: [] }).dataVisible).to.equal(true);
+  });
+
+  it('applies the first audience naming the caller: its hidden fields and row filter', () => {
+    const narrowed = dataset('public', [
+      audience({ users: ['alice'], row_filter: "origin = 'SFO'" }),
+      audience({ users: ['*'], hidden_fields: ['delay'] }),
+    ]);
+    expect(datasetAccess(narrowed, alice)).to.deep.include({ rowFilter: "origin = 'SFO'" });
+    expect(datasetAccess(narrowed, alice).hiddenFields.size).to.equal(0);
+    expect([...datasetAccess(narrowed, null).hiddenFields]).to.deep.equal(['delay']);
+    expect([...datasetAccess(narrowed, bob).hiddenFields]).to.deep.equal(['delay']);
+  });
+});
