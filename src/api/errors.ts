@@ -1,7 +1,7 @@
 // Every error a client can see, and the one middleware that turns them into the spec's error object.
 import type { Context, Next } from 'koa';
 import { QueryLangError } from '../odsql/errors.js';
-import { QueryInterrupted } from '../engine/engine.js';
+import { EngineSaturated, QueryDeadlineExceeded, QueryInterrupted } from '../engine/engine.js';
 
 /** An error with an HTTP status and an Explore API error code. */
 export class ApiError extends Error {
@@ -34,6 +34,22 @@ export function toErrorBody(error: unknown): {
     return { status: error.status, body: { error_code: error.errorCode, message: error.message } };
   if (error instanceof QueryLangError)
     return { status: 400, body: { error_code: 'QueryLangError', message: error.message } };
+  if (error instanceof QueryDeadlineExceeded) {
+    const seconds = error.deadlineMs / 1000;
+    return {
+      status: 400,
+      body: {
+        error_code: 'QueryTimeout',
+        message: `The query was stopped after ${seconds} s: narrow it with where, or use an export for large results.`,
+      },
+    };
+  }
+  if (error instanceof EngineSaturated) {
+    return {
+      status: 503,
+      body: { error_code: 'ServerBusy', message: 'The server is busy: retry in a moment.' },
+    };
+  }
   if (error instanceof QueryInterrupted) {
     return {
       status: 503,
@@ -63,6 +79,7 @@ export function errorMiddleware(log: (line: string) => void) {
           `${ctx.method} ${ctx.path}: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`,
         );
       if (error instanceof ApiError) ctx.set(error.headers);
+      if (error instanceof EngineSaturated) ctx.set('Retry-After', '1');
       ctx.status = status;
       ctx.body = body;
     }

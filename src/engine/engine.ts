@@ -14,6 +14,10 @@ export interface EngineOptions {
   readonly threads?: number;
   readonly memoryLimit?: string;
   readonly connections?: number;
+  /** Longest a JSON query (not an export) may run before it is interrupted; default 30 s. */
+  readonly queryDeadlineMs?: number;
+  /** Most callers that may wait for a connection; one more is refused at once. Default 64. */
+  readonly maxWaiting?: number;
 }
 
 /** A result read whole: column names, DuckDB type names and rows of DuckDB values. */
@@ -22,10 +26,24 @@ export interface QueryResult {
   readonly rows: readonly (readonly DuckDBValue[])[];
 }
 
-/** Thrown when a query is stopped by its caller (client gone, deadline passed). */
+/** Thrown when a query is stopped by its caller (client gone). */
 export class QueryInterrupted extends Error {
   constructor() {
     super('query interrupted');
+  }
+}
+
+/** Thrown when a query ran past the engine's deadline and was interrupted. */
+export class QueryDeadlineExceeded extends Error {
+  constructor(readonly deadlineMs: number) {
+    super(`query stopped after ${deadlineMs} ms`);
+  }
+}
+
+/** Thrown when every connection is busy and the waiting line is full. */
+export class EngineSaturated extends Error {
+  constructor() {
+    super('every connection is busy and the waiting line is full');
   }
 }
 
@@ -36,6 +54,7 @@ export class Engine {
   private constructor(
     private readonly instance: DuckDBInstance,
     connections: DuckDBConnection[],
+    private readonly limits: { deadlineMs: number; maxWaiting: number },
   ) {
     this.idle.push(...connections);
   }
@@ -56,7 +75,10 @@ export class Engine {
     await lockDown(first, [...options.allowedDirectories, options.tempDirectory]);
     const pool = [first];
     for (let i = 1; i < (options.connections ?? 8); i++) pool.push(await instance.connect());
-    return new Engine(instance, pool);
+    return new Engine(instance, pool, {
+      deadlineMs: options.queryDeadlineMs ?? 30_000,
+      maxWaiting: options.maxWaiting ?? 64,
+    });
   }
 
   /** Runs `work` on a pooled connection; `signal` interrupts the running statement. */
@@ -66,6 +88,11 @@ export class Engine {
   ): Promise<T> {
     if (signal?.aborted) throw new QueryInterrupted();
     const connection = await this.acquire();
+    if (signal?.aborted) {
+      // Gone (or past its deadline) while waiting in line.
+      this.release(connection);
+      throw new QueryInterrupted();
+    }
     let settled = false;
     let interrupter: NodeJS.Timeout | undefined;
     // An interrupt that arrives before execution starts is dropped: re-send until the work settles.
@@ -93,7 +120,7 @@ export class Engine {
 
   /** Runs one statement and reads its whole result. */
   async query(sql: string, params: readonly DuckDBValue[] = [], signal?: AbortSignal): Promise<QueryResult> {
-    return this.withConnection(async (connection) => {
+    return this.withDeadline(async (connection) => {
       const reader = await connection.runAndReadAll(sql, [...params]);
       const columns = reader
         .columnNames()
@@ -108,10 +135,23 @@ export class Engine {
     params: readonly DuckDBValue[] = [],
     signal?: AbortSignal,
   ): Promise<Record<string, JsonValue>[]> {
-    return this.withConnection(
+    return this.withDeadline(
       async (connection) => readJsonRows(await connection.runAndReadAll(sql, [...params])),
       signal,
     );
+  }
+
+  /** withConnection, also interrupted when the engine's query deadline passes. */
+  private async withDeadline<T>(work: (connection: DuckDBConnection) => Promise<T>, signal?: AbortSignal) {
+    const deadline = AbortSignal.timeout(this.limits.deadlineMs);
+    try {
+      return await this.withConnection(work, signal ? AbortSignal.any([signal, deadline]) : deadline);
+    } catch (error) {
+      if (error instanceof QueryInterrupted && deadline.aborted && !signal?.aborted) {
+        throw new QueryDeadlineExceeded(this.limits.deadlineMs);
+      }
+      throw error;
+    }
   }
 
   /** Defines (or redefines) a view over a Parquet file. */
@@ -144,6 +184,7 @@ export class Engine {
   private acquire(): Promise<DuckDBConnection> {
     const connection = this.idle.pop();
     if (connection) return Promise.resolve(connection);
+    if (this.waiting.length >= this.limits.maxWaiting) return Promise.reject(new EngineSaturated());
     return new Promise((resolve) => this.waiting.push(resolve));
   }
 

@@ -1,0 +1,63 @@
+// The engine's own limits: a query past its deadline is interrupted and its connection serves
+// the next query; a full waiting line refuses at once; a caller gone while waiting never runs.
+import { expect } from 'chai';
+import { mkdtemp, rm } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { Engine, EngineSaturated, QueryDeadlineExceeded, QueryInterrupted } from '../../src/engine/engine.js';
+
+/** A query that runs for many seconds unless interrupted. */
+const SLOW = 'SELECT count(*) FROM range(0, 20000000000) a(x) WHERE x % 7 = 3';
+
+describe('engine limits', () => {
+  let dir: string;
+  before(async () => {
+    dir = await mkdtemp(path.join(os.tmpdir(), 'duckportal-limits-'));
+  });
+  after(() => rm(dir, { recursive: true, force: true }));
+
+  const open = (options: { queryDeadlineMs?: number; maxWaiting?: number; connections?: number }) =>
+    Engine.open({ allowedDirectories: [dir], tempDirectory: path.join(dir, 'tmp'), threads: 1, ...options });
+
+  it('interrupts a query past its deadline, and the same connection answers the next one', async () => {
+    const engine = await open({ queryDeadlineMs: 300, connections: 1 });
+    try {
+      let error: unknown;
+      await engine.queryJson(SLOW).catch((e: unknown) => (error = e));
+      expect(error).to.be.instanceOf(QueryDeadlineExceeded);
+      expect(await engine.queryJson('SELECT 42 AS n')).to.deep.equal([{ n: 42 }]);
+    } finally {
+      engine.close();
+    }
+  });
+
+  it('refuses a caller beyond the waiting line at once', async () => {
+    const engine = await open({ queryDeadlineMs: 500, connections: 1, maxWaiting: 1 });
+    try {
+      const running = engine.queryJson(SLOW).catch((e: unknown) => e);
+      const waiting = engine.queryJson('SELECT 1 AS n').catch((e: unknown) => e);
+      let refused: unknown;
+      await engine.queryJson('SELECT 2 AS n').catch((e: unknown) => (refused = e));
+      expect(refused).to.be.instanceOf(EngineSaturated);
+      expect(await running).to.be.instanceOf(QueryDeadlineExceeded);
+      expect(await waiting).to.deep.equal([{ n: 1 }]);
+    } finally {
+      engine.close();
+    }
+  });
+
+  it('does not run the query of a caller that left while waiting', async () => {
+    const engine = await open({ queryDeadlineMs: 500, connections: 1 });
+    try {
+      const running = engine.queryJson(SLOW).catch((e: unknown) => e);
+      const controller = new AbortController();
+      const gone = engine.queryJson('SELECT 1 AS n', [], controller.signal).catch((e: unknown) => e);
+      controller.abort();
+      expect(await gone).to.be.instanceOf(QueryInterrupted);
+      await running;
+      expect(await engine.queryJson('SELECT 3 AS n')).to.deep.equal([{ n: 3 }]);
+    } finally {
+      engine.close();
+    }
+  });
+});
