@@ -3,7 +3,10 @@ import type { Context } from 'koa';
 import type { Engine } from '../engine/engine.js';
 import type { Dataset, Portal } from '../catalog/portal.js';
 import type { QuerySource } from '../catalog/source.js';
-import { notFound } from './errors.js';
+import { ApiError, notFound } from './errors.js';
+import { datasetAccess, type DatasetAccess } from '../auth/access.js';
+import { callerState } from '../auth/middleware.js';
+import { querySource } from '../catalog/source.js';
 
 export interface Services {
   readonly engine: Engine;
@@ -19,6 +22,28 @@ export function requireDataset(services: Services, id: string): Dataset {
   const dataset = services.portal().datasets.get(id);
   if (!dataset) throw notFound('dataset', id);
   return dataset;
+}
+
+/** What the request's caller may see of `dataset`. */
+export function accessOf(ctx: Context, dataset: Dataset): DatasetAccess {
+  return datasetAccess(dataset, callerState(ctx).owner);
+}
+
+/**
+ * The dataset named in the path and the query source its caller sees (hidden fields left out,
+ * row filter applied): 404 when unknown, 403 ForbiddenAccess when listed but not visible.
+ */
+export function requireDataSource(
+  services: Services,
+  ctx: Context,
+  id: string,
+): { dataset: Dataset; source: QuerySource } {
+  const dataset = requireDataset(services, id);
+  const access = accessOf(ctx, dataset);
+  if (!access.dataVisible) {
+    throw new ApiError(403, 'ForbiddenAccess', `You do not have access to the data of dataset ${id}.`);
+  }
+  return { dataset, source: querySource(dataset, access) };
 }
 
 /**

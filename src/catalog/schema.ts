@@ -138,14 +138,14 @@ const limit = z.number().int().positive().nullable();
 /** API call quotas per day (UTC), and concurrent exports; null means unlimited. */
 export const quotasSchema = z
   .object({
-    per_key: limit.default(null),
-    per_ip: limit.default(null),
+    per_key: limit.default(100_000),
+    per_ip: limit.default(10_000),
     portal: limit.default(null),
     concurrent_exports: limit.default(4),
   })
   .strict();
 export type Quotas = z.output<typeof quotasSchema>;
-export const DEFAULT_QUOTAS: Quotas = { per_key: null, per_ip: null, portal: null, concurrent_exports: 4 };
+export const DEFAULT_QUOTAS: Quotas = { per_key: 100_000, per_ip: 10_000, portal: null, concurrent_exports: 4 };
 
 export const portalFileSchema = z
   .object({

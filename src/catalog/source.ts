@@ -9,6 +9,8 @@ export interface QuerySource {
   /** View over `search.parquet` beside the data, or null when the dataset has none. */
   readonly searchTable: string | null;
   readonly fields: readonly Field[];
+  /** An ODSQL `where` ANDed before every query on this source (an audience's row filter), or null. */
+  readonly rowFilter?: string | null;
 }
 
 /** The view over a dataset's full-text index. */
@@ -16,11 +18,21 @@ export function searchViewName(datasetId: string): string {
   return `${datasetId}__search`;
 }
 
-/** The query source of a served dataset (the engine defines both views at load). */
-export function querySource(dataset: Dataset): QuerySource {
+/** What a caller may query of a dataset: fields hidden from it, and its row filter. */
+export interface SourceView {
+  readonly hiddenFields: ReadonlySet<string>;
+  readonly rowFilter: string | null;
+}
+
+/**
+ * The query source of a served dataset (the engine defines both views at load), as a caller
+ * sees it: hidden fields are unknown to its queries, and its row filter applies first.
+ */
+export function querySource(dataset: Dataset, view?: SourceView): QuerySource {
   return {
     table: dataset.id,
     searchTable: dataset.searchIndexPath ? searchViewName(dataset.id) : null,
-    fields: dataset.file.fields,
+    fields: view ? dataset.file.fields.filter((f) => !view.hiddenFields.has(f.name)) : dataset.file.fields,
+    rowFilter: view?.rowFilter ?? null,
   };
 }

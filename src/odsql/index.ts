@@ -86,6 +86,9 @@ export function compileQuery(
   const parsed = {
     select: items(params.select, parseSelect),
     where: [
+      ...(present(source.rowFilter ?? undefined)
+        ? [{ expr: parseWhereClause(source.rowFilter!), clause: 'where' as const }]
+        : []),
       ...(params.where ?? [])
         .filter(present)
         .map((text) => ({ expr: parseWhereClause(text), clause: 'where' as const })),

@@ -32,7 +32,7 @@ describe('ingest: re-ingest and atomic replace', () => {
       language: 'en',
       timezone: 'UTC',
       private: false,
-      quotas: { per_key: null, per_ip: null, portal: null, concurrent_exports: 4 },
+      quotas: { per_key: 100_000, per_ip: 10_000, portal: null, concurrent_exports: 4 },
     });
     await writeFile(path.join(portal, 'portal.json'), '{"title": "Mine", "language": "fr"}');
     await ingest({ file, portal, id: 'towns' });

@@ -1,0 +1,73 @@
+// Who is calling and how much they may call: API key authentication, the private portal rule,
+// and the daily quotas with their X-RateLimit-* headers. Mounted before every route.
+import type { Context, Next } from 'koa';
+import { ApiError } from '../api/errors.js';
+import type { KeyOwner, KeyStore } from './keys.js';
+import { presentedKey } from './keys.js';
+import type { Caller, QuotaCounter } from './quota.js';
+
+/** What the middlewares leave on ctx.state for the routes. */
+export interface CallerState {
+  readonly owner: KeyOwner | null;
+  readonly caller: Caller;
+}
+
+/** The caller of a request (set by `authenticate`); anonymous when the middleware did not run. */
+export function callerState(ctx: Context): CallerState {
+  const state = (ctx.state as { auth?: CallerState }).auth;
+  return state ?? { owner: null, caller: { keyId: null, ip: ctx.ip } };
+}
+
+/**
+ * Reads the API key: a key that is presented but unknown or revoked is a 401 (a silent
+ * fallback to anonymous would hide the mistake); a private portal requires one.
+ */
+export function authenticate(keys: KeyStore, isPrivate: () => boolean) {
+  return async (ctx: Context, next: Next): Promise<void> => {
+    const presented = presentedKey(ctx.get('authorization') || undefined, ctx.query);
+    const owner = presented === null ? null : keys.verify(presented);
+    if (presented !== null && owner === null) {
+      throw new ApiError(
+        401,
+        'InvalidAPIKey',
+        'The API key is not valid: it is unknown, revoked or mistyped.',
+      );
+    }
+    if (owner === null && isPrivate()) {
+      throw new ApiError(401, 'AuthenticationRequired', 'This portal is private: an API key is required.', {
+        'WWW-Authenticate': 'Apikey',
+      });
+    }
+    const state: CallerState = { owner, caller: { keyId: owner?.keyId ?? null, ip: ctx.ip } };
+    (ctx.state as { auth?: CallerState }).auth = state;
+    await next();
+  };
+}
+
+/** Counts the call; sets the X-RateLimit-* headers on every answer; 429 once a quota is spent. */
+export function rateLimit(quotas: () => QuotaCounter) {
+  return async (ctx: Context, next: Next): Promise<void> => {
+    const decision = quotas().take(callerState(ctx).caller);
+    const resetSeconds = Math.ceil((decision.resetAt.getTime() - Date.now()) / 1000);
+    if (decision.limit !== null) {
+      ctx.set({
+        'X-RateLimit-Limit': String(decision.limit),
+        'X-RateLimit-Remaining': String(decision.remaining),
+        'X-RateLimit-Reset': String(Math.floor(decision.resetAt.getTime() / 1000)),
+      });
+    }
+    if (!decision.allowed) {
+      ctx.status = 429;
+      ctx.set('Retry-After', String(Math.max(resetSeconds, 1)));
+      ctx.body = {
+        errorcode: 10002,
+        reset_time: decision.resetAt.toISOString(),
+        limit_time_unit: 'day',
+        call_limit: decision.limit,
+        error: `Too many requests on the domain: the quota of ${decision.limit} calls per day is spent.`,
+      };
+      return;
+    }
+    await next();
+  };
+}
