@@ -5,7 +5,9 @@ import { parseArgs } from 'node:util';
 import { Engine } from './engine/engine.js';
 import { loadPortal, type Portal } from './catalog/portal.js';
 import { createApp } from './api/app.js';
-import type { Services } from './api/services.js';
+import type { Guard, Services } from './api/services.js';
+import { KeyStore } from './auth/keys.js';
+import { ExportSlots, QuotaCounter } from './auth/quota.js';
 import { searchViewName, type QuerySource } from './catalog/source.js';
 import { catalogTable } from './catalog/catalog-table.js';
 
@@ -36,7 +38,13 @@ export async function openPortal(options: ServerOptions): Promise<PortalServer> 
   });
   let portal = await definePortal(engine, portalDir, null, log);
   let catalog = await defineCatalog(engine, portal);
-  const services: Services = { engine, portal: () => portal, catalog: () => catalog, log };
+  let limits = guardLimits(portal);
+  const guard: Guard = {
+    keys: new KeyStore(portalDir),
+    quotas: () => limits.quotas,
+    exportSlots: () => limits.exportSlots,
+  };
+  const services: Services = { engine, portal: () => portal, catalog: () => catalog, log, guard };
   const handle = createApp(services).callback();
   return {
     services,
@@ -44,9 +52,20 @@ export async function openPortal(options: ServerOptions): Promise<PortalServer> 
     reload: async () => {
       portal = await definePortal(engine, portalDir, portal, log);
       catalog = await defineCatalog(engine, portal);
+      if (JSON.stringify(portal.settings.quotas) !== limits.settings) limits = guardLimits(portal);
       return portal;
     },
     close: () => engine.close(),
+  };
+}
+
+/** Counters for the quotas of portal.json; kept across reloads that leave the quotas unchanged. */
+function guardLimits(portal: Portal): { settings: string; quotas: QuotaCounter; exportSlots: ExportSlots } {
+  const { quotas } = portal.settings;
+  return {
+    settings: JSON.stringify(quotas),
+    quotas: new QuotaCounter(quotas),
+    exportSlots: new ExportSlots(quotas.concurrent_exports),
   };
 }
 

@@ -3,6 +3,7 @@ import Koa from 'koa';
 import Router from '@koa/router';
 import { ApiError, errorMiddleware } from './errors.js';
 import type { Services } from './services.js';
+import { authenticate, rateLimit } from '../auth/middleware.js';
 import { catalogRoutes } from './v2/catalog-routes.js';
 import { recordsRoutes } from './v2/records-routes.js';
 
@@ -22,6 +23,8 @@ export function createApp(services: Services): Koa {
   app.proxy = false;
   app.silent = true;
   app.use(errorMiddleware(services.log));
+  app.use(authenticate(services.guard.keys, () => services.portal().settings.private));
+  app.use(rateLimit(() => services.guard.quotas()));
   app.use(async (ctx, next) => {
     // The official client always adds a trailing slash; paths are matched without it.
     if (ctx.path.length > 1 && ctx.path.endsWith('/')) ctx.path = ctx.path.replace(/\/+$/, '');

@@ -6,6 +6,8 @@ import type { QuerySource } from '../catalog/source.js';
 import { ApiError, notFound } from './errors.js';
 import { datasetAccess, type DatasetAccess } from '../auth/access.js';
 import { callerState } from '../auth/middleware.js';
+import type { KeyStore } from '../auth/keys.js';
+import type { ExportSlots, QuotaCounter } from '../auth/quota.js';
 import { querySource } from '../catalog/source.js';
 
 export interface Services {
@@ -15,6 +17,15 @@ export interface Services {
   /** The catalog as a queryable table of datasets, rebuilt with the portal. */
   catalog(): QuerySource;
   readonly log: (line: string) => void;
+  /** API keys, quotas and export slots (src/auth/). */
+  readonly guard: Guard;
+}
+
+export interface Guard {
+  readonly keys: KeyStore;
+  /** The counters of the quotas in portal.json (new counters when a reload changes them). */
+  quotas(): QuotaCounter;
+  exportSlots(): ExportSlots;
 }
 
 /** The dataset named in the path, or 404 NotFoundResource. */

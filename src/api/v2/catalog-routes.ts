@@ -3,7 +3,15 @@ import { createReadStream } from 'node:fs';
 import type Router from '@koa/router';
 import type { RouterContext } from '@koa/router';
 import { z } from 'zod';
-import { apiBase, requireDataset, signalOf, type Services } from '../services.js';
+import {
+  accessOf,
+  apiBase,
+  requireDataSource,
+  requireDataset,
+  signalOf,
+  type Services,
+} from '../services.js';
+import type { Dataset } from '../../catalog/portal.js';
 import { boolean, parseParams, text, timezone, oneOf, LANGS } from '../params.js';
 import { compileQuery } from '../../odsql/index.js';
 import { filterParams, pageParams, runPagedQuery } from '../query-context.js';
@@ -28,16 +36,20 @@ export const catalogListParams = filterParams.extend({
   include_app_metas: boolean('include_app_metas', false),
 });
 
+/** The shape options of one dataset as the request's caller sees it. */
 function shapeOptions(
   ctx: RouterContext,
   params: { timezone: string; include_links: boolean; include_app_metas: boolean },
+  dataset: Dataset,
 ): ShapeOptions {
+  const access = accessOf(ctx, dataset);
   return {
     baseUrl: apiBase(ctx),
     timezone: params.timezone,
     includeLinks: params.include_links,
     includeAppMetas: params.include_app_metas,
-    dataVisible: true,
+    dataVisible: access.dataVisible,
+    hiddenFields: access.hiddenFields,
   };
 }
 
@@ -56,13 +68,12 @@ export function catalogRoutes(router: Router, services: Services): void {
       signalOf(ctx),
       flat ? {} : { select: 'dataset_id' },
     );
-    const options = shapeOptions(ctx, params);
     const results = flat
       ? page.results
       : page.results.flatMap((row) => {
           const dataset =
             typeof row.dataset_id === 'string' ? portal.datasets.get(row.dataset_id) : undefined;
-          return dataset ? [datasetShape(portal, dataset, options)] : [];
+          return dataset ? [datasetShape(portal, dataset, shapeOptions(ctx, params, dataset))] : [];
         });
     ctx.body = {
       total_count: page.total_count,
@@ -75,7 +86,7 @@ export function catalogRoutes(router: Router, services: Services): void {
     const params = parseParams(datasetLookupParams, ctx.query);
     const dataset = requireDataset(services, ctx.params.dataset_id!);
     if (params.select === undefined) {
-      ctx.body = datasetShape(services.portal(), dataset, shapeOptions(ctx, params));
+      ctx.body = datasetShape(services.portal(), dataset, shapeOptions(ctx, params, dataset));
       return;
     }
     // With select, the lookup answers the selected metas as one flat row (as the catalog list does).
@@ -91,7 +102,7 @@ export function catalogRoutes(router: Router, services: Services): void {
   });
 
   router.get('/catalog/datasets/:dataset_id/attachments', (ctx) => {
-    const dataset = requireDataset(services, ctx.params.dataset_id!);
+    const { dataset } = requireDataSource(services, ctx, ctx.params.dataset_id!);
     const base = `${apiBase(ctx)}/catalog/datasets/${encodeURIComponent(dataset.id)}/attachments`;
     ctx.body = {
       links: [{ rel: 'self', href: base }],
@@ -103,7 +114,7 @@ export function catalogRoutes(router: Router, services: Services): void {
   });
 
   router.get('/catalog/datasets/:dataset_id/attachments/:attachment_id', (ctx) => {
-    const dataset = requireDataset(services, ctx.params.dataset_id!);
+    const { dataset } = requireDataSource(services, ctx, ctx.params.dataset_id!);
     const attachment = dataset.attachments.find((a) => a.id === ctx.params.attachment_id);
     if (!attachment) throw notFound('attachment', ctx.params.attachment_id!);
     ctx.type = attachment.mimeType;

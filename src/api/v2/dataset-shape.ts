@@ -11,6 +11,8 @@ export interface ShapeOptions {
   readonly includeAppMetas: boolean;
   /** False when the caller may see the dataset in the catalog but not its data. */
   readonly dataVisible: boolean;
+  /** Fields hidden from the caller: left out of `fields`. */
+  readonly hiddenFields?: ReadonlySet<string>;
 }
 
 /** Metas the public service always has in `default`, beyond what the portal files hold. */
@@ -98,13 +100,15 @@ export function datasetShape(
     attachments: attachmentRefs(dataset),
     has_records: computed.records_count > 0,
     data_visible: options.dataVisible,
-    fields: fields.map((f) => ({
-      name: f.name,
-      label: f.label,
-      type: f.type,
-      description: f.description,
-      annotations: annotationsObject(f.annotations),
-    })),
+    fields: fields
+      .filter((f) => !options.hiddenFields?.has(f.name))
+      .map((f) => ({
+        name: f.name,
+        label: f.label,
+        type: f.type,
+        description: f.description,
+        annotations: annotationsObject(f.annotations),
+      })),
     metas: { ...metas, default: defaultMetas(portal, dataset, options.timezone) },
     features: datasetFeatures(dataset),
   };

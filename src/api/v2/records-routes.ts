@@ -2,12 +2,11 @@
 import type Router from '@koa/router';
 import { z } from 'zod';
 import { compileQuery } from '../../odsql/index.js';
-import { querySource } from '../../catalog/source.js';
 import { RECORD_ID_COLUMN } from '../../catalog/schema.js';
 import { notFound } from '../errors.js';
 import { boolean, oneOf, parseParams, text, timezone, LANGS } from '../params.js';
 import { filterParams, pageParams, runPagedQuery } from '../query-context.js';
-import { apiBase, requireDataset, signalOf, type Services } from '../services.js';
+import { apiBase, requireDataSource, signalOf, type Services } from '../services.js';
 
 /** Parameters of the record query. */
 export const recordsParams = filterParams.extend({
@@ -27,9 +26,9 @@ export const recordParams = z.object({
 export function recordsRoutes(router: Router, services: Services): void {
   router.get('/catalog/datasets/:dataset_id/records', async (ctx) => {
     const params = parseParams(recordsParams, ctx.query);
-    const dataset = requireDataset(services, ctx.params.dataset_id!);
+    const { dataset, source } = requireDataSource(services, ctx, ctx.params.dataset_id!);
     const self = `${apiBase(ctx)}/catalog/datasets/${encodeURIComponent(dataset.id)}`;
-    const page = await runPagedQuery(services.engine, querySource(dataset), params, signalOf(ctx), {
+    const page = await runPagedQuery(services.engine, source, params, signalOf(ctx), {
       withRecordId: params.include_links,
     });
     if (!params.include_links) {
@@ -56,9 +55,9 @@ export function recordsRoutes(router: Router, services: Services): void {
 
   router.get('/catalog/datasets/:dataset_id/records/:record_id', async (ctx) => {
     const params = parseParams(recordParams, ctx.query);
-    const dataset = requireDataset(services, ctx.params.dataset_id!);
+    const { source } = requireDataSource(services, ctx, ctx.params.dataset_id!);
     const recordId = ctx.params.record_id!;
-    const compiled = compileQuery(querySource(dataset), {
+    const compiled = compileQuery(source, {
       ...(params.select !== undefined && { select: params.select }),
       ...(params.lang !== undefined && { lang: params.lang }),
       timezone: params.timezone,
