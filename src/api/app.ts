@@ -9,6 +9,9 @@ import { recordsRoutes } from './v2/records-routes.js';
 
 export const V21_PREFIX = '/api/explore/v2.1';
 
+/** Longest URL served: ODSQL queries are short, and a long URL only makes work for the parser. */
+export const MAX_URL_LENGTH = 32 * 1024;
+
 /** The router of every v2.1 operation (exported so tests and the OpenAPI document can list its routes). */
 export function v21Router(services: Services): Router {
   const router = new Router({ prefix: V21_PREFIX });
@@ -23,6 +26,16 @@ export function createApp(services: Services): Koa {
   app.proxy = false;
   app.silent = true;
   app.use(errorMiddleware(services.log));
+  app.use(async (ctx, next) => {
+    if (ctx.url.length > MAX_URL_LENGTH) {
+      throw new ApiError(
+        414,
+        'URITooLong',
+        `The URL is ${ctx.url.length} characters long; at most ${MAX_URL_LENGTH} are accepted.`,
+      );
+    }
+    await next();
+  });
   app.use(authenticate(services.guard.keys, () => services.portal().settings.private));
   app.use(rateLimit(() => services.guard.quotas()));
   app.use(async (ctx, next) => {

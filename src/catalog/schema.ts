@@ -145,7 +145,12 @@ export const quotasSchema = z
   })
   .strict();
 export type Quotas = z.output<typeof quotasSchema>;
-export const DEFAULT_QUOTAS: Quotas = { per_key: 100_000, per_ip: 10_000, portal: null, concurrent_exports: 4 };
+export const DEFAULT_QUOTAS: Quotas = {
+  per_key: 100_000,
+  per_ip: 10_000,
+  portal: null,
+  concurrent_exports: 4,
+};
 
 export const portalFileSchema = z
   .object({

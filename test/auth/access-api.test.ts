@@ -178,3 +178,23 @@ describe('private portal', () => {
     expect((await server.get(`${V21}/catalog/datasets?apikey=${key}`)).status).to.equal(200);
   });
 });
+
+describe('request size limits', () => {
+  let dir: string;
+  let server: TestServer;
+  before(async () => {
+    dir = await buildFixturePortal();
+    server = await startTestServer(dir);
+  });
+  after(async () => {
+    await server.close();
+    await rm(dir, { recursive: true, force: true });
+  });
+
+  it('refuses a URL past 32 KiB with a JSON 414, and still serves the next request', async () => {
+    const response = await server.get(`${V21}/catalog/datasets?where=${'x'.repeat(40_000)}`);
+    expect(response.status).to.equal(414);
+    expect((await response.json()).error_code).to.equal('URITooLong');
+    expect((await server.get(`${V21}/catalog/datasets`)).status).to.equal(200);
+  });
+});

@@ -1,7 +1,6 @@
 // Starts a portal on an ephemeral loopback port for a test suite, and fetches from it.
-import http from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { openPortal, type PortalServer } from '../../src/server.js';
+import { createHttpServer, openPortal, type PortalServer } from '../../src/server.js';
 
 export interface TestServer {
   readonly base: string;
@@ -16,7 +15,7 @@ export interface TestServer {
 export async function startTestServer(portalDir: string): Promise<TestServer> {
   const logs: string[] = [];
   const portal = await openPortal({ portalDir, threads: 2, log: (line) => logs.push(line) });
-  const server = http.createServer(portal.callback);
+  const server = createHttpServer(portal);
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
   const get = (path: string, init?: RequestInit): Promise<Response> => fetch(base + path, init);
