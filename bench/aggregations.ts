@@ -10,6 +10,9 @@ export interface AggregationCase {
   readonly params: Readonly<Record<string, string>>;
   /** The same question in DuckDB's SQL. */
   readonly sql: string;
+  /** The same question for the peers, where their SQL can ask it (flights only). */
+  readonly postgres?: string;
+  readonly sqlite?: string;
 }
 
 export const AGGREGATIONS: readonly AggregationCase[] = [
@@ -23,6 +26,8 @@ export const AGGREGATIONS: readonly AggregationCase[] = [
       limit: '20',
     },
     sql: 'SELECT origin, count(*) AS n, avg(delay) AS d FROM flights GROUP BY origin ORDER BY n DESC LIMIT 20',
+    postgres: `SELECT origin, count(*) AS n, avg(delay) AS d FROM flights GROUP BY origin ORDER BY n DESC LIMIT 20`,
+    sqlite: `SELECT origin, count(*) AS n, avg(delay) AS d FROM flights GROUP BY origin ORDER BY n DESC LIMIT 20`,
   },
   {
     name: 'median, percentile',
@@ -34,12 +39,15 @@ export const AGGREGATIONS: readonly AggregationCase[] = [
     },
     sql: `SELECT destination, quantile_cont(delay, 0.5) AS m, quantile_cont(delay, 0.95) AS p95
           FROM flights GROUP BY destination ORDER BY destination LIMIT 20`,
+    postgres: `SELECT destination, percentile_cont(0.5) WITHIN GROUP (ORDER BY delay) AS m, percentile_cont(0.95) WITHIN GROUP (ORDER BY delay) AS p95 FROM flights GROUP BY destination ORDER BY destination LIMIT 20`,
   },
   {
     name: 'range, equal width',
     dataset: 'flights',
     params: { select: 'count(*) as n', group_by: 'range(distance, 250) as band' },
     sql: 'SELECT floor(distance / 250) * 250 AS band, count(*) AS n FROM flights GROUP BY band ORDER BY band',
+    postgres: `SELECT floor(distance / 250.0) * 250 AS band, count(*) AS n FROM flights GROUP BY band ORDER BY band`,
+    sqlite: `SELECT (distance / 250) * 250 AS band, count(*) AS n FROM flights GROUP BY band ORDER BY band`,
   },
   {
     name: 'range, 1 day (UTC)',
@@ -47,6 +55,8 @@ export const AGGREGATIONS: readonly AggregationCase[] = [
     params: { select: 'count(*) as n, avg(delay) as d', group_by: 'range(date, 1day) as day', limit: '400' },
     sql: `SELECT date_trunc('day', date) AS day, count(*) AS n, avg(delay) AS d
           FROM flights GROUP BY day ORDER BY day LIMIT 400`,
+    postgres: `SELECT date_trunc('day', date) AS day, count(*) AS n, avg(delay) AS d FROM flights GROUP BY day ORDER BY day LIMIT 400`,
+    sqlite: `SELECT substr(date, 1, 10) AS day, count(*) AS n, avg(delay) AS d FROM flights GROUP BY day ORDER BY day LIMIT 400`,
   },
   {
     name: 'month in a time zone',
@@ -58,6 +68,7 @@ export const AGGREGATIONS: readonly AggregationCase[] = [
     },
     sql: `SELECT month(timezone('America/New_York', date)) AS m, count(*) AS n
           FROM flights GROUP BY m ORDER BY m`,
+    postgres: `SELECT extract(month FROM date AT TIME ZONE 'America/New_York') AS m, count(*) AS n FROM flights GROUP BY m ORDER BY m`,
   },
   {
     name: 'count distinct',
@@ -65,18 +76,24 @@ export const AGGREGATIONS: readonly AggregationCase[] = [
     params: { select: 'origin, count(distinct destination) as routes', group_by: 'origin', limit: '300' },
     sql: `SELECT origin, approx_count_distinct(destination) AS routes
           FROM flights GROUP BY origin ORDER BY origin LIMIT 300`,
+    postgres: `SELECT origin, count(DISTINCT destination) AS routes FROM flights GROUP BY origin ORDER BY origin LIMIT 300`,
+    sqlite: `SELECT origin, count(DISTINCT destination) AS routes FROM flights GROUP BY origin ORDER BY origin LIMIT 300`,
   },
   {
     name: 'filtered count',
     dataset: 'flights',
     params: { where: "delay > 60 and distance < 500 and origin in ('SFO', 'LAX', 'SEA')", limit: '0' },
     sql: "SELECT count(*) FROM flights WHERE delay > 60 AND distance < 500 AND origin IN ('SFO', 'LAX', 'SEA')",
+    postgres: `SELECT count(*) FROM flights WHERE delay > 60 AND distance < 500 AND origin IN ('SFO', 'LAX', 'SEA')`,
+    sqlite: `SELECT count(*) FROM flights WHERE delay > 60 AND distance < 500 AND origin IN ('SFO', 'LAX', 'SEA')`,
   },
   {
     name: 'page of 10, sorted',
     dataset: 'flights',
     params: { where: "origin = 'SFO'", order_by: 'delay desc', limit: '10' },
     sql: "SELECT * FROM flights WHERE origin = 'SFO' ORDER BY delay DESC LIMIT 10",
+    postgres: `SELECT * FROM flights WHERE origin = 'SFO' ORDER BY delay DESC LIMIT 10`,
+    sqlite: `SELECT * FROM flights WHERE origin = 'SFO' ORDER BY delay DESC LIMIT 10`,
   },
   {
     name: 'search()',

@@ -4,7 +4,8 @@ import { mkdir, mkdtemp, readFile, rm, symlink, writeFile } from 'node:fs/promis
 import os from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
-import { benchAggregations } from './aggregations.js';
+import { AGGREGATIONS, benchAggregations, type AggregationResult } from './aggregations.js';
+import { startPeers, type Peer } from './peers.js';
 import { benchLoad, type LoadResult } from './load.js';
 import { machine, markdownTable, rawDuckDB, servePortal } from './harness.js';
 
@@ -16,6 +17,7 @@ const { values } = parseArgs({
     runs: { type: 'string', default: '5' },
     out: { type: 'string', default: 'bench/results' },
     'load-seconds': { type: 'string', default: '10' },
+    'no-peers': { type: 'boolean', default: false },
   },
 });
 const threads = Number(values.threads);
@@ -38,27 +40,30 @@ async function benchPortal(portal: string): Promise<string> {
 }
 
 const portalDir = await benchPortal(values.portal);
+const peersDir = path.join(os.tmpdir(), `duckportal-peers-${process.pid}`);
 const served = await servePortal(portalDir, Number(values.port), threads);
+const peers: Peer[] = [];
 try {
   const duckdb = await rawDuckDB(values.portal, ['flights', 'airports'], threads);
   const aggregations = await benchAggregations(served, duckdb, runs);
   const load = await benchLoad(served, Number(values['load-seconds']));
+  if (!values['no-peers']) peers.push(...(await startPeers(duckdb, peersDir)));
+  const peerTimes = peers.map((peer) => timePeer(peer, runs));
   const host = machine();
   const date = new Date().toISOString().slice(0, 10);
-  const ms = (n: number): string => n.toFixed(n < 10 ? 1 : 0);
   const report = [
     `# duckportal bench, ${date}`,
     '',
     `Machine: ${host.cores} cores (${host.cpu}), ${host.memoryGiB} GiB, Node ${host.node}; DuckDB threads: ${threads}; median of ${runs} runs after a warm-up.`,
     '',
-    '## Aggregations on flights-3m (3,000,000 rows): HTTP record query vs the same question in plain DuckDB',
+    '## Aggregations on flights-3m (3,000,000 rows)',
     '',
-    markdownTable(
-      ['query', 'duckportal over HTTP (ms)', 'DuckDB direct (ms)', 'ratio'],
-      aggregations.map((r) => [r.name, ms(r.httpMs), ms(r.duckdbMs), `${r.ratio.toFixed(2)}x`]),
-    ),
+    'duckportal answers the record query over HTTP; DuckDB, PostgreSQL and SQLite run the same question in their own SQL',
+    "(engine time from each client's timer, so the peers are not charged for HTTP or JSON).",
     '',
-    `## 10-row page queries (\`${'flights'}: origin = SFO, sorted by delay\`): capacity and 4x overload`,
+    aggregationTable(aggregations, peers, peerTimes),
+    '',
+    '## 10-row page queries (flights: origin = SFO, first 10 records and the total count): capacity and 4x overload',
     '',
     loadTable(load),
     '',
@@ -66,13 +71,65 @@ try {
   process.stdout.write(report);
   await mkdir(values.out, { recursive: true });
   await writeFile(path.join(values.out, `${date}.md`), report);
+  const peerJson = Object.fromEntries(peers.map((p, i) => [p.name, peerTimes[i]]));
   await writeFile(
     path.join(values.out, `${date}.json`),
-    `${JSON.stringify({ date, machine: host, threads, runs, aggregations, load }, null, 2)}\n`,
+    `${JSON.stringify({ date, machine: host, threads, runs, aggregations, peers: peerJson, load }, null, 2)}\n`,
   );
 } finally {
+  for (const peer of peers) peer.stop();
   await served.stop();
   await rm(portalDir, { recursive: true, force: true });
+  await rm(peersDir, { recursive: true, force: true });
+}
+
+/** Each aggregation case's time on a peer, in ms, or null where its SQL cannot ask it. */
+function timePeer(peer: Peer, count: number): (number | null)[] {
+  const dialect = peer.name.startsWith('PostgreSQL') ? 'postgres' : 'sqlite';
+  const asked = AGGREGATIONS.map((c) => c[dialect] ?? null);
+  const times = peer.time(
+    asked.filter((sql): sql is string => sql !== null),
+    count,
+  );
+  let next = 0;
+  return asked.map((sql) => (sql === null ? null : times[next++]!));
+}
+
+function ms(n: number): string {
+  return n.toFixed(n < 10 ? 1 : 0);
+}
+
+/** duckportal's time against another's, said the way it reads: "2.1x faster" or "1.3x slower". */
+function versus(duckportalMs: number, otherMs: number): string {
+  return otherMs >= duckportalMs
+    ? `${(otherMs / duckportalMs).toFixed(1)}x faster`
+    : `${(duckportalMs / otherMs).toFixed(2)}x slower`;
+}
+
+function aggregationTable(
+  results: readonly AggregationResult[],
+  peerList: readonly Peer[],
+  peerTimes: readonly (number | null)[][],
+): string {
+  return markdownTable(
+    [
+      'query',
+      'duckportal over HTTP (ms)',
+      'DuckDB direct (ms)',
+      'vs DuckDB',
+      ...peerList.flatMap((p) => [`${p.name} (ms)`, `duckportal vs ${p.name}`]),
+    ],
+    results.map((r, i) => [
+      r.name,
+      ms(r.httpMs),
+      ms(r.duckdbMs),
+      versus(r.httpMs, r.duckdbMs),
+      ...peerTimes.flatMap((times) => {
+        const time = times[i] ?? null;
+        return time === null ? ['n/a', 'n/a'] : [ms(time), versus(r.httpMs, time)];
+      }),
+    ]),
+  );
 }
 
 function loadTable(results: readonly LoadResult[]): string {
