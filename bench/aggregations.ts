@@ -139,3 +139,29 @@ export async function benchAggregations(
   }
   return results;
 }
+
+export interface ScalingResult {
+  readonly name: string;
+  readonly smallMs: number;
+  readonly largeMs: number;
+}
+
+/** The flights cases over HTTP on flights (3M) and flights30m (30M), to show how cost grows. */
+export async function benchScaling(served: ServedPortal, runs: number): Promise<ScalingResult[]> {
+  const time = (dataset: string, params: Readonly<Record<string, string>>) =>
+    medianMs(async () => {
+      const url = `${served.base}/api/explore/v2.1/catalog/datasets/${dataset}/records?${new URLSearchParams(params).toString()}`;
+      const response = await fetch(url);
+      if (!response.ok) throw new Error(`${dataset}: HTTP ${response.status} ${await response.text()}`);
+      await response.json();
+    }, runs);
+  const results: ScalingResult[] = [];
+  for (const c of AGGREGATIONS.filter((c) => c.dataset === 'flights')) {
+    results.push({
+      name: c.name,
+      smallMs: await time('flights', c.params),
+      largeMs: await time('flights30m', c.params),
+    });
+  }
+  return results;
+}

@@ -14,6 +14,10 @@ const COMMANDS: Record<string, { help: string; load: Command }> = {
     help: 'keys create --user NAME [--group G]... | keys list | keys revoke KEY_ID   [--portal DIR]',
     load: () => import('./auth/command.js'),
   },
+  bench: {
+    help: 'bench [--portal DIR] [--runs 5] [--no-peers]   (measures this machine; writes bench/results/)',
+    load: () => import('../bench/run.js'),
+  },
   sample: {
     help: 'sample --portal DIR   (builds the sample portal from vega-datasets)',
     load: () => import('./ingest/sample.js'),
