@@ -1,23 +1,17 @@
 // The v2.1 catalog operations, asserted against the spec's shapes on a fixture portal.
 import { expect } from 'chai';
-import { rm } from 'node:fs/promises';
-import { buildFixturePortal } from '../helpers/fixture-portal.js';
-import { startTestServer, type TestServer } from '../helpers/server.js';
+import { startFixtureServer } from '../helpers/fixture-portal.js';
+import type { TestServer } from '../helpers/server.js';
 
 const V21 = '/api/explore/v2.1';
 
 describe('v2.1 catalog', () => {
-  let dir: string;
   let server: TestServer;
 
   before(async () => {
-    dir = await buildFixturePortal();
-    server = await startTestServer(dir);
+    server = await startFixtureServer();
   });
-  after(async () => {
-    await server.close();
-    await rm(dir, { recursive: true, force: true });
-  });
+  after(() => server.close());
 
   describe('GET /catalog/datasets', () => {
     it('lists every valid dataset with total_count, skipping a broken one with a logged reason', async () => {

@@ -1,11 +1,11 @@
 // Access control over HTTP on the fixture portal: restricted datasets, audiences, private
 // portals, revoked keys and quotas, as a client sees them.
 import { expect } from 'chai';
-import { readFile, rm, writeFile } from 'node:fs/promises';
+import { readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { KeyStore } from '../../src/auth/keys.js';
-import { buildFixturePortal } from '../helpers/fixture-portal.js';
-import { startTestServer, type TestServer } from '../helpers/server.js';
+import { startFixtureServer } from '../helpers/fixture-portal.js';
+import type { TestServer } from '../helpers/server.js';
 
 const V21 = '/api/explore/v2.1';
 
@@ -25,27 +25,29 @@ describe('access control (fixture portal)', () => {
   let carol: string;
 
   before(async () => {
-    dir = await buildFixturePortal();
-    const keys = new KeyStore(dir);
+    server = await startFixtureServer(async (portal) => {
+      dir = portal;
+      await restrictTowns(portal);
+    });
+  });
+  after(() => server.close());
+
+  async function restrictTowns(portal: string): Promise<void> {
+    const keys = new KeyStore(portal);
     alice = keys.create('alice', ['staff']).key;
     bob = keys.create('bob').key;
     carol = keys.create('carol').key;
-    await editJson(path.join(dir, 'datasets', 'towns', 'dataset.json'), (d) => {
+    await editJson(path.join(portal, 'datasets', 'towns', 'dataset.json'), (d) => {
       d.visibility = 'restricted';
       d.access = [
         { groups: ['staff'] },
         { users: ['carol'], hidden_fields: ['population'], row_filter: "name = 'Lyon'" },
       ];
     });
-    await editJson(path.join(dir, 'portal.json'), (p) => {
+    await editJson(path.join(portal, 'portal.json'), (p) => {
       p.quotas = { per_ip: 100 };
     });
-    server = await startTestServer(dir);
-  });
-  after(async () => {
-    await server.close();
-    await rm(dir, { recursive: true, force: true });
-  });
+  }
 
   const as = (key: string | null) => async (route: string) => {
     const response = await server.get(
@@ -130,22 +132,18 @@ describe('access control (fixture portal)', () => {
 });
 
 describe('private portal', () => {
-  let dir: string;
   let server: TestServer;
   let key: string;
 
   before(async () => {
-    dir = await buildFixturePortal();
-    key = new KeyStore(dir).create('alice').key;
-    await editJson(path.join(dir, 'portal.json'), (p) => {
-      p.private = true;
+    server = await startFixtureServer(async (dir) => {
+      key = new KeyStore(dir).create('alice').key;
+      await editJson(path.join(dir, 'portal.json'), (p) => {
+        p.private = true;
+      });
     });
-    server = await startTestServer(dir);
   });
-  after(async () => {
-    await server.close();
-    await rm(dir, { recursive: true, force: true });
-  });
+  after(() => server.close());
 
   const ROUTES = [
     '/catalog/datasets',
@@ -180,16 +178,11 @@ describe('private portal', () => {
 });
 
 describe('request size limits', () => {
-  let dir: string;
   let server: TestServer;
   before(async () => {
-    dir = await buildFixturePortal();
-    server = await startTestServer(dir);
+    server = await startFixtureServer();
   });
-  after(async () => {
-    await server.close();
-    await rm(dir, { recursive: true, force: true });
-  });
+  after(() => server.close());
 
   it('refuses a URL past 32 KiB with a JSON 414, and still serves the next request', async () => {
     const response = await server.get(`${V21}/catalog/datasets?where=${'x'.repeat(40_000)}`);

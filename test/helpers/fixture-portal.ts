@@ -1,5 +1,6 @@
 // A small portal built from scratch for API tests: two good datasets, one broken, attachments.
-import { mkdir, mkdtemp, symlink, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, rm, symlink, writeFile } from 'node:fs/promises';
+import { startTestServer, type TestServer } from './server.js';
 import os from 'node:os';
 import path from 'node:path';
 import { DuckDBInstance } from '@duckdb/node-api';
@@ -109,4 +110,21 @@ export async function buildFixturePortal(): Promise<string> {
   connection.closeSync();
   instance.closeSync();
   return dir;
+}
+
+/** A served fixture portal, edited by `prepare` before the server starts; close() also removes it. */
+export async function startFixtureServer(
+  prepare: (dir: string) => Promise<void> = () => Promise.resolve(),
+): Promise<TestServer & { readonly dir: string }> {
+  const dir = await buildFixturePortal();
+  await prepare(dir);
+  const server = await startTestServer(dir);
+  return {
+    ...server,
+    dir,
+    async close() {
+      await server.close();
+      await rm(dir, { recursive: true, force: true });
+    },
+  };
 }
