@@ -6,6 +6,7 @@ import type { Services } from './services.js';
 import { authenticate, rateLimit } from '../auth/middleware.js';
 import { catalogRoutes } from './v2/catalog-routes.js';
 import { recordsRoutes } from './v2/records-routes.js';
+import { facetRoutes } from './v2/facet-routes.js';
 
 export const V21_PREFIX = '/api/explore/v2.1';
 
@@ -17,6 +18,7 @@ export function v21Router(services: Services): Router {
   const router = new Router({ prefix: V21_PREFIX });
   catalogRoutes(router, services);
   recordsRoutes(router, services);
+  facetRoutes(router, services);
   return router;
 }
 

@@ -6,6 +6,7 @@ import type { Engine } from '../engine/engine.js';
 import type { JsonValue } from '../engine/values.js';
 import { compileQuery, GROUP_COUNT_COLUMN, type CompiledQuery, type QueryParams } from '../odsql/index.js';
 import { invalidParameter } from './errors.js';
+import { parseRefinements, refinementConditions } from '../facets/refine.js';
 import { integer, oneOf, repeated, text, timezone, LANGS } from './params.js';
 
 /** Without group_by a page is at most 100 rows within the first 10,000; with it, 20,000 groups. */
@@ -38,8 +39,12 @@ export type PageParams = z.output<typeof pageParams>;
  * The ODSQL parameters of a request's filtering context over `source` (every operation that
  * filters, records, exports, facets, the catalog and v1, builds its query here).
  */
-export function toQueryParams(_source: QuerySource, params: FilterParams): QueryParams {
+export function toQueryParams(source: QuerySource, params: FilterParams): QueryParams {
+  const refinements = parseRefinements(params.refine, params.exclude);
   return {
+    ...(refinements.length && {
+      extraWhere: refinementConditions(source, refinements, { timezone: params.timezone }),
+    }),
     ...(params.select !== undefined && { select: params.select }),
     where: params.where,
     ...(params.group_by !== undefined && { groupBy: params.group_by }),

@@ -1,0 +1,55 @@
+// v2.1 facet enumeration: of one dataset's records, and of the catalog's datasets.
+import type Router from '@koa/router';
+import type { RouterContext } from '@koa/router';
+import { z } from 'zod';
+import type { QuerySource } from '../../catalog/source.js';
+import { enumerateFacets } from '../../facets/enumerate.js';
+import { parseFacetParam } from '../../facets/facet-param.js';
+import { parseRefinements } from '../../facets/refine.js';
+import { boolean, oneOf, parseParams, repeated, timezone, LANGS } from '../params.js';
+import { apiBase, requireDataSource, signalOf, type Services } from '../services.js';
+
+/** Parameters of both facet operations (explore-api.md: facet, where, refine, exclude, lang, timezone). */
+export const facetParams = z.object({
+  facet: repeated(),
+  where: repeated(),
+  refine: repeated(),
+  exclude: repeated(),
+  lang: oneOf('lang', LANGS, undefined),
+  timezone: timezone(),
+  include_links: boolean('include_links', false),
+});
+
+async function answer(ctx: RouterContext, services: Services, source: QuerySource, self: string) {
+  const params = parseParams(facetParams, ctx.query);
+  const facets = await enumerateFacets(
+    services.engine,
+    source,
+    {
+      facets: params.facet.length ? params.facet.map(parseFacetParam) : null,
+      where: params.where,
+      refinements: parseRefinements(params.refine, params.exclude),
+      timezone: params.timezone,
+      ...(params.lang && { lang: params.lang }),
+    },
+    signalOf(ctx),
+  );
+  ctx.body = { links: [{ rel: 'self', href: self }], facets };
+}
+
+/** Mounts the facet operations. */
+export function facetRoutes(router: Router, services: Services): void {
+  router.get('/catalog/datasets/:dataset_id/facets', async (ctx) => {
+    const { dataset, source } = requireDataSource(services, ctx, ctx.params.dataset_id!);
+    await answer(
+      ctx,
+      services,
+      source,
+      `${apiBase(ctx)}/catalog/datasets/${encodeURIComponent(dataset.id)}/facets`,
+    );
+  });
+
+  router.get('/catalog/facets', async (ctx) => {
+    await answer(ctx, services, services.catalog(), `${apiBase(ctx)}/catalog/facets`);
+  });
+}

@@ -1,0 +1,61 @@
+// How a field behaves as a facet: its kind (plain, hierarchical text, date path), its separator,
+// whether refinements on it are ORed, and its default sort.
+import type { Field } from '../catalog/schema.js';
+import type { QuerySource } from '../catalog/source.js';
+import { QueryLangError, type Clause } from '../odsql/errors.js';
+import { findField } from '../odsql/scope.js';
+
+export type FacetSort = 'count' | '-count' | 'alphanum' | '-alphanum' | 'num' | '-num';
+export const FACET_SORTS: readonly FacetSort[] = ['count', '-count', 'alphanum', '-alphanum', 'num', '-num'];
+
+/** A facet as enumerated and refined: `path` facets nest on `separator` (dates on year/month/day). */
+export interface FacetField {
+  readonly field: Field;
+  readonly kind: 'plain' | 'hierarchical' | 'date';
+  readonly separator: string;
+  readonly disjunctive: boolean;
+  readonly sort: FacetSort;
+  readonly multivalued: boolean;
+}
+
+const isDate = (field: Field): boolean => field.type === 'date' || field.type === 'datetime';
+
+/** The facet behaviour of a field from its annotations, with a request's overrides. */
+export function facetField(
+  field: Field,
+  overrides: { disjunctive?: boolean; hierarchical?: boolean; separator?: string; sort?: FacetSort } = {},
+): FacetField {
+  const { annotations } = field;
+  const hierarchical = overrides.hierarchical ?? annotations.hierarchical !== undefined;
+  const kind = isDate(field) ? 'date' : hierarchical ? 'hierarchical' : 'plain';
+  const annotatedSort = annotations.facetsort?.[0] as FacetSort | undefined;
+  return {
+    field,
+    kind,
+    separator: kind === 'date' ? '/' : (overrides.separator ?? annotations.hierarchical?.[0] ?? '/'),
+    disjunctive: overrides.disjunctive ?? annotations.disjunctive !== undefined,
+    sort:
+      overrides.sort ??
+      (annotatedSort && FACET_SORTS.includes(annotatedSort)
+        ? annotatedSort
+        : kind === 'date'
+          ? 'alphanum'
+          : '-count'),
+    multivalued: annotations.multivalued !== undefined,
+  };
+}
+
+/** The field a facet name designates in `source`, or a QueryLangError naming `clause`. */
+export function requireFacetField(source: QuerySource, name: string, clause: Clause): Field {
+  const field = findField(source.fields, name);
+  if (!field) throw new QueryLangError(`Unknown field: ${name}`, [clause]);
+  if (
+    field.type === 'geo_point_2d' ||
+    field.type === 'geo_shape' ||
+    field.type === 'json_blob' ||
+    field.type === 'file'
+  ) {
+    throw new QueryLangError(`Field ${name} of type ${field.type} cannot be used as a facet`, [clause]);
+  }
+  return field;
+}
