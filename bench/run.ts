@@ -13,6 +13,7 @@ import {
   type ScalingResult,
 } from './aggregations.js';
 import { buildBenchPortal } from './datasets.js';
+import { benchFacets } from './facets.js';
 import { startPeers, type Peer } from './peers.js';
 import { benchLoad, type LoadResult } from './load.js';
 import { machine, markdownTable, rawDuckDB, servePortal } from './harness.js';
@@ -41,6 +42,8 @@ export async function main(args: string[]): Promise<void> {
     const duckdb = await rawDuckDB(portalDir, ['flights', 'airports'], threads);
     log('bench: aggregations');
     const aggregations = await benchAggregations(served, duckdb, runs);
+    log('bench: facets');
+    const facets = await benchFacets(served, duckdb, runs);
     log('bench: scaling to 30M rows');
     const scaling = await benchScaling(served, runs);
     log('bench: load');
@@ -66,6 +69,27 @@ export async function main(args: string[]): Promise<void> {
       '',
       aggregationTable(aggregations, peers, peerTimes),
       '',
+      '## Facets of flights-3m: one request for all facets vs one GROUP BY origin, over HTTP (record query) and in DuckDB',
+      '',
+      markdownTable(
+        [
+          'request',
+          'facets over HTTP (ms)',
+          'GROUP BY over HTTP (ms)',
+          'ratio',
+          'GROUP BY in DuckDB (ms)',
+          'ratio',
+        ],
+        facets.map((r) => [
+          r.name,
+          ms(r.httpMs),
+          ms(r.httpGroupByMs),
+          `${(r.httpMs / r.httpGroupByMs).toFixed(2)}x`,
+          ms(r.groupByMs),
+          `${(r.httpMs / r.groupByMs).toFixed(2)}x`,
+        ]),
+      ),
+      '',
       '## How cost grows with rows: the same record queries on 3M and 30M rows, over HTTP',
       '',
       markdownTable(
@@ -82,7 +106,7 @@ export async function main(args: string[]): Promise<void> {
     await mkdir(values.out, { recursive: true });
     await writeFile(path.join(values.out, `${date}.md`), report);
     const peerJson = Object.fromEntries(peers.map((p, i) => [p.name, peerTimes[i]]));
-    const json = { date, machine: host, threads, runs, aggregations, peers: peerJson, scaling, load };
+    const json = { date, machine: host, threads, runs, aggregations, peers: peerJson, facets, scaling, load };
     await writeFile(path.join(values.out, `${date}.json`), `${JSON.stringify(json, null, 2)}\n`);
   } finally {
     for (const peer of peers) peer.stop();

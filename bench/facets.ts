@@ -1,0 +1,48 @@
+// All facets of flights-3m in one request, against one plain GROUP BY over the same rows.
+import type { DuckDBConnection } from '@duckdb/node-api';
+import { medianMs, type ServedPortal } from './harness.js';
+
+export interface FacetBench {
+  readonly name: string;
+  readonly httpMs: number;
+  /** `group_by=origin` with count(*), through the record query over HTTP (same path, same costs). */
+  readonly httpGroupByMs: number;
+  /** The same GROUP BY in plain DuckDB. */
+  readonly groupByMs: number;
+}
+
+const CASES: readonly { name: string; params: string }[] = [
+  { name: 'all annotated facets (origin, destination)', params: '' },
+  { name: 'all facets + date year level', params: 'facet=origin&facet=destination&facet=date' },
+  { name: 'all facets, 2 origins refined (disjunctive)', params: 'refine=origin:SFO&refine=origin:LAX' },
+];
+
+/** GETs a URL and reads its JSON, failing on any status but 200. */
+async function getJson(url: string): Promise<void> {
+  const response = await fetch(url);
+  if (!response.ok) throw new Error(`${url}: HTTP ${response.status} ${await response.text()}`);
+  await response.json();
+}
+
+/** Times each facet request and one `GROUP BY origin`, over HTTP and in DuckDB, in the same run. */
+export async function benchFacets(
+  served: ServedPortal,
+  duckdb: DuckDBConnection,
+  runs: number,
+): Promise<FacetBench[]> {
+  const groupByMs = await medianMs(
+    () => duckdb.runAndReadAll('SELECT origin, count(*) FROM flights GROUP BY origin'),
+    runs,
+  );
+  const base = `${served.base}/api/explore/v2.1/catalog/datasets/flights`;
+  const httpGroupByMs = await medianMs(
+    () => getJson(`${base}/records?select=origin,count(*)&group_by=origin&limit=1000`),
+    runs,
+  );
+  const results: FacetBench[] = [];
+  for (const c of CASES) {
+    const httpMs = await medianMs(() => getJson(`${base}/facets?${c.params}`), runs);
+    results.push({ name: c.name, httpMs, httpGroupByMs, groupByMs });
+  }
+  return results;
+}
