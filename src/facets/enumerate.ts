@@ -103,6 +103,11 @@ function keySql(
   return { group: `CAST(${column} AS VARCHAR)`, label: (key) => key };
 }
 
+/** The facet() overrides of a request, by field name, so refinements follow them too. */
+function overridesOf(source: QuerySource, query: FacetQuery): Map<string, FacetRequest> {
+  return new Map((query.facets ?? []).map((r) => [requireFacetField(source, r.name, 'facet').name, r]));
+}
+
 /** One statement: rows (s = index of the counted key, v = value, n = count). */
 interface Statement {
   readonly sql: string;
@@ -121,7 +126,11 @@ function statementFor(
     {
       select: names.map((n) => `\`${n}\``).join(', '),
       where: query.where,
-      extraWhere: refinementConditions(source, query.refinements, { timezone: query.timezone, skipFacet }),
+      extraWhere: refinementConditions(source, query.refinements, {
+        timezone: query.timezone,
+        overrides: overridesOf(source, query),
+        ...(skipFacet !== undefined && { skipFacet }),
+      }),
       timezone: query.timezone,
       ...(query.lang && { lang: query.lang }),
       limit: null,

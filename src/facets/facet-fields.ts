@@ -20,11 +20,16 @@ export interface FacetField {
 
 const isDate = (field: Field): boolean => field.type === 'date' || field.type === 'datetime';
 
+/** What a `facet(...)` request parameter may change of a field's facet behaviour. */
+export interface FacetOverrides {
+  readonly disjunctive?: boolean;
+  readonly hierarchical?: boolean;
+  readonly separator?: string;
+  readonly sort?: FacetSort;
+}
+
 /** The facet behaviour of a field from its annotations, with a request's overrides. */
-export function facetField(
-  field: Field,
-  overrides: { disjunctive?: boolean; hierarchical?: boolean; separator?: string; sort?: FacetSort } = {},
-): FacetField {
+export function facetField(field: Field, overrides: FacetOverrides = {}): FacetField {
   const { annotations } = field;
   const hierarchical = overrides.hierarchical ?? annotations.hierarchical !== undefined;
   const kind = isDate(field) ? 'date' : hierarchical ? 'hierarchical' : 'plain';

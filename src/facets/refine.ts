@@ -2,7 +2,7 @@
 import type { QuerySource } from '../catalog/source.js';
 import { parseWhere, QueryLangError, type ClauseCondition } from '../odsql/index.js';
 import type { Clause } from '../odsql/errors.js';
-import { facetField, requireFacetField, type FacetField } from './facet-fields.js';
+import { facetField, requireFacetField, type FacetField, type FacetOverrides } from './facet-fields.js';
 
 export interface Refinement {
   readonly facet: string;
@@ -85,7 +85,12 @@ function valueCondition(facet: FacetField, value: string, clause: Clause): strin
 export function refinementConditions(
   source: QuerySource,
   refinements: readonly Refinement[],
-  options: { timezone?: string; disjunctive?: ReadonlySet<string>; skipFacet?: string },
+  options: {
+    timezone?: string;
+    /** Per field name: the facet() overrides of the request (disjunctive, hierarchical, separator). */
+    overrides?: ReadonlyMap<string, FacetOverrides>;
+    skipFacet?: string;
+  },
 ): ClauseCondition[] {
   const byFacet = new Map<string, { facet: FacetField; refine: string[]; exclude: string[] }>();
   for (const r of refinements) {
@@ -93,7 +98,7 @@ export function refinementConditions(
     const field = requireFacetField(source, r.facet, clause);
     if (field.name === options.skipFacet) continue;
     const entry = byFacet.get(field.name) ?? {
-      facet: facetField(field, options.disjunctive?.has(field.name) ? { disjunctive: true } : {}),
+      facet: facetField(field, options.overrides?.get(field.name) ?? {}),
       refine: [],
       exclude: [],
     };
