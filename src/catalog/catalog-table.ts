@@ -110,7 +110,7 @@ export function catalogTable(portal: Portal): CatalogTable {
       type: c.type,
       description: null,
       annotations: {
-        ...(FACETS.has(c.name) && { facet: [] }),
+        ...((FACETS.has(c.name) || portal.settings.catalog_facets.includes(c.name)) && { facet: [] }),
         ...(c.multivalued && { multivalued: [','] }),
         ...(c.name === 'modified' && { timerangeFilter: [] }),
       },

@@ -160,6 +160,8 @@ export const portalFileSchema = z
     timezone: z.string().default('UTC'),
     private: z.boolean().default(false),
     quotas: quotasSchema.default(DEFAULT_QUOTAS),
+    /** Metas of custom templates offered as catalog facets, as `<template>.<name>`. */
+    catalog_facets: z.array(z.string()).default([]),
   })
   .strict();
 export type PortalFile = z.infer<typeof portalFileSchema>;

@@ -33,6 +33,7 @@ describe('ingest: re-ingest and atomic replace', () => {
       timezone: 'UTC',
       private: false,
       quotas: { per_key: 100_000, per_ip: 10_000, portal: null, concurrent_exports: 4 },
+      catalog_facets: [],
     });
     await writeFile(path.join(portal, 'portal.json'), '{"title": "Mine", "language": "fr"}');
     await ingest({ file, portal, id: 'towns' });
