@@ -194,7 +194,7 @@ function loadTable(results: readonly LoadResult[]): string {
       r.label,
       r.completedPerSecond.toFixed(0),
       Object.entries(r.statuses)
-        .map(([status, count]) => `${status}: ${count}`)
+        .map(([status, count]) => `${status === '0' ? 'connection error' : status}: ${count}`)
         .join(', '),
       r.p50.toFixed(1),
       r.p95.toFixed(1),
