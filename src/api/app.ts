@@ -7,6 +7,7 @@ import { authenticate, rateLimit } from '../auth/middleware.js';
 import { catalogRoutes } from './v2/catalog-routes.js';
 import { recordsRoutes } from './v2/records-routes.js';
 import { facetRoutes } from './v2/facet-routes.js';
+import { exportRoutes } from './v2/export-routes.js';
 
 export const V21_PREFIX = '/api/explore/v2.1';
 
@@ -19,6 +20,7 @@ export function v21Router(services: Services): Router {
   catalogRoutes(router, services);
   recordsRoutes(router, services);
   facetRoutes(router, services);
+  exportRoutes(router, services);
   return router;
 }
 

@@ -54,7 +54,7 @@ export class Engine {
   private constructor(
     private readonly instance: DuckDBInstance,
     connections: DuckDBConnection[],
-    private readonly limits: { deadlineMs: number; maxWaiting: number },
+    private readonly limits: { deadlineMs: number; maxWaiting: number; tempDirectory: string },
   ) {
     this.idle.push(...connections);
   }
@@ -78,7 +78,13 @@ export class Engine {
     return new Engine(instance, pool, {
       deadlineMs: options.queryDeadlineMs ?? 30_000,
       maxWaiting: options.maxWaiting ?? 64,
+      tempDirectory: options.tempDirectory,
     });
+  }
+
+  /** The spill folder: the one writable place DuckDB may use, where export pipes are made. */
+  get tempDirectory(): string {
+    return this.limits.tempDirectory;
   }
 
   /** Runs `work` on a pooled connection; `signal` interrupts the running statement. */

@@ -1,0 +1,83 @@
+// The formats DuckDB writes itself: the shaping SELECT around the compiled query, and the COPY options.
+import type { OutputColumn } from '../odsql/index.js';
+import { quoteIdentifier, quoteString } from '../sql-text.js';
+
+/** What a writer needs to know of the request. */
+export interface ExportOptions {
+  /** Output key -> the header to write (field labels with use_labels). */
+  readonly headers: ReadonlyMap<string, string>;
+  readonly delimiter: string;
+  readonly listSeparator: string;
+  readonly quoteAll: boolean;
+  readonly parquetCompression: 'snappy' | 'zstd';
+}
+
+/** A format DuckDB writes: how the compiled rows are shaped, and the COPY options. */
+export interface NativeFormat {
+  /** 'json': values in the JSON shapes of supplement 2; 'native': storage values. */
+  readonly output: 'json' | 'native';
+  readonly contentType: string;
+  readonly extension: string;
+  /** A BOM before the first byte (CSV with with_bom). */
+  readonly bom?: boolean;
+  select(columns: readonly OutputColumn[], options: ExportOptions): string;
+  copyOptions(options: ExportOptions): string;
+}
+
+const renamed = (
+  columns: readonly OutputColumn[],
+  options: ExportOptions,
+  value: (c: OutputColumn) => string,
+) => columns.map((c) => `${value(c)} AS ${quoteIdentifier(options.headers.get(c.key) ?? c.key)}`).join(', ');
+
+/** A CSV cell: points as `lat, lon` (the public service's form), lists joined, JSON as text. */
+function csvCell(column: OutputColumn, options: ExportOptions): string {
+  const name = quoteIdentifier(column.key);
+  if (column.multivalued) return `array_to_string(${name}, ${quoteString(options.listSeparator)})`;
+  if (column.type === 'geo_point_2d') {
+    return `CASE WHEN ${name} IS NULL THEN NULL ELSE ${name}.lat || ', ' || ${name}.lon END`;
+  }
+  if (column.type === 'json' || column.type === 'geo_shape' || column.type === 'json_blob') {
+    return `CAST(${name} AS VARCHAR)`;
+  }
+  return name;
+}
+
+export const NATIVE_FORMATS = {
+  csv: {
+    output: 'json',
+    contentType: 'text/csv; charset=utf-8',
+    extension: 'csv',
+    select: (columns, options) => renamed(columns, options, (c) => csvCell(c, options)),
+    copyOptions: (options) =>
+      [
+        'FORMAT csv',
+        'HEADER true',
+        `DELIMITER ${quoteString(options.delimiter)}`,
+        ...(options.quoteAll ? ['FORCE_QUOTE *'] : []),
+      ].join(', '),
+  },
+  json: {
+    output: 'json',
+    contentType: 'application/json; charset=utf-8',
+    extension: 'json',
+    select: (columns, options) => renamed(columns, options, (c) => quoteIdentifier(c.key)),
+    copyOptions: () => 'FORMAT json, ARRAY true',
+  },
+  jsonl: {
+    output: 'json',
+    contentType: 'application/jsonlines; charset=utf-8',
+    extension: 'jsonl',
+    select: (columns, options) => renamed(columns, options, (c) => quoteIdentifier(c.key)),
+    copyOptions: () => 'FORMAT json',
+  },
+  parquet: {
+    output: 'native',
+    contentType: 'application/vnd.apache.parquet',
+    extension: 'parquet',
+    select: (columns, options) => renamed(columns, options, (c) => quoteIdentifier(c.key)),
+    copyOptions: (options) => `FORMAT parquet, COMPRESSION ${options.parquetCompression}`,
+  },
+} satisfies Record<string, NativeFormat>;
+
+export type NativeFormatName = keyof typeof NATIVE_FORMATS;
