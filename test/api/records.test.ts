@@ -1,27 +1,16 @@
 // The v2.1 record query and single record on the sample portal; every figure is checked against
 // the same question asked of the Parquet files through a separate, plain DuckDB.
 import { expect } from 'chai';
-import { openReference, startSampleServer, type Reference } from '../helpers/sample-portal.js';
-import type { TestServer } from '../helpers/server.js';
+import { useSampleSuite } from '../helpers/sample-portal.js';
 
 const V21 = '/api/explore/v2.1';
 
 describe('v2.1 records (sample portal)', () => {
-  let server: TestServer;
-  let reference: Reference;
-
-  before(async () => {
-    server = await startSampleServer();
-    reference = await openReference();
-  });
-  after(async () => {
-    await server.close();
-    reference.close();
-  });
+  const suite = useSampleSuite();
 
   const records = async (dataset: string, params: Record<string, string>) => {
     const query = new URLSearchParams(params).toString();
-    return server.json(`${V21}/catalog/datasets/${dataset}/records${query ? `?${query}` : ''}`);
+    return suite.server.json(`${V21}/catalog/datasets/${dataset}/records${query ? `?${query}` : ''}`);
   };
 
   describe('paging (supplement 4)', () => {
@@ -64,7 +53,7 @@ describe('v2.1 records (sample portal)', () => {
 
     it('allows 20,000 groups with group_by, not one more', async () => {
       const ok = await records('flights', { group_by: 'origin, destination', limit: '20000' });
-      const expected = await reference.rows(
+      const expected = await suite.reference.rows(
         'SELECT count(*)::INTEGER AS n FROM (SELECT DISTINCT origin, destination FROM flights)',
       );
       expect(ok.status).to.equal(200);
@@ -83,7 +72,7 @@ describe('v2.1 records (sample portal)', () => {
         select: 'id, geo_point_2d, geo_shape',
         where: "id = 'ci37868143'",
       });
-      const [expected] = await reference.rows(
+      const [expected] = await suite.reference.rows(
         "SELECT geo_point_2d.lon AS lon, geo_point_2d.lat AS lat FROM earthquakes WHERE id = 'ci37868143'",
       );
       const [quake] = body.results;
@@ -128,7 +117,7 @@ describe('v2.1 records (sample portal)', () => {
         where: "origin = 'SFO' AND delay > 60 AND date >= date'2001-03'",
         limit: '0',
       });
-      const [expected] = await reference.rows(
+      const [expected] = await suite.reference.rows(
         "SELECT count(*)::INTEGER AS n FROM flights WHERE origin = 'SFO' AND delay > 60 AND date >= TIMESTAMPTZ '2001-03-01 00:00:00+00'",
       );
       expect(body.total_count).to.equal(expected!.n);
@@ -140,7 +129,7 @@ describe('v2.1 records (sample portal)', () => {
         timezone: 'Europe/Paris',
         limit: '0',
       });
-      const [expected] = await reference.rows(
+      const [expected] = await suite.reference.rows(
         "SELECT count(*)::INTEGER AS n FROM flights WHERE date < TIMESTAMPTZ '2001-01-01 05:00:00+00'",
       );
       expect(paris.body.total_count).to.equal(expected!.n);
@@ -148,7 +137,7 @@ describe('v2.1 records (sample portal)', () => {
 
     it('matches any element of a multivalued field', async () => {
       const { body } = await records('movies', { where: "major_genre = 'Comedy'", limit: '0' });
-      const [expected] = await reference.rows(
+      const [expected] = await suite.reference.rows(
         "SELECT count(*)::INTEGER AS n FROM movies WHERE list_contains(major_genre, 'Comedy')",
       );
       expect(body.total_count).to.equal(expected!.n);
@@ -168,7 +157,7 @@ describe('v2.1 records (sample portal)', () => {
         expect(values.slice(firstNull).every((v: unknown) => v === null)).to.equal(true);
       }
       const top = await records('movies', { select: 'us_dvd_sales', order_by: '-us_dvd_sales', limit: '1' });
-      const [max] = await reference.rows('SELECT max(us_dvd_sales)::BIGINT AS m FROM movies');
+      const [max] = await suite.reference.rows('SELECT max(us_dvd_sales)::BIGINT AS m FROM movies');
       expect(top.body.results[0].us_dvd_sales).to.equal(Number(max!.m));
     });
 
@@ -188,7 +177,7 @@ describe('v2.1 records (sample portal)', () => {
         group_by: 'weather',
         order_by: 'count(*) desc',
       });
-      const expected = await reference.rows(
+      const expected = await suite.reference.rows(
         'SELECT weather, count(*)::INTEGER AS n, avg(temp_max) AS mean_max FROM "seattle-weather" GROUP BY weather ORDER BY n DESC',
       );
       expect(body.total_count).to.equal(expected.length);
@@ -209,7 +198,7 @@ describe('v2.1 records (sample portal)', () => {
         order_by: 'count(*) desc',
         limit: '5',
       });
-      const expected = await reference.rows(
+      const expected = await suite.reference.rows(
         `SELECT origin, avg(delay) AS mean, median(delay)::DOUBLE AS med, quantile_cont(delay, 0.9) AS p90,
                 approx_count_distinct(destination)::INTEGER AS routes
          FROM flights GROUP BY origin ORDER BY count(*) DESC, origin LIMIT 5`,
@@ -230,7 +219,7 @@ describe('v2.1 records (sample portal)', () => {
         order_by: 'm',
         timezone: 'Asia/Tokyo',
       });
-      const expected = await reference.rows(
+      const expected = await suite.reference.rows(
         `SELECT month(timezone('Asia/Tokyo', date))::INTEGER AS m, count(*)::INTEGER AS n
          FROM flights GROUP BY m ORDER BY m`,
       );
@@ -243,7 +232,7 @@ describe('v2.1 records (sample portal)', () => {
         group_by: 'mpaa_rating',
         order_by: 'mpaa_rating',
       });
-      const expected = await reference.rows(
+      const expected = await suite.reference.rows(
         'SELECT mpaa_rating, count(*)::INTEGER AS n FROM movies GROUP BY mpaa_rating ORDER BY mpaa_rating NULLS LAST',
       );
       expect(body.results).to.deep.equal(expected);
@@ -256,7 +245,7 @@ describe('v2.1 records (sample portal)', () => {
         group_by: 'range(distance, 500) as band',
         order_by: 'band',
       });
-      const expected = await reference.rows(
+      const expected = await suite.reference.rows(
         'SELECT (floor(distance / 500) * 500)::INTEGER AS low, count(*)::INTEGER AS n FROM flights GROUP BY low ORDER BY low',
       );
       expect(body.results.map((r: any) => r.n)).to.deep.equal(expected.map((r) => r.n));
@@ -273,7 +262,7 @@ describe('v2.1 records (sample portal)', () => {
       expect(body.links.map((l: any) => l.rel)).to.deep.equal(['self', 'dataset']);
       const [sfo] = body.results;
       expect(sfo._links).to.deep.equal([
-        { rel: 'self', href: `${server.base}${V21}/catalog/datasets/airports/records/SFO` },
+        { rel: 'self', href: `${suite.server.base}${V21}/catalog/datasets/airports/records/SFO` },
       ]);
       expect((await records('airports', { limit: '1' })).body.results[0]).to.not.have.property('_links');
     });
@@ -281,25 +270,25 @@ describe('v2.1 records (sample portal)', () => {
 
   describe('GET /catalog/datasets/{id}/records/{record_id}', () => {
     it('answers the bare flat record, with select and timezone', async () => {
-      const { status, body } = await server.json(`${V21}/catalog/datasets/airports/records/SFO`);
+      const { status, body } = await suite.server.json(`${V21}/catalog/datasets/airports/records/SFO`);
       expect(status).to.equal(200);
       expect(body.iata).to.equal('SFO');
       expect(body.city).to.equal('San Francisco');
       expect(body.geo_point_2d).to.have.keys(['lon', 'lat']);
-      const selected = await server.json(
+      const selected = await suite.server.json(
         `${V21}/catalog/datasets/airports/records/SFO?select=lower(city) as c`,
       );
       expect(selected.body).to.deep.equal({ c: 'san francisco' });
     });
 
     it('answers 404 NotFoundResource for an unknown record or dataset', async () => {
-      const record = await server.json(`${V21}/catalog/datasets/airports/records/NOPE'--`);
+      const record = await suite.server.json(`${V21}/catalog/datasets/airports/records/NOPE'--`);
       expect(record.status).to.equal(404);
       expect(record.body).to.deep.equal({
         error_code: 'NotFoundResource',
         message: "The requested record NOPE'-- does not exist.",
       });
-      const dataset = await server.json(`${V21}/catalog/datasets/nope/records/SFO`);
+      const dataset = await suite.server.json(`${V21}/catalog/datasets/nope/records/SFO`);
       expect(dataset.status).to.equal(404);
       expect(dataset.body.error_code).to.equal('NotFoundResource');
     });

@@ -8,30 +8,22 @@ import os from 'node:os';
 import path from 'node:path';
 import { gunzipSync } from 'node:zlib';
 import { openPipes } from '../../src/exports/copy-stream.js';
-import { openReference, startSampleServer, type Reference } from '../helpers/sample-portal.js';
-import type { TestServer } from '../helpers/server.js';
+import { useSampleSuite } from '../helpers/sample-portal.js';
 
 const EXPORTS = '/api/explore/v2.1/catalog/datasets';
 
 describe('exports written by DuckDB (sample portal)', () => {
-  let server: TestServer;
-  let reference: Reference;
+  const suite = useSampleSuite();
   let dir: string;
 
   before(async () => {
-    server = await startSampleServer();
-    reference = await openReference();
     dir = await mkdtemp(path.join(os.tmpdir(), 'duckportal-exports-'));
   });
-  after(async () => {
-    await server.close();
-    reference.close();
-    await rm(dir, { recursive: true, force: true });
-  });
+  after(() => rm(dir, { recursive: true, force: true }));
 
   /** Downloads an export into a file; returns its path and the response. */
   const download = async (dataset: string, format: string, params: Record<string, string> = {}) => {
-    const response = await server.get(
+    const response = await suite.server.get(
       `${EXPORTS}/${dataset}/exports/${format}?${new URLSearchParams(params)}`,
     );
     const bytes = Buffer.from(await response.arrayBuffer());
@@ -44,10 +36,10 @@ describe('exports written by DuckDB (sample portal)', () => {
     const { response, file } = await download('flights', 'parquet');
     expect(response.status).to.equal(200);
     expect(response.headers.get('content-disposition')).to.equal('attachment; filename="flights.parquet"');
-    const [read] = await reference.rows(
+    const [read] = await suite.reference.rows(
       `SELECT count(*)::INTEGER AS n, sum(delay)::BIGINT AS delays, min(date)::VARCHAR AS first FROM '${file}'`,
     );
-    const [source] = await reference.rows(
+    const [source] = await suite.reference.rows(
       'SELECT count(*)::INTEGER AS n, sum(delay)::BIGINT AS delays, min(date)::VARCHAR AS first FROM flights',
     );
     expect(read).to.deep.equal(source);
@@ -56,11 +48,11 @@ describe('exports written by DuckDB (sample portal)', () => {
   it('exports CSV with a BOM, ; by default, points as "lat, lon", and reads back exactly', async () => {
     const { bytes, file } = await download('airports', 'csv');
     expect([...bytes.subarray(0, 3)]).to.deep.equal([0xef, 0xbb, 0xbf]);
-    const [read] = await reference.rows(
+    const [read] = await suite.reference.rows(
       `SELECT count(*)::INTEGER AS n, count(DISTINCT iata)::INTEGER AS ids FROM read_csv('${file}', delim=';', header=true)`,
     );
     expect(read).to.deep.equal({ n: 3376, ids: 3376 });
-    const [sfo] = await reference.rows(
+    const [sfo] = await suite.reference.rows(
       `SELECT name, geo_point_2d FROM read_csv('${file}', delim=';', header=true, all_varchar=true) WHERE iata = 'SFO'`,
     );
     expect(sfo).to.deep.equal({
@@ -93,8 +85,8 @@ describe('exports written by DuckDB (sample portal)', () => {
       refine: 'destination:JFK',
       limit: '5',
     });
-    const rows = await reference.rows(`SELECT origin, n::INTEGER AS n FROM read_json('${file}')`);
-    const expected = await reference.rows(
+    const rows = await suite.reference.rows(`SELECT origin, n::INTEGER AS n FROM read_json('${file}')`);
+    const expected = await suite.reference.rows(
       `SELECT origin, count(*)::INTEGER AS n FROM flights WHERE destination = 'JFK'
        GROUP BY origin ORDER BY n DESC, origin LIMIT 5`,
     );
@@ -124,18 +116,20 @@ describe('exports written by DuckDB (sample portal)', () => {
   });
 
   it('answers a bad query or format with a JSON 400 before any byte', async () => {
-    const bad = await server.json(`${EXPORTS}/flights/exports/csv?where=${encodeURIComponent('nope > 1')}`);
+    const bad = await suite.server.json(
+      `${EXPORTS}/flights/exports/csv?where=${encodeURIComponent('nope > 1')}`,
+    );
     expect(bad.status).to.equal(400);
     expect(bad.body.error_code).to.equal('QueryLangError');
-    const format = await server.json(`${EXPORTS}/flights/exports/doc`);
+    const format = await suite.server.json(`${EXPORTS}/flights/exports/doc`);
     expect(format.status).to.equal(400);
-    expect((await server.json(`${EXPORTS}/flights/exports/csv?parquet_compression=lz4`)).status).to.equal(
-      400,
-    );
+    expect(
+      (await suite.server.json(`${EXPORTS}/flights/exports/csv?parquet_compression=lz4`)).status,
+    ).to.equal(400);
   });
 
   it('stops the query and removes its pipe when the client goes away mid-export', async () => {
-    const url = new URL(`${server.base}${EXPORTS}/flights/exports/csv`);
+    const url = new URL(`${suite.server.base}${EXPORTS}/flights/exports/csv`);
     await new Promise<void>((resolve, reject) => {
       const request = http.get(url, (response) => {
         let received = 0;
@@ -152,11 +146,11 @@ describe('exports written by DuckDB (sample portal)', () => {
     });
     for (let i = 0; i < 100 && openPipes.size > 0; i++) await new Promise((r) => setTimeout(r, 50));
     expect(openPipes.size).to.equal(0);
-    const spill = server.portal.services.engine.tempDirectory;
+    const spill = suite.server.portal.services.engine.tempDirectory;
     expect((await readdir(spill)).filter((f) => f.endsWith('.pipe'))).to.deep.equal([]);
     // The connection came back to the pool: eight queries at once all answer.
     const answers = await Promise.all(
-      Array.from({ length: 8 }, () => server.json(`${EXPORTS}/flights/records?limit=0`)),
+      Array.from({ length: 8 }, () => suite.server.json(`${EXPORTS}/flights/records?limit=0`)),
     );
     expect(answers.every((a) => a.body.total_count === 3_000_000)).to.equal(true);
   });

@@ -1,28 +1,17 @@
 // Facets, refine and exclude on the sample portal; every count is checked against a plain
 // `count(*) ... GROUP BY` over the Parquet files in a separate DuckDB.
 import { expect } from 'chai';
-import { openReference, startSampleServer, type Reference } from '../helpers/sample-portal.js';
-import type { TestServer } from '../helpers/server.js';
+import { useSampleSuite } from '../helpers/sample-portal.js';
 
 const V21 = '/api/explore/v2.1';
 
 type Params = [string, string][];
 
 describe('facets, refine and exclude (sample portal)', () => {
-  let server: TestServer;
-  let reference: Reference;
-
-  before(async () => {
-    server = await startSampleServer();
-    reference = await openReference();
-  });
-  after(async () => {
-    await server.close();
-    reference.close();
-  });
+  const suite = useSampleSuite();
 
   const get = (path: string, params: Params) =>
-    server.json(`${V21}${path}?${new URLSearchParams(params).toString()}`);
+    suite.server.json(`${V21}${path}?${new URLSearchParams(params).toString()}`);
   const facets = async (dataset: string, params: Params) => {
     const { status, body } = await get(`/catalog/datasets/${dataset}/facets`, params);
     expect(status, JSON.stringify(body)).to.equal(200);
@@ -33,12 +22,15 @@ describe('facets, refine and exclude (sample portal)', () => {
       .total_count as number;
   const counts = (values: any[]) => Object.fromEntries(values.map((v) => [v.value, v.count]));
   const expected = async (sql: string) =>
-    Object.fromEntries((await reference.rows(sql)).map((r) => [String(r.v), r.n])) as Record<string, number>;
+    Object.fromEntries((await suite.reference.rows(sql)).map((r) => [String(r.v), r.n])) as Record<
+      string,
+      number
+    >;
 
   it('enumerates every annotated facet when none is asked, in the shape of supplement 2', async () => {
     const { body } = await get('/catalog/datasets/airports/facets', []);
     expect(body.links).to.deep.equal([
-      { rel: 'self', href: `${server.base}${V21}/catalog/datasets/airports/facets` },
+      { rel: 'self', href: `${suite.server.base}${V21}/catalog/datasets/airports/facets` },
     ]);
     expect(body.facets.map((f: any) => f.name)).to.deep.equal(['state', 'country', 'location']);
     expect(body.facets[1].facets[0]).to.deep.equal({
@@ -63,7 +55,7 @@ describe('facets, refine and exclude (sample portal)', () => {
       ['refine', 'origin:SFO'],
       ['refine', 'origin:"LAX"'],
     ];
-    const [both] = await reference.rows(
+    const [both] = await suite.reference.rows(
       "SELECT count(*)::INTEGER AS n FROM flights WHERE origin IN ('SFO', 'LAX')",
     );
     expect(await total('flights', refine)).to.equal(both!.n);
@@ -144,7 +136,7 @@ describe('facets, refine and exclude (sample portal)', () => {
       ['refine', 'date:2001/01/01'],
       ['timezone', 'Asia/Tokyo'],
     ]);
-    const tokyo = await reference.rows(
+    const tokyo = await suite.reference.rows(
       `SELECT count(*)::INTEGER AS n FROM flights WHERE strftime(timezone('Asia/Tokyo', date), '%Y/%m/%d') = '2001/01/01'`,
     );
     const day = date![0].facets[0].facets[0];
@@ -164,7 +156,7 @@ describe('facets, refine and exclude (sample portal)', () => {
         'SELECT v, count(*)::INTEGER AS n FROM (SELECT unnest(major_genre) AS v FROM movies) GROUP BY v',
       ),
     );
-    const [dramas] = await reference.rows(
+    const [dramas] = await suite.reference.rows(
       "SELECT count(*)::INTEGER AS n FROM movies WHERE list_contains(major_genre, 'Drama')",
     );
     expect(await total('movies', [['refine', 'major_genre:Drama']])).to.equal(dramas!.n);
@@ -180,7 +172,7 @@ describe('facets, refine and exclude (sample portal)', () => {
       value: 'R',
       state: 'excluded',
     });
-    const [kept] = await reference.rows(
+    const [kept] = await suite.reference.rows(
       "SELECT count(*)::INTEGER AS n FROM movies WHERE mpaa_rating IS DISTINCT FROM 'R'",
     );
     expect(await total('movies', [['exclude', 'mpaa_rating:R']])).to.equal(kept!.n);
@@ -191,7 +183,7 @@ describe('facets, refine and exclude (sample portal)', () => {
       ['where', 'delay > 60'],
       ['refine', 'destination:JFK'],
     ];
-    const [n] = await reference.rows(
+    const [n] = await suite.reference.rows(
       "SELECT count(*)::INTEGER AS n FROM flights WHERE delay > 60 AND destination = 'JFK'",
     );
     expect(await total('flights', params)).to.equal(n!.n);

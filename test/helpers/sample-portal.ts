@@ -39,3 +39,23 @@ export async function openReference(): Promise<Reference> {
     },
   };
 }
+
+/** The sample server and the reference DuckDB of a suite, opened before it and closed after. */
+export interface SampleSuite {
+  readonly server: TestServer;
+  readonly reference: Reference;
+}
+
+/** Registers the suite's before/after hooks; the returned object is filled before the first test. */
+export function useSampleSuite(): SampleSuite {
+  const suite = {} as { server: TestServer; reference: Reference };
+  before(async () => {
+    suite.server = await startSampleServer();
+    suite.reference = await openReference();
+  });
+  after(async () => {
+    await suite.server.close();
+    suite.reference.close();
+  });
+  return suite;
+}
