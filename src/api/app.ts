@@ -1,4 +1,5 @@
-// The Koa application: one error middleware on top, trailing slashes folded, GET only, the routers.
+// The Koa application: CORS and one error middleware on top, trailing slashes folded, old v2 paths
+// aliased, GET only, the routers (v2.1, v1, the OpenAPI document).
 import Koa from 'koa';
 import Router from '@koa/router';
 import { ApiError, errorMiddleware } from './errors.js';
@@ -8,6 +9,10 @@ import { catalogRoutes } from './v2/catalog-routes.js';
 import { recordsRoutes } from './v2/records-routes.js';
 import { facetRoutes } from './v2/facet-routes.js';
 import { exportRoutes } from './v2/export-routes.js';
+import { cors } from './cors.js';
+import { openApiDocument } from './openapi.js';
+import { v2Aliases } from './v1/aliases.js';
+import { v1Router } from './v1/index.js';
 
 export const V21_PREFIX = '/api/explore/v2.1';
 
@@ -24,11 +29,24 @@ export function v21Router(services: Services): Router {
   return router;
 }
 
+/** Every router of the app, the OpenAPI document's own route included. */
+export function appRouters(services: Services): Router[] {
+  const docs = new Router({ prefix: V21_PREFIX });
+  const routers = [v21Router(services), v1Router(services), docs];
+  let document: Record<string, unknown> | null = null;
+  docs.get('/swagger.json', (ctx) => {
+    document ??= openApiDocument(routers);
+    ctx.body = document;
+  });
+  return routers;
+}
+
 /** Builds the application over the given services. */
 export function createApp(services: Services): Koa {
   const app = new Koa();
   app.proxy = false;
   app.silent = true;
+  app.use(cors());
   app.use(errorMiddleware(services.log));
   app.use(async (ctx, next) => {
     if (ctx.url.length > MAX_URL_LENGTH) {
@@ -47,15 +65,16 @@ export function createApp(services: Services): Koa {
     if (ctx.path.length > 1 && ctx.path.endsWith('/')) ctx.path = ctx.path.replace(/\/+$/, '');
     await next();
   });
-  const router = v21Router(services);
-  app.use(router.routes());
+  app.use(v2Aliases(V21_PREFIX));
+  const routers = appRouters(services);
+  for (const router of routers) app.use(router.routes());
   app.use(async (ctx, next) => {
     await next();
     if (
       ctx.method !== 'GET' &&
       ctx.method !== 'HEAD' &&
       ctx.status === 404 &&
-      router.match(ctx.path, 'GET').path.length
+      routers.some((router) => router.match(ctx.path, 'GET').route)
     ) {
       throw new ApiError(
         405,

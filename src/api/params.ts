@@ -1,5 +1,6 @@
 // Query-string parameters as zod schemas: one builder per kind of value, messages in the public
-// service's wording, and one `parseParams` that turns the first problem into a 400.
+// service's wording, and one `parseParams` that turns the first problem into a 400. Each builder
+// carries its JSON Schema as zod metadata, from which the OpenAPI document is generated.
 import { z } from 'zod';
 import { ApiError, invalidParameter } from './errors.js';
 
@@ -28,46 +29,57 @@ function fail(ctx: z.RefinementCtx, name: string, detail: string): never {
 export function integer(name: string, options: { min: number; max: number | null; default: number }) {
   const { min, max } = options;
   const expected = max === null ? `${name} >= ${min}` : `${min} <= ${name} <= ${max}`;
-  return raw().transform((raw, ctx): number => {
-    const text = last(raw);
-    if (text === undefined || text === '') return options.default;
-    const value = /^-?\d+$/.test(text.trim()) ? Number(text) : NaN;
-    if (!Number.isSafeInteger(value)) return fail(ctx, name, `${text} was found but an integer is expected.`);
-    if (value < min || (max !== null && value > max))
-      return fail(ctx, name, `${text} was found but ${expected} is expected.`);
-    return value;
-  });
+  return raw()
+    .transform((raw, ctx): number => {
+      const text = last(raw);
+      if (text === undefined || text === '') return options.default;
+      const value = /^-?\d+$/.test(text.trim()) ? Number(text) : NaN;
+      if (!Number.isSafeInteger(value))
+        return fail(ctx, name, `${text} was found but an integer is expected.`);
+      if (value < min || (max !== null && value > max))
+        return fail(ctx, name, `${text} was found but ${expected} is expected.`);
+      return value;
+    })
+    .meta({ type: 'integer', minimum: min, ...(max !== null && { maximum: max }), default: options.default });
 }
 
 /** `true`/`false` (any case, also 1/0), with a default when absent. */
 export function boolean(name: string, fallback: boolean) {
-  return raw().transform((raw, ctx): boolean => {
-    const text = last(raw)?.toLowerCase();
-    if (text === undefined || text === '') return fallback;
-    if (text === 'true' || text === '1') return true;
-    if (text === 'false' || text === '0') return false;
-    return fail(ctx, name, `${text} was found but true or false is expected.`);
-  });
+  return raw()
+    .transform((raw, ctx): boolean => {
+      const text = last(raw)?.toLowerCase();
+      if (text === undefined || text === '') return fallback;
+      if (text === 'true' || text === '1') return true;
+      if (text === 'false' || text === '0') return false;
+      return fail(ctx, name, `${text} was found but true or false is expected.`);
+    })
+    .meta({ type: 'boolean', default: fallback });
 }
 
 /** A free string (its last occurrence), or undefined. */
 export function text() {
-  return raw().transform((raw): string | undefined => last(raw) || undefined);
+  return raw()
+    .transform((raw): string | undefined => last(raw) || undefined)
+    .meta({ type: 'string' });
 }
 
 /** A parameter that may repeat (`where`, `refine`, `exclude`, `facet`): every non-empty occurrence. */
 export function repeated() {
-  return raw().transform((raw): string[] => (raw === undefined ? [] : [raw].flat().filter((v) => v !== '')));
+  return raw()
+    .transform((raw): string[] => (raw === undefined ? [] : [raw].flat().filter((v) => v !== '')))
+    .meta({ type: 'array', items: { type: 'string' } });
 }
 
 /** One of a closed list of values, or the default. */
 export function oneOf<const T extends string>(name: string, values: readonly T[], fallback: T | undefined) {
-  return raw().transform((raw, ctx): T | undefined => {
-    const value = last(raw);
-    if (value === undefined || value === '') return fallback;
-    if ((values as readonly string[]).includes(value)) return value as T;
-    return fail(ctx, name, `${value} was found but one of ${values.join(', ')} is expected.`);
-  });
+  return raw()
+    .transform((raw, ctx): T | undefined => {
+      const value = last(raw);
+      if (value === undefined || value === '') return fallback;
+      if ((values as readonly string[]).includes(value)) return value as T;
+      return fail(ctx, name, `${value} was found but one of ${values.join(', ')} is expected.`);
+    })
+    .meta({ type: 'string', enum: [...values], ...(fallback !== undefined && { default: fallback }) });
 }
 
 export const LANGS = ['en', 'fr', 'nl', 'pt', 'it', 'ar', 'de', 'es', 'ca', 'eu', 'sv'] as const;
@@ -76,12 +88,18 @@ const TIMEZONES = new Set(['UTC', ...Intl.supportedValuesOf('timeZone')]);
 
 /** An IANA (CLDR) time zone name; UTC by default. */
 export function timezone() {
-  return raw().transform((raw, ctx): string => {
-    const value = last(raw);
-    if (value === undefined || value === '') return 'UTC';
-    if (TIMEZONES.has(value)) return value;
-    return fail(ctx, 'timezone', `${value} was found but a time zone name such as Europe/Paris is expected.`);
-  });
+  return raw()
+    .transform((raw, ctx): string => {
+      const value = last(raw);
+      if (value === undefined || value === '') return 'UTC';
+      if (TIMEZONES.has(value)) return value;
+      return fail(
+        ctx,
+        'timezone',
+        `${value} was found but a time zone name such as Europe/Paris is expected.`,
+      );
+    })
+    .meta({ type: 'string', default: 'UTC', description: 'IANA time zone name' });
 }
 
 /** Validates a query string against an operation's schema; the first problem becomes a 400. */

@@ -1,0 +1,112 @@
+// v1 record operations: the record search with facets, and one record by id.
+import type Router from '@koa/router';
+import type { Context } from 'koa';
+import { z } from 'zod';
+import { compileQuery } from '../../odsql/index.js';
+import { enumerateFacets } from '../../facets/enumerate.js';
+import { ApiError } from '../errors.js';
+import { oneOf, parseParams, timezone, LANGS } from '../params.js';
+import { requireDataSource, signalOf, type Services } from '../services.js';
+import { v1FacetGroups, v1Record } from './record-shape.js';
+import {
+  facetParamsOf,
+  facetRequests,
+  filterConditions,
+  v1Page,
+  v1QueryParams,
+  v1RecordsParams,
+  type FacetParams,
+  type V1RecordsParams,
+} from './v1-query.js';
+import { whereText } from './where-text.js';
+
+/** Parameters of the v1 single record lookup. */
+export const v1RecordParams = z.object({ lang: oneOf('lang', LANGS, undefined), timezone: timezone() });
+
+/** The dataset of a records request: the parameter is mandatory (explore-api.md, v1). */
+export function datasetParam(params: { dataset?: string | undefined }): string {
+  if (params.dataset === undefined) {
+    throw new ApiError(400, 'InvalidRESTParameterError', 'Missing dataset parameter: it is mandatory.');
+  }
+  return params.dataset;
+}
+
+/** The normalized request echoed in `parameters`. */
+function echo(id: string, params: V1RecordsParams, facets: FacetParams): Record<string, unknown> {
+  const optional = [
+    'q',
+    'fields',
+    'lang',
+    'geofilter.distance',
+    'geofilter.polygon',
+    'geofilter.bbox',
+  ] as const;
+  return {
+    dataset: [id],
+    timezone: params.timezone,
+    rows: params.rows,
+    start: params.start,
+    format: 'json',
+    ...Object.fromEntries(optional.flatMap((k) => (params[k] !== undefined ? [[k, params[k]]] : []))),
+    ...(params.facet.length && { facet: params.facet }),
+    ...(params.sort.length && { sort: params.sort }),
+    ...(Object.keys(facets.refine).length && { refine: facets.refine }),
+    ...(Object.keys(facets.exclude).length && { exclude: facets.exclude }),
+  };
+}
+
+async function search(ctx: Context, services: Services): Promise<void> {
+  const params = parseParams(v1RecordsParams, ctx.query);
+  const { dataset, source } = requireDataSource(services, ctx, datasetParam(params));
+  const facets = facetParamsOf(ctx.query);
+  const query = v1QueryParams(source, params, facets);
+  const page = v1Page(params);
+  const compiled = compileQuery(source, { ...query, ...page, withRecordId: true });
+  const signal = signalOf(ctx);
+  const [countRows, rows, groups] = await Promise.all([
+    services.engine.queryJson(compiled.countSql, [], signal),
+    page.limit > 0 ? services.engine.queryJson(compiled.sql, [], signal) : Promise.resolve([]),
+    params.facet.length
+      ? enumerateFacets(
+          services.engine,
+          source,
+          {
+            facets: facetRequests(params.facet, facets),
+            where: filterConditions(source, params).map(whereText),
+            refinements: facets.refinements,
+            timezone: params.timezone,
+            ...(params.lang && { lang: params.lang }),
+          },
+          signal,
+        )
+      : Promise.resolve(null),
+  ]);
+  const timestamp = dataset.file.computed.data_processed;
+  ctx.body = {
+    nhits: Number(countRows[0]?.total_count ?? 0),
+    parameters: echo(dataset.id, params, facets),
+    records: rows.map((row) => v1Record(dataset.id, timestamp, compiled.columns, row)),
+    ...(groups && { facet_groups: v1FacetGroups(groups) }),
+  };
+}
+
+/** Mounts the v1 record search and lookup on a router rooted at /api. */
+export function v1RecordsRoutes(router: Router, services: Services): void {
+  router.get('/records/1.0/search', (ctx) => search(ctx, services));
+
+  router.get('/datasets/1.0/:dataset_id/records/:record_id', async (ctx) => {
+    const params = parseParams(v1RecordParams, ctx.query);
+    const { dataset, source } = requireDataSource(services, ctx, ctx.params.dataset_id!);
+    const recordId = ctx.params.record_id!;
+    const compiled = compileQuery(source, {
+      ...(params.lang !== undefined && { lang: params.lang }),
+      timezone: params.timezone,
+      recordId,
+      withRecordId: true,
+      limit: 1,
+    });
+    const [row] = await services.engine.queryJson(compiled.sql, [], signalOf(ctx));
+    if (!row) throw new ApiError(404, 'NotFoundResource', `The requested record ${recordId} does not exist.`);
+    ctx.body = v1Record(dataset.id, dataset.file.computed.data_processed, compiled.columns, row);
+  });
+}

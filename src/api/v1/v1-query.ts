@@ -1,0 +1,147 @@
+// v1 request parameters and their translation into the ODSQL parameters and facet requests of v2.1.
+import { z } from 'zod';
+import type { QuerySource } from '../../catalog/source.js';
+import { QueryLangError, type ClauseCondition, type Expr, type QueryParams } from '../../odsql/index.js';
+import { findField } from '../../odsql/scope.js';
+import { refinementConditions, type Refinement } from '../../facets/refine.js';
+import type { FacetRequest } from '../../facets/enumerate.js';
+import { FACET_SORTS, type FacetOverrides, type FacetSort } from '../../facets/facet-fields.js';
+import { invalidParameter } from '../errors.js';
+import { integer, oneOf, repeated, text, timezone, LANGS } from '../params.js';
+import { geoConditions } from './geofilter.js';
+import { parseV1Query } from './q-language.js';
+
+/** start + rows never reaches past the first 10,000 results (supplement 6). */
+export const V1_WINDOW = 10_000;
+
+/** Parameters common to the v1 searches (records and datasets). */
+export const v1SearchParams = z.object({
+  q: text(),
+  rows: integer('rows', { min: 0, max: V1_WINDOW, default: 10 }),
+  start: integer('start', { min: 0, max: V1_WINDOW, default: 0 }),
+  sort: repeated(),
+  facet: repeated(),
+  lang: oneOf('lang', LANGS, undefined),
+  timezone: timezone(),
+});
+
+/** Parameters of the record search (and of the download, minus the page). */
+export const v1RecordsParams = v1SearchParams.extend({
+  dataset: text(),
+  fields: text(),
+  'geofilter.distance': text(),
+  'geofilter.polygon': text(),
+  'geofilter.bbox': text(),
+});
+
+export type V1SearchParams = z.output<typeof v1SearchParams>;
+export type V1RecordsParams = z.output<typeof v1RecordsParams>;
+
+/** `refine.<facet>`, `exclude.<facet>`, `disjunctive.<facet>`, `facetsort.<facet>`, gathered. */
+export interface FacetParams {
+  readonly refinements: Refinement[];
+  readonly refine: Record<string, string[]>;
+  readonly exclude: Record<string, string[]>;
+  readonly overrides: Map<string, FacetOverrides>;
+}
+
+/** The per-facet parameters of a query string (names after the dot are facet names). */
+export function facetParamsOf(query: Record<string, string | string[] | undefined>): FacetParams {
+  const refine: Record<string, string[]> = {};
+  const exclude: Record<string, string[]> = {};
+  const overrides = new Map<string, FacetOverrides>();
+  const values = (raw: string | string[] | undefined) => [raw ?? []].flat().filter((v) => v !== '');
+  for (const [key, raw] of Object.entries(query)) {
+    const [, kind, facet] = /^(refine|exclude|disjunctive|facetsort)\.(.+)$/.exec(key) ?? [];
+    if (!kind || !facet) continue;
+    if (kind === 'refine' || kind === 'exclude') (kind === 'refine' ? refine : exclude)[facet] = values(raw);
+    const last = values(raw).at(-1);
+    if (kind === 'disjunctive' && last !== undefined) {
+      overrides.set(facet, { ...overrides.get(facet), disjunctive: /^(true|1)$/i.test(last) });
+    }
+    if (kind === 'facetsort' && last !== undefined) {
+      if (!FACET_SORTS.includes(last as FacetSort)) {
+        throw invalidParameter(key, `${last} was found but one of ${FACET_SORTS.join(', ')} is expected.`);
+      }
+      overrides.set(facet, { ...overrides.get(facet), sort: last as FacetSort });
+    }
+  }
+  const refinements = [
+    ...Object.entries(refine).flatMap(([facet, vs]) => vs.map((value) => ({ facet, value, exclude: false }))),
+    ...Object.entries(exclude).flatMap(([facet, vs]) => vs.map((value) => ({ facet, value, exclude: true }))),
+  ];
+  return { refinements, refine, exclude, overrides };
+}
+
+const fieldName = (source: QuerySource, name: string, clause: 'order_by' | 'select'): string => {
+  const field = findField(source.fields, name.trim());
+  if (!field) throw new QueryLangError(`Unknown field: ${name.trim()}`, [clause]);
+  return field.name;
+};
+
+/** v1 sort: descending by default, `-field` ascending (the reverse of the v2.1 habit). */
+export function orderByOf(source: QuerySource, sort: readonly string[]): string | undefined {
+  const items = sort.flatMap((s) => s.split(',')).filter((s) => s.trim() !== '');
+  if (!items.length) return undefined;
+  return items
+    .map((s) => {
+      const ascending = s.trim().startsWith('-');
+      return `\`${fieldName(source, s.trim().replace(/^-/, ''), 'order_by')}\` ${ascending ? 'ASC' : 'DESC'}`;
+    })
+    .join(', ');
+}
+
+/** v1 `fields=a,b`: the select of the named fields. */
+export function selectOf(source: QuerySource, fields: string | undefined): string | undefined {
+  if (fields === undefined) return undefined;
+  return fields
+    .split(',')
+    .filter((f) => f.trim() !== '')
+    .map((f) => `\`${fieldName(source, f, 'select')}\``)
+    .join(', ');
+}
+
+/** The conditions of q and the geofilters (refinements are added by `v1QueryParams`). */
+export function filterConditions(source: QuerySource, params: Partial<V1RecordsParams>): Expr[] {
+  return [
+    ...(params.q !== undefined ? [parseV1Query(source, params.q)] : []),
+    ...geoConditions(source, params),
+  ];
+}
+
+/** The ODSQL parameters of a v1 search over `source` (no page: the caller adds it). */
+export function v1QueryParams(
+  source: QuerySource,
+  params: Partial<V1RecordsParams> & { timezone: string; sort: string[] },
+  facets: FacetParams,
+): QueryParams {
+  const refinements: ClauseCondition[] = refinementConditions(source, facets.refinements, {
+    timezone: params.timezone,
+    overrides: facets.overrides,
+  });
+  const select = selectOf(source, params.fields);
+  const orderBy = orderByOf(source, params.sort);
+  return {
+    extraWhere: [...filterConditions(source, params), ...refinements],
+    ...(select !== undefined && { select }),
+    ...(orderBy !== undefined && { orderBy }),
+    ...(params.lang !== undefined && { lang: params.lang }),
+    timezone: params.timezone,
+  };
+}
+
+/** The facet requests of `facet=` parameters, with the disjunctive/facetsort overrides. */
+export function facetRequests(names: readonly string[], facets: FacetParams): FacetRequest[] {
+  return names.map((name) => ({ name, ...facets.overrides.get(name) }));
+}
+
+/** The page of a v1 search; start + rows past 10,000 is refused. */
+export function v1Page(params: { rows: number; start: number }): { limit: number; offset: number } {
+  if (params.start + params.rows > V1_WINDOW) {
+    throw invalidParameter(
+      'start',
+      `${params.start} was found but start + rows <= ${V1_WINDOW} is expected (rows is ${params.rows}).`,
+    );
+  }
+  return { limit: params.rows, offset: params.start };
+}
