@@ -17,7 +17,8 @@ async function v1Errors(ctx: Context, next: Next): Promise<void> {
   } catch (error) {
     if (ctx.headerSent) throw error;
     const { status, body } = toErrorBody(error);
-    if (status >= 500) throw error;
+    // Internal errors go up to the error middleware, which logs them (their text never leaves the server).
+    if (status === 500) throw error;
     const headers = (error as { headers?: Record<string, string> }).headers;
     if (headers) ctx.set(headers);
     ctx.status = status;
