@@ -261,14 +261,18 @@ describe('v1 records (sample portal)', () => {
       expect(lines.length - 1).to.equal(await count(`airports WHERE state = 'NV'`));
     });
 
-    it('streams json and geojson', async () => {
-      const json = await (
-        await suite.server.get('/api/records/1.0/download/?dataset=airports&q=state:NV&format=json')
-      ).json();
+    it('streams json as v1 records, and geojson', async () => {
+      const download = async (query: string) =>
+        (await suite.server.get(`/api/records/1.0/download/?${query}`)).json();
+      const json = await download('dataset=airports&q=state:NV&format=json');
       expect(json).to.have.length(await count(`airports WHERE state = 'NV'`));
-      const geo = await (
-        await suite.server.get('/api/records/1.0/download/?dataset=airports&q=iata:SFO&format=geojson')
-      ).json();
+      const [quake] = await download(
+        `dataset=earthquakes&q=${encodeURIComponent('#null(felt) id:ci37868143')}&format=json`,
+      );
+      const searched = await search({ dataset: 'earthquakes', q: 'id:ci37868143' });
+      expect(quake).to.deep.equal(searched.body.records[0]);
+      expect(quake.fields).not.to.have.property('felt');
+      const geo = await download('dataset=airports&q=iata:SFO&format=geojson');
       expect(geo.type).to.equal('FeatureCollection');
       expect(geo.features).to.have.length(1);
       expect(geo.features[0].geometry.type).to.equal('Point');

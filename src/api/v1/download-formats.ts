@@ -1,0 +1,92 @@
+// The v1 download formats: the shaping SELECT around the compiled query ('json' output, record ids
+// included), the COPY options, and what frames the COPY output.
+import { RECORD_ID_COLUMN } from '../../catalog/schema.js';
+import type { OutputColumn } from '../../odsql/index.js';
+import { NATIVE_FORMATS, type ExportOptions } from '../../exports/native-formats.js';
+import { quoteIdentifier, quoteString } from '../../sql-text.js';
+
+/** What a v1 download format needs to know of the dataset. */
+export interface DownloadContext {
+  readonly datasetId: string;
+  readonly recordTimestamp: string | null;
+}
+
+export interface DownloadFormat {
+  readonly contentType: string;
+  select(columns: readonly OutputColumn[], context: DownloadContext): string;
+  readonly copyOptions: string;
+  readonly prefix: string;
+  readonly suffix: string;
+}
+
+const CSV_OPTIONS: ExportOptions = {
+  headers: new Map(),
+  delimiter: ';',
+  listSeparator: ',',
+  quoteAll: false,
+  parquetCompression: 'snappy',
+};
+
+const dataColumns = (columns: readonly OutputColumn[]) => columns.filter((c) => c.key !== RECORD_ID_COLUMN);
+
+/** The GeoJSON geometry of the first geographic column (points first, as in v1 records). */
+function geometrySql(columns: readonly OutputColumn[]): string {
+  const point = columns.find((c) => c.type === 'geo_point_2d');
+  if (point) {
+    const p = quoteIdentifier(point.key);
+    return `CASE WHEN ${p} IS NULL THEN NULL ELSE json_object('type', 'Point', 'coordinates', json_array(${p}.lon, ${p}.lat)) END`;
+  }
+  const shape = columns.find((c) => c.type === 'geo_shape');
+  return shape ? `json_extract(${quoteIdentifier(shape.key)}, '$.geometry')` : 'NULL::JSON';
+}
+
+/** A v1 field value as JSON: points [lat, lon], shapes their bare geometry. */
+function v1ValueSql(column: OutputColumn): string {
+  const name = quoteIdentifier(column.key);
+  if (column.type === 'geo_point_2d')
+    return `CASE WHEN ${name} IS NULL THEN NULL ELSE json_array(${name}.lat, ${name}.lon) END`;
+  if (column.type === 'geo_shape') return `json_extract(${name}, '$.geometry')`;
+  return `to_json(${name})`;
+}
+
+/** The v1 `fields` object: null values left out (a map of the non-null entries). */
+function v1FieldsSql(columns: readonly OutputColumn[]): string {
+  const entries = dataColumns(columns).map(
+    (c) => `struct_pack(k := ${quoteString(c.key)}, v := ${v1ValueSql(c)})`,
+  );
+  return `to_json(map_from_entries(list_filter([${entries.join(', ')}], e -> e.v IS NOT NULL)))`;
+}
+
+export const DOWNLOAD_FORMATS = {
+  csv: {
+    contentType: 'text/csv; charset=utf-8',
+    select: (columns) => NATIVE_FORMATS.csv.select(dataColumns(columns), CSV_OPTIONS),
+    copyOptions: NATIVE_FORMATS.csv.copyOptions(CSV_OPTIONS),
+    prefix: '',
+    suffix: '',
+  },
+  json: {
+    contentType: 'application/json; charset=utf-8',
+    select: (columns, context) =>
+      [
+        `${quoteString(context.datasetId)} AS datasetid`,
+        `${quoteIdentifier(RECORD_ID_COLUMN)} AS recordid`,
+        `${v1FieldsSql(columns)} AS fields`,
+        `${geometrySql(columns)} AS geometry`,
+        `${context.recordTimestamp === null ? 'NULL' : quoteString(context.recordTimestamp)} AS record_timestamp`,
+      ].join(', '),
+    copyOptions: 'FORMAT json, ARRAY true',
+    prefix: '',
+    suffix: '',
+  },
+  geojson: {
+    contentType: 'application/geo+json; charset=utf-8',
+    select: (columns) =>
+      `'Feature' AS "type", ${geometrySql(columns)} AS geometry, ${v1FieldsSql(columns)} AS properties`,
+    copyOptions: 'FORMAT json, ARRAY true',
+    prefix: '{"type":"FeatureCollection","features":',
+    suffix: '}',
+  },
+} satisfies Record<string, DownloadFormat>;
+
+export type DownloadFormatName = keyof typeof DOWNLOAD_FORMATS;
