@@ -16,6 +16,8 @@ const CASES: [q: string, dataset: string, where: string][] = [
   ['latitude:[60 TO *]', 'airports', 'latitude >= 60'],
   ['#exact(city, "San Francisco")', 'airports', `city = 'San Francisco'`],
   ['#startswith(name, "San ")', 'airports', `starts_with(name, 'San ')`],
+  ['#search(name, "international")', 'airports', `lower(name) LIKE '%international%'`],
+  ['city="San Francisco"', 'airports', `city = 'San Francisco'`],
   ['#null(mpaa_rating)', 'movies', 'mpaa_rating IS NULL'],
   ['NOT #null(mpaa_rating)', 'movies', 'mpaa_rating IS NOT NULL'],
   ['major_genre:Comedy', 'movies', `list_contains(major_genre, 'Comedy')`],
