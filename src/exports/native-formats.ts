@@ -10,6 +10,8 @@ export interface ExportOptions {
   readonly listSeparator: string;
   readonly quoteAll: boolean;
   readonly parquetCompression: 'snappy' | 'zstd';
+  /** A byte order mark before CSV (with_bom; default true). */
+  readonly withBom?: boolean;
 }
 
 /** A format DuckDB writes: how the compiled rows are shaped, and the COPY options. */

@@ -239,24 +239,29 @@ describe('v2.1 catalog', () => {
   });
 
   describe('export lists', () => {
-    it('lists the export formats the server writes', async () => {
+    it('lists every dataset export format, geo formats only with a geo field', async () => {
       const towns = await server.json(`${V21}/catalog/datasets/towns/exports`);
       expect(towns.body.links[0]).to.deep.equal({
         rel: 'self',
         href: `${server.base}${V21}/catalog/datasets/towns/exports`,
       });
-      expect(towns.body.links.slice(1).map((l: any) => l.rel)).to.deep.equal([
+      expect(towns.body.links.slice(1).map((l: any) => l.rel)).to.include.members([
         'csv',
-        'json',
-        'jsonl',
         'parquet',
+        'geojson',
+        'shp',
+        'arrow',
       ]);
       expect(towns.body.links[1].href).to.equal(`${server.base}${V21}/catalog/datasets/towns/exports/csv`);
+      const words = await server.json(`${V21}/catalog/datasets/words/exports`);
+      const rels = words.body.links.map((l: any) => l.rel);
+      expect(rels).to.include('csv');
+      expect(rels).not.to.include('geojson');
     });
 
-    it('lists no catalog export format until one is written', async () => {
+    it('lists the catalog export formats', async () => {
       const { body } = await server.json(`${V21}/catalog/exports`);
-      expect(body.links.map((l: any) => l.rel)).to.deep.equal(['self']);
+      expect(body.links.map((l: any) => l.rel)).to.include.members(['self', 'csv', 'rdf', 'dcat_ap_ch']);
     });
   });
 

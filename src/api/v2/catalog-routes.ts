@@ -18,10 +18,6 @@ import { filterParams, pageParams, runPagedQuery } from '../query-context.js';
 import { notFound } from '../errors.js';
 import { datasetShape, type ShapeOptions } from './dataset-shape.js';
 import { DATASET_EXPORT_FORMATS, CATALOG_EXPORT_FORMATS, GEO_EXPORT_FORMATS } from '../../exports/formats.js';
-import { NATIVE_FORMATS } from '../../exports/native-formats.js';
-
-/** Catalog export writers: none yet (the catalog export operation is not served). */
-const CATALOG_WRITERS: Readonly<Record<string, unknown>> = {};
 import { datasetFeatures } from '../../catalog/features.js';
 
 /** Parameters of the dataset lookup (explore-api.md: select, lang, timezone, include_*). */
@@ -133,18 +129,14 @@ export function catalogRoutes(router: Router, services: Services): void {
     ctx.body = {
       links: formatLinks(
         self,
-        // Only the formats this server writes today (see README, exports).
-        DATASET_EXPORT_FORMATS.filter((f) => f in NATIVE_FORMATS && (hasGeo || !GEO_EXPORT_FORMATS.has(f))),
+        DATASET_EXPORT_FORMATS.filter((f) => hasGeo || !GEO_EXPORT_FORMATS.has(f)),
       ),
     };
   });
 
   router.get('/catalog/exports', (ctx) => {
     ctx.body = {
-      links: formatLinks(
-        `${apiBase(ctx)}/catalog/exports`,
-        CATALOG_EXPORT_FORMATS.filter((f) => f in CATALOG_WRITERS),
-      ),
+      links: formatLinks(`${apiBase(ctx)}/catalog/exports`, CATALOG_EXPORT_FORMATS),
     };
   });
 }

@@ -1,16 +1,27 @@
-// v2.1 dataset exports in the formats DuckDB writes itself (csv, json, jsonl, parquet), streamed.
-import { PassThrough, pipeline } from 'node:stream';
+// v2.1 exports: dataset exports in every format of the registry and catalog exports, each
+// checked completely before the first byte and streamed after it.
+import type { Readable } from 'node:stream';
+import { pipeline } from 'node:stream';
 import { createGzip } from 'node:zlib';
+import type { Context } from 'koa';
 import type Router from '@koa/router';
 import { z } from 'zod';
-import { compileQuery } from '../../odsql/index.js';
-import { copyToStream } from '../../exports/copy-stream.js';
-import { NATIVE_FORMATS, type ExportOptions, type NativeFormatName } from '../../exports/native-formats.js';
-import { ApiError } from '../errors.js';
-import { boolean, integer, oneOf, parseParams } from '../params.js';
-import { filterParams, toQueryParams } from '../query-context.js';
-import { requireDataSource, signalOf, type Services } from '../services.js';
 import { callerState } from '../../auth/middleware.js';
+import type { QuerySource } from '../../catalog/source.js';
+import { catalogExporterOf, CATALOG_RDF_FORMATS, writeCatalogRdf } from '../../exports/catalog-exports.js';
+import type { ExportContext, Exporter } from '../../exports/export-context.js';
+import { geometryColumn } from '../../exports/geometry.js';
+import { projectionOf } from '../../exports/projection.js';
+import { exporterOf } from '../../exports/registry.js';
+import { compileQuery, type QueryParams } from '../../odsql/index.js';
+import { quoteIdentifier } from '../../sql-text.js';
+import { ApiError, invalidParameter } from '../errors.js';
+import { boolean, integer, oneOf, parseParams, text } from '../params.js';
+import { filterParams, toQueryParams } from '../query-context.js';
+import { apiBase, requireDataSource, signalOf, type Services } from '../services.js';
+
+const lastOf = (raw: string | string[] | undefined): string | undefined =>
+  Array.isArray(raw) ? raw[raw.length - 1] : raw;
 
 /** Parameters of a dataset export (explore-api.md, export-specific parameters). */
 export const exportParams = filterParams.extend({
@@ -18,39 +29,69 @@ export const exportParams = filterParams.extend({
   offset: integer('offset', { min: 0, max: null, default: 0 }),
   use_labels: boolean('use_labels', false),
   compressed: boolean('compressed', false),
+  epsg: integer('epsg', { min: 1, max: null, default: 4326 }),
   delimiter: oneOf('delimiter', [';', ',', '\t', '|'], ';'),
   list_separator: z
     .custom<string | string[] | undefined>()
     .optional()
-    .transform((raw) => (Array.isArray(raw) ? raw[raw.length - 1] : raw) || ','),
+    .transform((raw) => lastOf(raw) || ','),
   quote_all: boolean('quote_all', false),
   with_bom: boolean('with_bom', true),
   parquet_compression: oneOf('parquet_compression', ['snappy', 'zstd'], 'snappy'),
+  name_field: text(),
+  description_field_list: text(),
+  use_extension: boolean('use_extension', true),
+});
+type ExportParams = z.output<typeof exportParams>;
+
+/** Parameters of a catalog export: the dataset export's, plus the DCAT ones. */
+export const catalogExportParams = exportParams.extend({
+  include_exports: text(),
+  use_labels_in_exports: boolean('use_labels_in_exports', true),
 });
 
-const isNative = (format: string): format is NativeFormatName => Object.hasOwn(NATIVE_FORMATS, format);
-
-/** Mounts the dataset export operation. */
-export function exportRoutes(router: Router, services: Services): void {
-  router.get('/catalog/datasets/:dataset_id/exports/:format', async (ctx) => {
-    const { dataset, source } = requireDataSource(services, ctx, ctx.params.dataset_id!);
-    const format = ctx.params.format!;
-    if (!isNative(format)) {
+/** The export's context: the compiled query checked against the format's needs. */
+async function exportContext(
+  ctx: Context,
+  services: Services,
+  exporter: Exporter,
+  source: QuerySource,
+  name: string,
+  params: ExportParams,
+): Promise<ExportContext> {
+  const query: QueryParams = { ...toQueryParams(source, params), limit: params.limit, offset: params.offset };
+  const compiled = compileQuery(source, query, exporter.output);
+  if (exporter.geo && !geometryColumn(compiled.columns)) {
+    const hasGeo = source.fields.some((f) => f.type === 'geo_point_2d' || f.type === 'geo_shape');
+    throw invalidParameter(
+      'format',
+      hasGeo
+        ? 'this format writes geometries: select a geo_point_2d or geo_shape field.'
+        : `dataset ${name} has no geo_point_2d or geo_shape field, which this format needs.`,
+    );
+  }
+  const projection = await projectionOf(params.epsg);
+  if (!projection) throw invalidParameter('epsg', `${params.epsg} is not a known EPSG coordinate system.`);
+  const labels = new Map(source.fields.map((f) => [f.name, f.label]));
+  const signal = signalOf(ctx);
+  if (exporter.maxRows !== undefined) {
+    const counted = await services.engine.query(`SELECT count(*) AS n FROM (${compiled.sql})`, [], signal);
+    const rows = Number(counted.rows[0]?.[0] ?? 0);
+    if (rows > exporter.maxRows) {
       throw new ApiError(
         400,
         'InvalidRESTParameterError',
-        `Unknown or unavailable export format: ${format}.`,
+        `The export has ${rows} rows, more than the ${exporter.maxRows} a sheet of this format holds: filter it or use limit.`,
       );
     }
-    const params = parseParams(exportParams, ctx.query);
-    const writer = NATIVE_FORMATS[format];
-    const compiled = compileQuery(
-      source,
-      { ...toQueryParams(source, params), limit: params.limit, offset: params.offset },
-      writer.output,
-    );
-    const labels = new Map(source.fields.map((f) => [f.name, f.label]));
-    const options: ExportOptions = {
+  }
+  return {
+    engine: services.engine,
+    name,
+    baseUrl: apiBase(ctx),
+    sql: compiled.sql,
+    columns: compiled.columns,
+    options: {
       headers: new Map(
         compiled.columns.map((c) => [c.key, params.use_labels ? (labels.get(c.key) ?? c.key) : c.key]),
       ),
@@ -58,35 +99,101 @@ export function exportRoutes(router: Router, services: Services): void {
       listSeparator: params.list_separator,
       quoteAll: params.quote_all,
       parquetCompression: params.parquet_compression!,
-    };
-    const release = services.guard.exportSlots().acquire(callerState(ctx).caller);
-    if (!release) {
-      throw new ApiError(
-        429,
-        'TooManyExports',
-        'Too many exports are running for you: wait for one to finish.',
-        {
-          'Retry-After': '5',
-        },
-      );
+      withBom: params.with_bom,
+    },
+    projection: projection.forward ? projection : { ...projection },
+    gpx: {
+      nameField: params.name_field ?? null,
+      descriptionFields: (params.description_field_list ?? '')
+        .split(',')
+        .map((f) => f.trim())
+        .filter(Boolean),
+      useExtension: params.use_extension,
+    },
+    signal,
+  };
+}
+
+/** Holds one of the caller's export slots while `write` runs and its body streams. */
+async function sendExport(
+  ctx: Context,
+  services: Services,
+  file: { name: string; extension: string; contentType: string; compressed: boolean },
+  write: () => Promise<Readable>,
+): Promise<void> {
+  const release = services.guard.exportSlots().acquire(callerState(ctx).caller);
+  if (!release) {
+    throw new ApiError(
+      429,
+      'TooManyExports',
+      'Too many exports are running for you: wait for one to finish.',
+      {
+        'Retry-After': '5',
+      },
+    );
+  }
+  try {
+    const body = await write();
+    body.once('close', release);
+    ctx.type = file.compressed ? 'application/gzip' : file.contentType;
+    ctx.attachment(`${file.name}.${file.extension}${file.compressed ? '.gz' : ''}`);
+    // pipeline, not pipe: a failure mid-export must break the gzip stream too, and a client
+    // gone destroys the body, which stops its writer.
+    ctx.body = file.compressed ? pipeline(body, createGzip({ level: 6 }), () => undefined) : body;
+  } catch (error) {
+    release();
+    throw error;
+  }
+}
+
+/** The format named in the path, or a 400 listing what exists. */
+function unknownFormat(format: string): ApiError {
+  return invalidParameter('format', `${format} is not an export format of this operation.`);
+}
+
+/** Mounts the dataset and catalog export operations. */
+export function exportRoutes(router: Router, services: Services): void {
+  router.get('/catalog/datasets/:dataset_id/exports/:format', async (ctx) => {
+    const { dataset, source } = requireDataSource(services, ctx, ctx.params.dataset_id!);
+    const exporter = exporterOf(ctx.params.format!);
+    if (!exporter) throw unknownFormat(ctx.params.format!);
+    const params = parseParams(exportParams, ctx.query);
+    const context = await exportContext(ctx, services, exporter, source, dataset.id, params);
+    const file = { name: dataset.id, ...exporter, compressed: params.compressed };
+    await sendExport(ctx, services, file, () => exporter.write(context));
+  });
+
+  router.get('/catalog/exports/:format', async (ctx) => {
+    const format = ctx.params.format!.replaceAll('-', '_');
+    const params = parseParams(catalogExportParams, ctx.query);
+    const source = services.catalog();
+    const tabular = catalogExporterOf(format);
+    if (tabular) {
+      const context = await exportContext(ctx, services, tabular, source, 'catalog', params);
+      const file = { name: 'catalog', ...tabular, compressed: params.compressed };
+      await sendExport(ctx, services, file, () => tabular.write(context));
+      return;
     }
-    try {
-      const select = `SELECT ${writer.select(compiled.columns, options)} FROM (${compiled.sql})`;
-      const stream = await copyToStream(services.engine, select, writer.copyOptions(options), signalOf(ctx));
-      stream.once('close', release);
-      const body = new PassThrough();
-      if (format === 'csv' && params.with_bom) body.write('\uFEFF');
-      // pipeline: a client gone destroys the body, which closes the pipe's reader (DuckDB's
-      // write then fails and the COPY ends) on top of the interrupt the signal sends.
-      pipeline(stream, body, () => undefined);
-      const fileName = `${dataset.id}.${writer.extension}${params.compressed ? '.gz' : ''}`;
-      ctx.type = params.compressed ? 'application/gzip' : writer.contentType;
-      ctx.attachment(fileName);
-      // pipeline, not pipe: a failure mid-export must break the gzip stream too.
-      ctx.body = params.compressed ? pipeline(body, createGzip({ level: 6 }), () => undefined) : body;
-    } catch (error) {
-      release();
-      throw error;
-    }
+    const rdf = CATALOG_RDF_FORMATS[format];
+    if (!rdf) throw unknownFormat(ctx.params.format!);
+    const query = { ...toQueryParams(source, params), limit: params.limit, offset: params.offset };
+    const compiled = compileQuery(source, { ...query, select: undefined, groupBy: undefined }, 'json');
+    const rows = await services.engine.queryJson(
+      `SELECT * FROM (${compiled.sql}) ORDER BY ${quoteIdentifier('dataset_id')}`,
+      [],
+      signalOf(ctx),
+    );
+    const includeExports = params.include_exports
+      ?.split(',')
+      .map((f) => f.trim())
+      .filter(Boolean);
+    const document = writeCatalogRdf(rdf, rows, {
+      base: apiBase(ctx),
+      includeExports: includeExports ?? null,
+      useLabels: params.use_labels_in_exports,
+    });
+    ctx.type = rdf.contentType;
+    ctx.attachment(`catalog.${rdf.extension}${params.compressed ? '.gz' : ''}`);
+    ctx.body = params.compressed ? createGzip().end(document) : document;
   });
 }

@@ -1,0 +1,189 @@
+// Catalog exports: the tabular formats through the dataset export writers (over the catalog
+// table), and DCAT (RDF/XML, Turtle, the DCAT-AP profiles) and RSS documents of the datasets.
+import type { JsonValue } from '../engine/values.js';
+import type { Exporter } from './export-context.js';
+import { DATASET_EXPORT_FORMATS, GEO_EXPORT_FORMATS } from './formats.js';
+import { PREFIXES, toRdfXml, toTurtle, type Term, type Triple } from './rdf-graph.js';
+import { EXPORTERS } from './registry.js';
+
+/** The dataset export writers a catalog export reuses. */
+const TABULAR = { csv: EXPORTERS.csv, json: EXPORTERS.json, jsonl: EXPORTERS.jsonl, xlsx: EXPORTERS.xlsx };
+
+/** The writer of a tabular catalog export format, or null. */
+export function catalogExporterOf(format: string): Exporter | null {
+  return Object.hasOwn(TABULAR, format) ? TABULAR[format as keyof typeof TABULAR] : null;
+}
+
+/** A catalog document format: its media type, extension and serialisation. */
+export interface CatalogDocumentFormat {
+  readonly contentType: string;
+  readonly extension: string;
+  readonly kind: 'rdfxml' | 'turtle' | 'rss';
+  /** The DCAT-AP profile whose conformance the catalog declares, if any. */
+  readonly profile?: string;
+}
+
+const rdfXml = (profile?: string): CatalogDocumentFormat => ({
+  contentType: 'application/rdf+xml',
+  extension: 'rdf',
+  kind: 'rdfxml',
+  ...(profile && { profile }),
+});
+
+/** Document formats of the catalog export (supplement 1); `-` spellings are normalised to `_`. */
+export const CATALOG_RDF_FORMATS: Readonly<Record<string, CatalogDocumentFormat>> = {
+  rdf: rdfXml(),
+  dcat: rdfXml(),
+  ttl: { contentType: 'text/turtle; charset=utf-8', extension: 'ttl', kind: 'turtle' },
+  rss: { contentType: 'application/rss+xml', extension: 'rss', kind: 'rss' },
+  dcat_ap_ch: rdfXml('https://www.dcat-ap.ch/'),
+  dcat_ap_de: rdfXml('http://dcat-ap.de/def/dcatde/'),
+  dcat_ap_se: rdfXml('https://docs.dataportal.se/dcat/'),
+  dcat_ap_sp: rdfXml('https://datos.gob.es/es/documentacion/dcat-ap-es'),
+  dcat_ap_it: rdfXml('http://dati.gov.it/onto/dcatapit'),
+  dcat_ap_vl: rdfXml('https://data.vlaanderen.be/doc/applicatieprofiel/DCAT-AP-VL/'),
+  dcat_ap_benap: rdfXml('https://dcat.be/'),
+};
+
+/** Options of a catalog document. */
+export interface CatalogDocumentOptions {
+  readonly base: string;
+  /** Export formats listed as distributions (null: all a dataset offers). */
+  readonly includeExports: readonly string[] | null;
+  readonly useLabels: boolean;
+}
+
+type Row = Record<string, JsonValue>;
+
+/** A JSON value as text: strings as they are, other values as JSON. */
+const asText = (value: JsonValue): string => (typeof value === 'string' ? value : JSON.stringify(value));
+const textOf = (value: JsonValue | undefined): string | null =>
+  value === null || value === undefined || value === '' ? null : asText(value);
+const listOf = (value: JsonValue | undefined): string[] => {
+  if (Array.isArray(value)) return value.map(asText);
+  const text = textOf(value);
+  return text === null ? [] : [text];
+};
+
+const iri = (value: string): Term => ({ iri: value });
+const literal = (value: string, datatype?: string): Term =>
+  datatype ? { literal: value, datatype } : { literal: value };
+
+/** The export formats a dataset row offers as distributions. */
+function distributionsOf(row: Row, options: CatalogDocumentOptions): string[] {
+  const geo = listOf(row.features).includes('geo');
+  return DATASET_EXPORT_FORMATS.filter(
+    (f) =>
+      (geo || !GEO_EXPORT_FORMATS.has(f)) && (!options.includeExports || options.includeExports.includes(f)),
+  );
+}
+
+/** The DCAT triples of one dataset row. */
+function datasetTriples(row: Row, options: CatalogDocumentOptions, index: number): Triple[] {
+  const id = asText(row.dataset_id!);
+  const self = `${options.base}/catalog/datasets/${encodeURIComponent(id)}`;
+  const subject = iri(self);
+  const { dcat, dct, foaf, rdf, xsd } = PREFIXES;
+  const triples: Triple[] = [
+    [subject, `${rdf}type`, iri(`${dcat}Dataset`)],
+    [subject, `${dct}identifier`, literal(id)],
+    [subject, `${dcat}landingPage`, iri(self)],
+  ];
+  const optional: [string, string | null, string?][] = [
+    [`${dct}title`, textOf(row.title)],
+    [`${dct}description`, textOf(row.description)],
+    [`${dct}language`, textOf(row.language)],
+    [`${dct}modified`, textOf(row.modified), `${xsd}dateTime`],
+  ];
+  for (const [predicate, value, datatype] of optional) {
+    if (value !== null) triples.push([subject, predicate, literal(value, datatype)]);
+  }
+  for (const keyword of [...listOf(row.keyword), ...listOf(row.theme)]) {
+    triples.push([subject, `${dcat}keyword`, literal(keyword)]);
+  }
+  const publisher = textOf(row.publisher);
+  if (publisher) {
+    const agent: Term = { blank: `publisher${index}` };
+    triples.push(
+      [subject, `${dct}publisher`, agent],
+      [agent, `${rdf}type`, iri(`${foaf}Agent`)],
+      [agent, `${foaf}name`, literal(publisher)],
+    );
+  }
+  const license = textOf(row.license_url);
+  distributionsOf(row, options).forEach((format) => {
+    const url = `${self}/exports/${format}${options.useLabels ? '?use_labels=true' : ''}`;
+    const distribution = iri(`${self}/exports/${format}`);
+    triples.push(
+      [subject, `${dcat}distribution`, distribution],
+      [distribution, `${rdf}type`, iri(`${dcat}Distribution`)],
+      [distribution, `${dct}title`, literal(`${id}.${format}`)],
+      [distribution, `${dct}format`, literal(format)],
+      [distribution, `${dcat}accessURL`, iri(url)],
+      [distribution, `${dcat}downloadURL`, iri(url)],
+    );
+    if (license) triples.push([distribution, `${dct}license`, iri(license)]);
+  });
+  return triples;
+}
+
+/** The catalog's triples: the catalog resource, its datasets and their distributions. */
+function catalogTriples(
+  rows: readonly Row[],
+  format: CatalogDocumentFormat,
+  options: CatalogDocumentOptions,
+): Triple[] {
+  const { dcat, dct, rdf } = PREFIXES;
+  const catalog = iri(`${options.base}/catalog`);
+  const triples: Triple[] = [
+    [catalog, `${rdf}type`, iri(`${dcat}Catalog`)],
+    [catalog, `${dct}title`, literal('duckportal catalog')],
+  ];
+  if (format.profile) triples.push([catalog, `${dct}conformsTo`, iri(format.profile)]);
+  rows.forEach((row) =>
+    triples.push([
+      catalog,
+      `${dcat}dataset`,
+      iri(`${options.base}/catalog/datasets/${encodeURIComponent(asText(row.dataset_id!))}`),
+    ]),
+  );
+  rows.forEach((row, i) => triples.push(...datasetTriples(row, options, i)));
+  return triples;
+}
+
+const xml = (text: string): string =>
+  text
+    .replace(/[\x00-\x08\x0B\x0C\x0E-\x1F]/g, '')
+    .replaceAll('&', '&amp;')
+    .replaceAll('<', '&lt;')
+    .replaceAll('>', '&gt;');
+
+/** RSS 2.0: one item per dataset, newest first as the rows come. */
+function toRss(rows: readonly Row[], options: CatalogDocumentOptions): string {
+  const items = rows.map((row) => {
+    const link = `${options.base}/catalog/datasets/${encodeURIComponent(asText(row.dataset_id!))}`;
+    const modified = textOf(row.modified);
+    return [
+      '<item>',
+      `<title>${xml(textOf(row.title) ?? asText(row.dataset_id!))}</title>`,
+      `<link>${xml(link)}</link>`,
+      `<guid isPermaLink="true">${xml(link)}</guid>`,
+      `<description>${xml(textOf(row.description) ?? '')}</description>`,
+      ...listOf(row.theme).map((t) => `<category>${xml(t)}</category>`),
+      modified ? `<pubDate>${new Date(modified).toUTCString()}</pubDate>` : '',
+      '</item>',
+    ].join('');
+  });
+  return `<?xml version="1.0" encoding="UTF-8"?>\n<rss version="2.0"><channel><title>duckportal catalog</title><link>${xml(options.base)}/catalog/datasets</link><description>Datasets of this portal</description>\n${items.join('\n')}\n</channel></rss>\n`;
+}
+
+/** The document of a catalog format over the catalog rows (filtered by the request). */
+export function writeCatalogRdf(
+  format: CatalogDocumentFormat,
+  rows: readonly Row[],
+  options: CatalogDocumentOptions,
+): string {
+  if (format.kind === 'rss') return toRss(rows, options);
+  const triples = catalogTriples(rows, format, options);
+  return format.kind === 'turtle' ? toTurtle(triples) : toRdfXml(triples);
+}

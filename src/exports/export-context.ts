@@ -1,0 +1,42 @@
+// What every export writer receives, and the registry entry each format provides.
+import type { Readable } from 'node:stream';
+import type { Engine } from '../engine/engine.js';
+import type { OutputColumn } from '../odsql/index.js';
+import type { ExportOptions } from './native-formats.js';
+import type { Projection } from './projection.js';
+
+/** GPX-only options (explore-api.md: name_field, description_field_list, use_extension). */
+export interface GpxOptions {
+  readonly nameField: string | null;
+  readonly descriptionFields: readonly string[];
+  readonly useExtension: boolean;
+}
+
+/** One export being written: the compiled rows and the request's options. */
+export interface ExportContext {
+  readonly engine: Engine;
+  /** File name stem and the namespace of RDF properties. */
+  readonly name: string;
+  readonly baseUrl: string;
+  /** The compiled SELECT and its output columns. */
+  readonly sql: string;
+  readonly columns: readonly OutputColumn[];
+  readonly options: ExportOptions;
+  readonly projection: Projection | null;
+  readonly gpx: GpxOptions;
+  readonly signal: AbortSignal;
+}
+
+/** A format of the registry: how it is announced, what it needs, and its writer. */
+export interface Exporter {
+  readonly contentType: string;
+  readonly extension: string;
+  /** Value shapes the writer wants from the compiler. */
+  readonly output: 'json' | 'native';
+  /** Writes geometries: refused without a geo column. */
+  readonly geo: boolean;
+  /** Most data rows the format can hold (XLSX): more is a 400 before the first byte. */
+  readonly maxRows?: number;
+  /** The body; settles at the first byte so that errors until then are JSON answers. */
+  write(context: ExportContext): Promise<Readable>;
+}

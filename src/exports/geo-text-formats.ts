@@ -1,0 +1,156 @@
+// GeoJSON, KML and GPX: rows formatted in SQL, geometries turned into each form by JS only
+// where DuckDB cannot (reprojection, KML/GPX geometry elements).
+import type { DuckDBDataChunk } from '@duckdb/node-api';
+import type { OutputColumn } from '../odsql/index.js';
+import { quoteIdentifier, quoteString } from '../sql-text.js';
+import { copyToStream } from './copy-stream.js';
+import type { ExportContext, Exporter } from './export-context.js';
+import { framed } from './framed.js';
+import { geometryColumn, geometrySql, gpxElement, kmlGeometry } from './geometry.js';
+import { reproject, type Geometry } from './projection.js';
+import { cellText, xmlEscaped, xmlName, xmlText } from './sql-cells.js';
+import { streamQuery } from './query-stream.js';
+
+/** The geometry column and the others (the properties) of an export. */
+function split(context: ExportContext): { geometry: OutputColumn; others: OutputColumn[] } {
+  const geometry = geometryColumn(context.columns);
+  if (!geometry) throw new Error('a geo export reached its writer without a geo column');
+  return { geometry, others: context.columns.filter((c) => c !== geometry) };
+}
+
+const label = (context: ExportContext, column: OutputColumn): string =>
+  context.options.headers.get(column.key) ?? column.key;
+
+/** JSON object of the properties, keyed by name or label. */
+function propertiesSql(context: ExportContext, others: OutputColumn[]): string {
+  const pairs = others.map((c) => `${quoteString(label(context, c))}, ${quoteIdentifier(c.key)}`);
+  return `json_object(${pairs.join(', ')})`;
+}
+
+/** Streams rows of (geometry GeoJSON text, formatted body) through `format`, one string per row. */
+function featureRows(
+  context: ExportContext,
+  bodySql: string,
+  format: (geometry: Geometry | null, body: string) => string,
+  head: string,
+  tail: string,
+  separator = '\n',
+) {
+  const { geometry } = split(context);
+  const sql = `SELECT ${geometrySql(geometry)} AS g, ${bodySql} AS b FROM (${context.sql})`;
+  const encode = (chunk: DuckDBDataChunk, first: boolean): string => {
+    const geometries = chunk.getColumnValues(0) as (string | null)[];
+    const bodies = chunk.getColumnValues(1) as (string | null)[];
+    const rows: string[] = [];
+    geometries.forEach((text, i) => {
+      const parsed = text === null ? null : reproject(JSON.parse(text) as Geometry, context.projection);
+      const row = format(parsed, bodies[i] ?? '');
+      if (row) rows.push(row);
+    });
+    const joined = rows.join(separator);
+    return first || joined === '' ? joined : separator + joined;
+  };
+  return streamQuery(context.engine, sql, encode, { head, tail }, context.signal);
+}
+
+const GEOJSON_HEAD = '{"type":"FeatureCollection","features":';
+
+/** GeoJSON: DuckDB's JSON writer, unless coordinates must be reprojected in JS. */
+async function writeGeojson(context: ExportContext) {
+  const { geometry, others } = split(context);
+  if (context.projection?.forward) {
+    const crs = `{"type":"name","properties":{"name":"urn:ogc:def:crs:EPSG::${context.projection.epsg}"}}`;
+    return featureRows(
+      context,
+      `CAST(${propertiesSql(context, others)} AS VARCHAR)`,
+      (g, body) => `{"type":"Feature","geometry":${JSON.stringify(g)},"properties":${body}}`,
+      `{"type":"FeatureCollection","crs":${crs},"features":[\n`,
+      '\n]}\n',
+      ',\n',
+    );
+  }
+  const select = `SELECT 'Feature' AS type, TRY_CAST(${geometrySql(geometry)} AS JSON) AS geometry,
+    ${propertiesSql(context, others)} AS properties FROM (${context.sql})`;
+  const rows = await copyToStream(context.engine, select, 'FORMAT json, ARRAY true', context.signal);
+  return framed(rows, GEOJSON_HEAD, '}\n');
+}
+
+/** KML ExtendedData of the properties (names as written, values XML-escaped). */
+function kmlBody(context: ExportContext, others: OutputColumn[]): string {
+  const data = others.map((c) => {
+    const value = xmlEscaped(cellText(c, context.options.listSeparator));
+    return `'<Data name="${xmlText(label(context, c)).replaceAll("'", "''")}"><value>' || coalesce(${value}, '') || '</value></Data>'`;
+  });
+  return data.length === 0 ? "''" : `'<ExtendedData>' || ${data.join(' || ')} || '</ExtendedData>'`;
+}
+
+/** GPX name, description and extensions of a row. */
+function gpxBody(context: ExportContext, others: OutputColumn[]): string {
+  const text = (c: OutputColumn): string => xmlEscaped(cellText(c, context.options.listSeparator));
+  const byKey = new Map(others.map((c) => [c.key, c]));
+  const parts: string[] = [];
+  const nameColumn = context.gpx.nameField ? byKey.get(context.gpx.nameField) : undefined;
+  if (nameColumn) parts.push(`coalesce('<name>' || ${text(nameColumn)} || '</name>', '')`);
+  const listed = context.gpx.descriptionFields.flatMap((f) => byKey.get(f) ?? []);
+  // Without extensions, the description carries every attribute unless a list is given.
+  const described = listed.length > 0 || context.gpx.useExtension ? listed : others;
+  if (described.length > 0) {
+    const lines = described.map(
+      (c) => `${quoteString(`${label(context, c)}: `)} || coalesce(${text(c)}, '')`,
+    );
+    parts.push(`'<desc>' || ${lines.join(` || '&#10;' || `)} || '</desc>'`);
+  }
+  if (context.gpx.useExtension && others.length > 0) {
+    const elements = others.map((c) => {
+      const tag = xmlName(c.key);
+      return `coalesce('<${tag}>' || ${text(c)} || '</${tag}>', '')`;
+    });
+    parts.push(`'<extensions>' || ${elements.join(' || ')} || '</extensions>'`);
+  }
+  return parts.length === 0 ? "''" : parts.join(' || ');
+}
+
+const KML_HEAD =
+  '<?xml version="1.0" encoding="UTF-8"?>\n<kml xmlns="http://www.opengis.net/kml/2.2"><Document>\n';
+const GPX_HEAD =
+  '<?xml version="1.0" encoding="UTF-8"?>\n<gpx version="1.1" creator="duckportal" xmlns="http://www.topografix.com/GPX/1/1">\n';
+
+export const GEO_TEXT_FORMATS = {
+  geojson: {
+    contentType: 'application/geo+json',
+    extension: 'geojson',
+    output: 'json',
+    geo: true,
+    write: writeGeojson,
+  },
+  kml: {
+    contentType: 'application/vnd.google-earth.kml+xml',
+    extension: 'kml',
+    output: 'json',
+    geo: true,
+    // KML is WGS 84 by definition: epsg does not apply.
+    write: (context) =>
+      featureRows(
+        { ...context, projection: null },
+        kmlBody(context, split(context).others),
+        (g, body) => `<Placemark>${body}${g ? kmlGeometry(g) : ''}</Placemark>`,
+        KML_HEAD,
+        '\n</Document></kml>\n',
+      ),
+  },
+  gpx: {
+    contentType: 'application/gpx+xml',
+    extension: 'gpx',
+    output: 'json',
+    geo: true,
+    // GPX is WGS 84 by definition: epsg does not apply.
+    write: (context) =>
+      featureRows(
+        { ...context, projection: null },
+        gpxBody(context, split(context).others),
+        (g, body) => (g ? gpxElement(g, body) : ''),
+        GPX_HEAD,
+        '\n</gpx>\n',
+      ),
+  },
+} satisfies Record<string, Exporter>;

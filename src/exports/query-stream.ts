@@ -1,0 +1,81 @@
+// Streams a query whose rows are already formatted text (or bytes) in SQL: JS only joins each
+// chunk's strings and honours back-pressure. Settles at the first byte, like copyToStream.
+import { once } from 'node:events';
+import { PassThrough, type Readable } from 'node:stream';
+import type { DuckDBDataChunk } from '@duckdb/node-api';
+import type { Engine } from '../engine/engine.js';
+
+/** Turns one chunk of the query's rows into output bytes; `first` is true for the first chunk. */
+export type ChunkEncoder = (chunk: DuckDBDataChunk, first: boolean) => string | Buffer;
+
+/** What surrounds the rows: written before the first chunk and after the last (computed then). */
+export interface Frame {
+  readonly head: string | Buffer;
+  readonly tail: string | Buffer | (() => string | Buffer);
+}
+
+/** Queries running for a streamed export (for tests that check nothing is left running). */
+export let runningStreams = 0;
+
+/** Joins a chunk's first column (one formatted line per row) with `separator` between rows. */
+export function joinLines(separator: string): ChunkEncoder {
+  return (chunk, first) => {
+    const lines = chunk.getColumnValues(0) as (string | null)[];
+    const text = lines.filter((line) => line !== null).join(separator);
+    return first || text === '' ? text : separator + text;
+  };
+}
+
+/**
+ * Runs `sql` on a pooled connection and streams `head`, each encoded chunk, then `tail`.
+ * `signal` (the client gone) interrupts the query; a destroyed output stops the loop too.
+ */
+export async function streamQuery(
+  engine: Engine,
+  sql: string,
+  encode: ChunkEncoder,
+  frame: Frame,
+  signal: AbortSignal,
+): Promise<Readable> {
+  const output = new PassThrough({ highWaterMark: 1 << 20 });
+  let started!: () => void;
+  const firstByte = new Promise<void>((resolve) => (started = resolve));
+  const push = async (bytes: string | Buffer): Promise<void> => {
+    if (output.destroyed) throw new Error('export stream closed');
+    if (bytes.length === 0) return;
+    if (!output.write(bytes)) {
+      await Promise.race([once(output, 'drain'), once(output, 'close')]);
+      if (output.destroyed) throw new Error('export stream closed');
+    }
+  };
+  runningStreams++;
+  const writing = engine
+    .withConnection(async (connection) => {
+      const result = await connection.stream(sql);
+      let first = true;
+      for (
+        let chunk = await result.fetchChunk();
+        chunk && chunk.rowCount > 0;
+        chunk = await result.fetchChunk()
+      ) {
+        if (first) {
+          await push(frame.head);
+          started();
+        }
+        await push(encode(chunk, first));
+        first = false;
+      }
+      if (first) {
+        await push(frame.head);
+        started();
+      }
+      await push(typeof frame.tail === 'function' ? frame.tail() : frame.tail);
+    }, signal)
+    .finally(() => runningStreams--);
+  writing.then(
+    () => output.end(),
+    (error: unknown) => output.destroy(error instanceof Error ? error : new Error(String(error))),
+  );
+  await Promise.race([firstByte, writing]);
+  return output;
+}

@@ -1,0 +1,52 @@
+// The export registry: every dataset export format with its content type, extension, needs and
+// writer. DuckDB's own writers (csv, json, jsonl, parquet) are adapted here.
+import { ARROW_FORMAT } from './arrow-format.js';
+import { copyToStream } from './copy-stream.js';
+import type { ExportContext, Exporter } from './export-context.js';
+import type { DatasetExportFormat } from './formats.js';
+import { framed } from './framed.js';
+import { GEO_BINARY_FORMATS } from './geo-binary-formats.js';
+import { GEO_TEXT_FORMATS } from './geo-text-formats.js';
+import { NATIVE_FORMATS, type NativeFormat } from './native-formats.js';
+import { RDF_FORMATS } from './rdf-formats.js';
+import { SHAPEFILE_FORMAT } from './shapefile-format.js';
+import { XLSX_FORMAT } from './xlsx-format.js';
+
+/** A format DuckDB writes, as a registry entry: COPY into a pipe, streamed (with a BOM for CSV). */
+function copied(format: NativeFormat): Exporter {
+  return {
+    contentType: format.contentType,
+    extension: format.extension,
+    output: format.output,
+    geo: false,
+    write: async (context: ExportContext) => {
+      const select = `SELECT ${format.select(context.columns, context.options)} FROM (${context.sql})`;
+      const rows = await copyToStream(
+        context.engine,
+        select,
+        format.copyOptions(context.options),
+        context.signal,
+      );
+      const bom = format.extension === 'csv' && context.options.withBom !== false;
+      return bom ? framed(rows, '\uFEFF', '') : rows;
+    },
+  };
+}
+
+export const EXPORTERS = {
+  csv: copied(NATIVE_FORMATS.csv),
+  json: copied(NATIVE_FORMATS.json),
+  jsonl: copied(NATIVE_FORMATS.jsonl),
+  parquet: copied(NATIVE_FORMATS.parquet),
+  ...GEO_TEXT_FORMATS,
+  ...GEO_BINARY_FORMATS,
+  ...SHAPEFILE_FORMAT,
+  ...RDF_FORMATS,
+  ...XLSX_FORMAT,
+  ...ARROW_FORMAT,
+} satisfies Record<DatasetExportFormat, Exporter>;
+
+/** The registry entry of a format name, or null when it is not one. */
+export function exporterOf(format: string): Exporter | null {
+  return Object.hasOwn(EXPORTERS, format) ? EXPORTERS[format as DatasetExportFormat] : null;
+}

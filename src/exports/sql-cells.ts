@@ -1,0 +1,121 @@
+// SQL that formats one output value as text for the text formats (XML, Turtle, cells), so that
+// DuckDB does the per-value work and JS only moves the resulting strings.
+import type { DuckDBDataChunk, DuckDBListValue } from '@duckdb/node-api';
+import type { OutputColumn } from '../odsql/index.js';
+import { quoteIdentifier, quoteString } from '../sql-text.js';
+
+/** The value as VARCHAR (null stays null): points as "lat, lon", lists joined by `separator`. */
+export function cellText(column: OutputColumn, separator: string): string {
+  const name = quoteIdentifier(column.key);
+  if (column.multivalued) return `array_to_string(${name}, ${quoteString(separator)})`;
+  if (column.type === 'geo_point_2d') {
+    return `CASE WHEN ${name} IS NULL THEN NULL ELSE ${name}.lat || ', ' || ${name}.lon END`;
+  }
+  return `CAST(${name} AS VARCHAR)`;
+}
+
+/** XML character data of a VARCHAR expression: escaped, characters XML 1.0 forbids removed. */
+export function xmlEscaped(sql: string): string {
+  const replacements: [string, string][] = [
+    ['&', '&amp;'],
+    ['<', '&lt;'],
+    ['>', '&gt;'],
+    ['"', '&quot;'],
+  ];
+  const stripped = `regexp_replace(${sql}, '[\\x00-\\x08\\x0B\\x0C\\x0E-\\x1F]', '', 'g')`;
+  return replacements.reduce((inner, [from, to]) => `replace(${inner}, '${from}', '${to}')`, stripped);
+}
+
+/** XML text of a literal string (for names written from JS into SQL or into documents). */
+export function xmlText(value: string): string {
+  return value
+    .replace(/[\x00-\x08\x0B\x0C\x0E-\x1F]/g, '')
+    .replaceAll('&', '&amp;')
+    .replaceAll('<', '&lt;')
+    .replaceAll('>', '&gt;')
+    .replaceAll('"', '&quot;');
+}
+
+/** An XML element name made of a key (field names already are; expressions are not). */
+export function xmlName(key: string): string {
+  const cleaned = key.replace(/[^A-Za-z0-9_.-]/g, '_');
+  return /^[A-Za-z_]/.test(cleaned) ? cleaned : `_${cleaned}`;
+}
+
+/** A Turtle string literal body of a VARCHAR expression (quotes, backslashes, line breaks escaped). */
+export function turtleEscaped(sql: string): string {
+  const replacements: [string, string][] = [
+    ['\\', '\\\\'],
+    ['"', '\\"'],
+    ['\n', '\\n'],
+    ['\r', '\\r'],
+    ['\t', '\\t'],
+  ];
+  return replacements.reduce(
+    (inner, [from, to]) => `replace(${inner}, ${quoteString(from)}, ${quoteString(to)})`,
+    sql,
+  );
+}
+
+/** The XSD datatype of a column's values, or null for plain strings. */
+export function xsdType(column: OutputColumn): string | null {
+  const types: Partial<Record<OutputColumn['type'], string>> = {
+    int: 'integer',
+    double: 'double',
+    number: 'double',
+    boolean: 'boolean',
+    date: 'date',
+    datetime: 'dateTime',
+  };
+  const type = types[column.type];
+  return type ? `http://www.w3.org/2001/XMLSchema#${type}` : null;
+}
+
+/** How a writer of typed cells receives a column: the kind of JS value DuckDB hands over. */
+export type CellKind = 'int' | 'double' | 'bool' | 'text' | 'list';
+
+/** The kind of a column and the SQL giving its value as that kind. */
+export function typedCell(column: OutputColumn, separator: string): { kind: CellKind; sql: string } {
+  const name = quoteIdentifier(column.key);
+  if (column.multivalued) return { kind: 'list', sql: `CAST(${name} AS VARCHAR[])` };
+  const kinds: Partial<Record<OutputColumn['type'], CellKind>> = {
+    int: 'int',
+    double: 'double',
+    number: 'double',
+    boolean: 'bool',
+  };
+  const kind = kinds[column.type] ?? 'text';
+  const casts: Record<CellKind, string> = {
+    int: `CAST(${name} AS BIGINT)`,
+    double: `CAST(${name} AS DOUBLE)`,
+    bool: `CAST(${name} AS BOOLEAN)`,
+    text: cellText(column, separator),
+    list: name,
+  };
+  return { kind, sql: casts[kind] };
+}
+
+/** A typed cell of one output column. */
+export interface TypedCell {
+  readonly column: OutputColumn;
+  readonly kind: CellKind;
+  readonly sql: string;
+}
+
+/** SELECT of typed cells of `columns` over the compiled rows, `leading` expressions first. */
+export function typedSelect(
+  context: { readonly sql: string; readonly options: { readonly listSeparator: string } },
+  columns: readonly OutputColumn[],
+  leading: readonly string[] = [],
+): { cells: TypedCell[]; sql: string } {
+  const cells = columns.map((c) => ({ column: c, ...typedCell(c, context.options.listSeparator) }));
+  const list = [...leading, ...cells.map((c) => c.sql)];
+  return { cells, sql: `SELECT ${list.join(', ') || 'NULL'} FROM (${context.sql})` };
+}
+
+/** A column's JS values from a chunk: lists become arrays of strings. */
+export function valuesOf(chunk: DuckDBDataChunk, index: number, kind: CellKind): unknown[] {
+  const values = chunk.getColumnValues(index);
+  if (kind !== 'list') return values;
+  return values.map((v) => (v === null ? null : (v as DuckDBListValue).items));
+}
