@@ -9,7 +9,7 @@ BIN := node_modules/.bin
 PARSER := dist/src/odsql/generated/parser.cjs
 SOURCES := $(shell find src test bench -name '*.ts' 2>/dev/null)
 
-.PHONY: install build grammar data run test check lint typecheck unit bench clean
+.PHONY: install build grammar data run test test-deps check lint typecheck unit bench clean
 
 install: node_modules/.installed
 
@@ -45,7 +45,22 @@ lint: install
 typecheck: install grammar
 	$(BIN)/tsc -p tsconfig.json --noEmit
 
-unit: build data
+# The export tests read files back with GDAL (ogrinfo) and raptor (rapper): on CI (CI=true)
+# they are installed with apt-get when missing; elsewhere a missing one stops with the command.
+TEST_TOOLS := ogrinfo:gdal-bin rapper:raptor2-utils
+
+test-deps:
+	@missing=""; for tool in $(TEST_TOOLS); do \
+	  command -v $${tool%%:*} >/dev/null 2>&1 || missing="$$missing $${tool#*:}"; \
+	done; \
+	if [ -z "$$missing" ]; then exit 0; fi; \
+	if [ "$$CI" = "true" ]; then \
+	  apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq $$missing; \
+	else \
+	  echo "The tests need:$$missing (run: sudo apt-get install -y$$missing, or make test CI=true as root)"; exit 1; \
+	fi
+
+unit: build data test-deps
 	$(BIN)/mocha
 
 check: lint typecheck unit
