@@ -6,6 +6,7 @@ import path from 'node:path';
 import { DuckDBInstance } from '@duckdb/node-api';
 import { tableFromIPC } from 'apache-arrow';
 import ExcelJS from 'exceljs';
+import { CATALOG_RDF_FORMATS } from '../../src/exports/catalog-exports.js';
 import { startFixtureServer } from '../helpers/fixture-portal.js';
 import type { TestServer } from '../helpers/server.js';
 import { ogrFeatures, ogrSummary, rapperNTriples, rapperTriples, saved, tempFolder } from './readers.js';
@@ -182,7 +183,8 @@ describe('exports of nulls, quotes, line breaks and Unicode, in every format', (
       expect(lines[0]!.split(';')[0]).to.equal('dataset_id');
     });
 
-    for (const format of ['dcat', 'rdf', 'dcat_ap_ch', 'dcat-ap-de', 'dcat_ap_benap', 'ttl']) {
+    const documents = [...Object.keys(CATALOG_RDF_FORMATS).filter((f) => f !== 'rss'), 'dcat-ap-de'];
+    for (const format of documents) {
       it(`${format}: rapper parses the DCAT document`, async () => {
         const response = await server.get(`${CATALOG}/${format}?include_exports=csv,geojson`);
         expect(response.status).to.equal(200);
@@ -195,8 +197,37 @@ describe('exports of nulls, quotes, line breaks and Unicode, in every format', (
         );
         expect(triples).not.to.include('datasets/words/exports/geojson>');
         expect(triples).not.to.include('/exports/parquet>');
+        const profile = CATALOG_RDF_FORMATS[format.replaceAll('-', '_')]!.profile;
+        const conforms = `<http://purl.org/dc/terms/conformsTo> <${profile}>`;
+        if (profile) expect(triples).to.include(conforms);
+        else expect(triples).not.to.include('<http://purl.org/dc/terms/conformsTo>');
       });
     }
+
+    it('dcat applies the catalog filter: only the datasets matching where are described', async () => {
+      const where = encodeURIComponent("dataset_id = 'words'");
+      const response = await server.get(`${CATALOG}/dcat?where=${where}`);
+      const file = await saved(dir, 'catalog-filtered', Buffer.from(await response.arrayBuffer()));
+      const triples = await rapperNTriples(file, 'rdfxml');
+      const datasets = triples.match(/ <http:\/\/www.w3.org\/ns\/dcat#Dataset> \./g) ?? [];
+      expect(datasets).to.have.length(1);
+      expect(triples).to.include('datasets/words');
+      expect(triples).not.to.include('datasets/towns');
+    });
+
+    it('jsonl and xlsx list one dataset per line or row', async () => {
+      const lines = (await (await server.get(`${CATALOG}/jsonl`)).text()).trim().split('\n');
+      expect(lines.map((l) => (JSON.parse(l) as { dataset_id: string }).dataset_id).sort()).to.deep.equal([
+        'towns',
+        'tricky',
+        'words',
+      ]);
+      const workbook = new ExcelJS.Workbook();
+      await workbook.xlsx.load(await (await server.get(`${CATALOG}/xlsx`)).arrayBuffer());
+      const sheet = workbook.worksheets[0]!;
+      expect(sheet.getRow(1).getCell(1).value).to.equal('dataset_id');
+      expect(sheet.rowCount).to.equal(4);
+    });
 
     it('rss: one item per dataset matching the filter', async () => {
       const response = await server.get(
