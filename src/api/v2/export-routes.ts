@@ -101,7 +101,7 @@ async function exportContext(
       parquetCompression: params.parquet_compression!,
       withBom: params.with_bom,
     },
-    projection: projection.forward ? projection : { ...projection },
+    projection,
     gpx: {
       nameField: params.name_field ?? null,
       descriptionFields: (params.description_field_list ?? '')
