@@ -66,17 +66,17 @@ describe('v1 datasets, v2.0 aliases, CORS (sample portal)', () => {
       ]);
     });
 
-    it('pages with rows and start, sorts descending by default', async () => {
-      const down = await suite.server.json('/api/datasets/1.0/search/?sort=title&rows=5');
-      const up = await suite.server.json('/api/datasets/1.0/search/?sort=-title&rows=5');
-      const titles = down.body.datasets.map((d: { metas: { title: string } }) => d.metas.title);
-      expect(titles).to.deep.equal([...titles].sort().reverse());
-      expect(up.body.datasets.map((d: { metas: { title: string } }) => d.metas.title)).to.deep.equal(
+    it('pages with rows and start, sorts ascending on field and descending on -field', async () => {
+      const up = await suite.server.json('/api/datasets/1.0/search/?sort=title&rows=5');
+      const down = await suite.server.json('/api/datasets/1.0/search/?sort=-title&rows=5');
+      const titles = up.body.datasets.map((d: { metas: { title: string } }) => d.metas.title);
+      expect(titles).to.deep.equal([...titles].sort());
+      expect(down.body.datasets.map((d: { metas: { title: string } }) => d.metas.title)).to.deep.equal(
         [...titles].reverse(),
       );
       const second = await suite.server.json('/api/datasets/1.0/search/?sort=title&rows=2&start=2');
       expect(second.body.datasets.map((d: { datasetid: string }) => d.datasetid)).to.deep.equal(
-        down.body.datasets.slice(2, 4).map((d: { datasetid: string }) => d.datasetid),
+        up.body.datasets.slice(2, 4).map((d: { datasetid: string }) => d.datasetid),
       );
     });
 

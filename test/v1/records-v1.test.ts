@@ -61,7 +61,7 @@ describe('v1 records (sample portal)', () => {
     });
 
     it('gives shapes as GeoJSON geometries, and the record geometry from the point field', async () => {
-      const { body } = await search({ dataset: 'earthquakes', rows: '1', sort: '-id' });
+      const { body } = await search({ dataset: 'earthquakes', rows: '1', sort: 'id' });
       const [record] = body.records;
       const [row] = await suite.reference.rows(
         'SELECT id, geo_point_2d.lat AS lat, geo_point_2d.lon AS lon FROM earthquakes ORDER BY id LIMIT 1',
@@ -98,25 +98,25 @@ describe('v1 records (sample portal)', () => {
       expect(body).to.deep.equal({ errorcode: 400, error: 'Missing dataset parameter: it is mandatory.' });
     });
 
-    it('sorts descending by default and ascending with -field', async () => {
-      const down = await search({
-        dataset: 'seattle-weather',
-        sort: 'temp_max',
-        rows: '3',
-        fields: 'temp_max',
-      });
-      const up = await search({
-        dataset: 'seattle-weather',
-        sort: '-temp_max',
-        rows: '3',
-        fields: 'temp_max',
-      });
-      const [max] = await suite.reference.rows(
+    it('sorts ascending on field and descending on -field (explore-api.md)', async () => {
+      const fetch = (sort: string) =>
+        search({ dataset: 'seattle-weather', sort, rows: '3', fields: 'temp_max' });
+      const [up, down] = await Promise.all([fetch('temp_max'), fetch('-temp_max')]);
+      const [extremes] = await suite.reference.rows(
         'SELECT max(temp_max) AS v, min(temp_max) AS w FROM "seattle-weather"',
       );
-      expect(down.body.records[0].fields.temp_max).to.equal(max!.v);
-      expect(up.body.records[0].fields.temp_max).to.equal(max!.w);
-      expect(down.body.parameters.sort).to.deep.equal(['temp_max']);
+      expect(up.body.records[0].fields.temp_max).to.equal(extremes!.w);
+      expect(down.body.records[0].fields.temp_max).to.equal(extremes!.v);
+      expect(down.body.parameters.sort).to.deep.equal(['-temp_max']);
+    });
+
+    it('takes language as v1 name of lang, echoes it, and refuses an unknown one', async () => {
+      const french = await search({ dataset: 'airports', rows: '0', language: 'fr' });
+      expect(french.status).to.equal(200);
+      expect(french.body.parameters.language).to.equal('fr');
+      const unknown = await search({ dataset: 'airports', rows: '0', language: 'xx' });
+      expect(unknown.status).to.equal(400);
+      expect(unknown.body.error).to.match(/language/);
     });
 
     it('pages with rows and start, and refuses start + rows past 10000', async () => {
@@ -278,6 +278,18 @@ describe('v1 records (sample portal)', () => {
       expect(geo.features[0].geometry.type).to.equal('Point');
       expect(geo.features[0].geometry.coordinates[1]).to.be.closeTo(37.619, 0.001);
       expect(geo.features[0].properties.iata).to.equal('SFO');
+    });
+
+    it('downloads every row by default, past the 10,000 window, and cuts with rows and start', async () => {
+      const csv = async (query: string): Promise<string[]> => {
+        const response = await suite.server.get(`/api/records/1.0/download/?${query}`);
+        return (await response.text()).trim().split('\n').slice(1);
+      };
+      const where = `dataset=flights&q=${encodeURIComponent('origin:SFO')}&format=csv&sort=date`;
+      const all = await csv(where);
+      expect(all.length).to.equal(await count(`flights WHERE origin = 'SFO'`));
+      expect(all.length).to.be.above(10_000);
+      expect(await csv(`${where}&rows=20000&start=100`)).to.deep.equal(all.slice(100, 20_100));
     });
 
     it('refuses an unknown format before streaming', async () => {

@@ -5,14 +5,19 @@ import { compileQuery } from '../../odsql/index.js';
 import { copyToStream } from '../../exports/copy-stream.js';
 import { callerState } from '../../auth/middleware.js';
 import { ApiError } from '../errors.js';
-import { oneOf, parseParams } from '../params.js';
+import { integer, oneOf, parseParams } from '../params.js';
 import { requireDataSource, signalOf, type Services } from '../services.js';
 import { datasetParam } from './records-v1.js';
 import { DOWNLOAD_FORMATS, type DownloadFormatName } from './download-formats.js';
 import { facetParamsOf, v1QueryParams, v1RecordsParams } from './v1-query.js';
 
-/** Parameters of the download: those of the record search and the format. */
+/**
+ * Parameters of the download: those of the record search and the format; `rows` and `start`
+ * cut the download but know no 10,000 window (a download is unlimited: all rows by default).
+ */
 export const v1DownloadParams = v1RecordsParams.extend({
+  rows: integer('rows', { min: -1, max: null, default: -1 }),
+  start: integer('start', { min: 0, max: null, default: 0 }),
   format: oneOf('format', Object.keys(DOWNLOAD_FORMATS) as DownloadFormatName[], 'csv'),
 });
 
@@ -38,7 +43,8 @@ export function v1DownloadRoutes(router: Router, services: Services): void {
     const format = params.format!;
     const writer = DOWNLOAD_FORMATS[format];
     const query = v1QueryParams(source, params, facetParamsOf(ctx.query));
-    const compiled = compileQuery(source, { ...query, withRecordId: true }, 'json');
+    const page = { limit: params.rows, offset: params.start };
+    const compiled = compileQuery(source, { ...query, ...page, withRecordId: true }, 'json');
     const select = writer.select(compiled.columns, {
       datasetId: dataset.id,
       recordTimestamp: dataset.file.computed.data_processed,

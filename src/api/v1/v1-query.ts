@@ -22,6 +22,8 @@ export const v1SearchParams = z.object({
   sort: repeated(),
   facet: repeated(),
   lang: oneOf('lang', LANGS, undefined),
+  /** v1's name of `lang` (explore-api.md, v1 record search); `lang` wins when both are sent. */
+  language: oneOf('language', LANGS, undefined),
   timezone: timezone(),
 });
 
@@ -36,6 +38,10 @@ export const v1RecordsParams = v1SearchParams.extend({
 
 export type V1SearchParams = z.output<typeof v1SearchParams>;
 export type V1RecordsParams = z.output<typeof v1RecordsParams>;
+
+/** The output language of a v1 request: `lang`, else `language`. */
+export const languageOf = (params: Partial<V1SearchParams>): (typeof LANGS)[number] | undefined =>
+  params.lang ?? params.language;
 
 /** `refine.<facet>`, `exclude.<facet>`, `disjunctive.<facet>`, `facetsort.<facet>`, gathered. */
 export interface FacetParams {
@@ -79,14 +85,17 @@ const fieldName = (source: QuerySource, name: string, clause: 'order_by' | 'sele
   return field.name;
 };
 
-/** v1 sort: descending by default, `-field` ascending (the reverse of the v2.1 habit). */
+/**
+ * v1 sort: `field` ascending, `-field` descending, as explore-api.md states (the supplement says the
+ * reverse; the published interface wins, see the README).
+ */
 export function orderByOf(source: QuerySource, sort: readonly string[]): string | undefined {
   const items = sort.flatMap((s) => s.split(',')).filter((s) => s.trim() !== '');
   if (!items.length) return undefined;
   return items
     .map((s) => {
-      const ascending = s.trim().startsWith('-');
-      return `\`${fieldName(source, s.trim().replace(/^-/, ''), 'order_by')}\` ${ascending ? 'ASC' : 'DESC'}`;
+      const descending = s.trim().startsWith('-');
+      return `\`${fieldName(source, s.trim().replace(/^-/, ''), 'order_by')}\` ${descending ? 'DESC' : 'ASC'}`;
     })
     .join(', ');
 }
@@ -125,7 +134,7 @@ export function v1QueryParams(
     extraWhere: [...filterConditions(source, params), ...refinements],
     ...(select !== undefined && { select }),
     ...(orderBy !== undefined && { orderBy }),
-    ...(params.lang !== undefined && { lang: params.lang }),
+    ...(languageOf(params) !== undefined && { lang: languageOf(params)! }),
     timezone: params.timezone,
   };
 }
