@@ -10,6 +10,7 @@ import { DuckDBInstance, type DuckDBConnection } from '@duckdb/node-api';
 import type { Field } from '../src/catalog/schema.js';
 import type { QuerySource } from '../src/catalog/source.js';
 import { compileSearch, type SearchMode } from '../src/odsql/functions/search.js';
+import { parquetViewSql } from '../src/engine/engine.js';
 import { buildSearchIndex } from '../src/search/build-index.js';
 import { quoteString } from '../src/sql-text.js';
 
@@ -76,10 +77,8 @@ async function benchSynthetic(connection: DuckDBConnection, dir: string, rows: n
   const size = (await stat(indexFile!)).size;
   console.log(`synthetic ${rows} rows: data written in ${writeMs.toFixed(0)} ms`);
   console.log(`  index built in ${buildMs.toFixed(0)} ms (${(size / 2 ** 20).toFixed(1)} MiB)`);
-  await connection.run(
-    `CREATE VIEW ds AS SELECT * FROM read_parquet(${quoteString(path.join(dir, 'data.parquet'))})`,
-  );
-  await connection.run(`CREATE VIEW ds__search AS SELECT * FROM read_parquet(${quoteString(indexFile!)})`);
+  await connection.run(parquetViewSql('ds', path.join(dir, 'data.parquet'), 'dataset'));
+  await connection.run(parquetViewSql('ds__search', indexFile!, 'plain'));
   for (const [text, mode] of QUERIES) {
     const indexed: QuerySource = { table: 'ds', searchTable: 'ds__search', fields: FIELDS };
     const scanned: QuerySource = { ...indexed, searchTable: null };

@@ -78,7 +78,7 @@ async function definePortal(
   const portal = await loadPortal(dir);
   for (const problem of portal.problems) log(`portal: ${problem}`);
   for (const dataset of portal.datasets.values()) {
-    await engine.defineView(dataset.id, dataset.parquetPath);
+    await engine.defineView(dataset.id, dataset.parquetPath, 'dataset');
     if (dataset.searchIndexPath) await engine.defineView(searchViewName(dataset.id), dataset.searchIndexPath);
     else await engine.dropView(searchViewName(dataset.id));
   }

@@ -37,6 +37,15 @@ export const STORAGE_TYPES = {
 /** The hidden column that holds each record's stable identifier. */
 export const RECORD_ID_COLUMN = '_recordid';
 
+/**
+ * The hidden column of a dataset view holding each record's position in data.parquet, counted
+ * from 1: Parquet's `file_row_number` virtual column, which the full-text index's postings list.
+ */
+export const ORDINAL_COLUMN = '_ordinal';
+
+/** The Parquet virtual column the ordinal reads: a field of that name hides it (see querySource). */
+export const FILE_ROW_NUMBER = 'file_row_number';
+
 const identifier = z
   .string()
   .regex(/^[a-z_][a-z0-9_]*$/, 'lowercase letters, digits and _, not starting with a digit');
@@ -135,13 +144,22 @@ export type DatasetFile = z.infer<typeof datasetFileSchema>;
 
 const limit = z.number().int().positive().nullable();
 
-/** API call quotas per day (UTC), and concurrent exports; null means unlimited. */
+/** The slowest an export may be read: below `bytes_per_second` averaged over `window_seconds`, the client is cut off. */
+const exportMinRate = z
+  .object({ bytes_per_second: z.number().int().positive(), window_seconds: z.number().positive() })
+  .strict();
+
+/**
+ * API call quotas per day (UTC), concurrent exports per caller and the minimum transfer rate of
+ * an export; null means unlimited.
+ */
 export const quotasSchema = z
   .object({
     per_key: limit.default(100_000),
     per_ip: limit.default(10_000),
     portal: limit.default(null),
     concurrent_exports: limit.default(4),
+    export_min_rate: exportMinRate.nullable().default({ bytes_per_second: 16_384, window_seconds: 30 }),
   })
   .strict();
 export type Quotas = z.output<typeof quotasSchema>;
@@ -150,6 +168,7 @@ export const DEFAULT_QUOTAS: Quotas = {
   per_ip: 10_000,
   portal: null,
   concurrent_exports: 4,
+  export_min_rate: { bytes_per_second: 16_384, window_seconds: 30 },
 };
 
 export const portalFileSchema = z

@@ -1,5 +1,5 @@
 // What the ODSQL compiler needs to know of a dataset: where its rows are and what its fields are.
-import type { Field } from './schema.js';
+import { FILE_ROW_NUMBER, type Field } from './schema.js';
 import type { Dataset } from './portal.js';
 
 /** A queryable table: the dataset view, its full-text index view, and its field schema. */
@@ -31,7 +31,11 @@ export interface SourceView {
 export function querySource(dataset: Dataset, view?: SourceView): QuerySource {
   return {
     table: dataset.id,
-    searchTable: dataset.searchIndexPath ? searchViewName(dataset.id) : null,
+    // A field named like the virtual column shadows it: such a dataset is searched by scanning.
+    searchTable:
+      dataset.searchIndexPath && !dataset.file.fields.some((f) => f.name === FILE_ROW_NUMBER)
+        ? searchViewName(dataset.id)
+        : null,
     fields: view ? dataset.file.fields.filter((f) => !view.hiddenFields.has(f.name)) : dataset.file.fields,
     rowFilter: view?.rowFilter ?? null,
   };

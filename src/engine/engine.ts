@@ -3,6 +3,7 @@
 import { rm, mkdir } from 'node:fs/promises';
 import path from 'node:path';
 import { DuckDBInstance, type DuckDBConnection, type DuckDBValue } from '@duckdb/node-api';
+import { FILE_ROW_NUMBER, ORDINAL_COLUMN } from '../catalog/schema.js';
 import { quoteIdentifier, quoteString } from '../sql-text.js';
 import { readJsonRows, type JsonValue } from './values.js';
 
@@ -87,6 +88,11 @@ export class Engine {
     return this.limits.tempDirectory;
   }
 
+  /** Connections of the pool not in use now (for tests that count leaks). */
+  get idleConnections(): number {
+    return this.idle.length;
+  }
+
   /** Runs `work` on a pooled connection; `signal` interrupts the running statement. */
   async withConnection<T>(
     work: (connection: DuckDBConnection) => Promise<T>,
@@ -160,11 +166,9 @@ export class Engine {
     }
   }
 
-  /** Defines (or redefines) a view over a Parquet file. */
-  async defineView(name: string, parquetPath: string): Promise<void> {
-    await this.query(
-      `CREATE OR REPLACE VIEW ${quoteIdentifier(name)} AS SELECT * FROM read_parquet(${quoteString(parquetPath)})`,
-    );
+  /** Defines (or redefines) a view over a Parquet file; a dataset's view adds its records' ordinals. */
+  async defineView(name: string, parquetPath: string, kind: 'dataset' | 'plain' = 'plain'): Promise<void> {
+    await this.query(parquetViewSql(name, parquetPath, kind));
   }
 
   /** (Re)creates a small in-memory table from JSON rows, typed by a `from_json` structure. */
@@ -252,4 +256,10 @@ export async function checkLockdown(
     );
     if (escaped) throw new LockdownError(`DuckDB lockdown self-test failed: \`${probe}\` succeeded`);
   }
+}
+
+/** The view over a Parquet file; a dataset view also exposes `ORDINAL_COLUMN` (1-based row position). */
+export function parquetViewSql(name: string, parquetPath: string, kind: 'dataset' | 'plain'): string {
+  const ordinal = kind === 'dataset' ? `, ${FILE_ROW_NUMBER} + 1 AS ${quoteIdentifier(ORDINAL_COLUMN)}` : '';
+  return `CREATE OR REPLACE VIEW ${quoteIdentifier(name)} AS SELECT *${ordinal} FROM read_parquet(${quoteString(parquetPath)})`;
 }

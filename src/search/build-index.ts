@@ -1,9 +1,9 @@
 // Builds search.parquet, the full-text index of a dataset's text fields, from its data.parquet (see layout.ts).
 import path from 'node:path';
 import type { DuckDBConnection } from '@duckdb/node-api';
-import { RECORD_ID_COLUMN, type Field } from '../catalog/schema.js';
+import { FILE_ROW_NUMBER, type Field } from '../catalog/schema.js';
 import { quoteIdentifier, quoteString } from '../sql-text.js';
-import { INDEX_COLUMNS as C, ROW_KIND, SEARCH_INDEX_FILE } from './layout.js';
+import { INDEX_COLUMNS as C, SEARCH_INDEX_FILE } from './layout.js';
 import { listTokensSql, tokensSql } from './tokens.js';
 
 /** Storage types of the text columns the index reads: a text, or a multivalued text. */
@@ -43,23 +43,19 @@ async function columnTypes(connection: DuckDBConnection, data: string): Promise<
   );
 }
 
-/** The index rows: postings (the vocabulary with ordinal lists), then record ids, sorted by kind, then token. */
+/** The index rows: one per (token, field) with its ordinals, sorted by token. */
 function indexSql(data: string, indexed: readonly Field[], types: ReadonlyMap<string, string>): string {
   const q = quoteIdentifier;
   const columns = indexed.map((f) => q(f.name)).join(', ');
   const perField = indexed.map((f) => {
     const tokens = TOKENIZERS[types.get(f.name)!]!(q(f.name));
-    return `SELECT unnest(${tokens}) AS ${C.token}, ${quoteString(f.name)} AS ${C.field}, ${C.ordinal} FROM docs`;
+    return `SELECT unnest(${tokens}) AS ${C.token}, ${quoteString(f.name)} AS ${C.field}, ord FROM docs`;
   });
-  return `WITH docs AS MATERIALIZED (
-      SELECT CAST(row_number() OVER () AS UINTEGER) AS ${C.ordinal}, ${q(RECORD_ID_COLUMN)} AS ${C.recordId}, ${columns}
-      FROM read_parquet(${data})),
-    postings AS (
-      SELECT ${C.token}, ${C.field}, list_sort(list(${C.ordinal})) AS ${C.ordinals}
-      FROM (${perField.join(' UNION ALL ')}) WHERE ${C.token} <> '' GROUP BY ${C.token}, ${C.field})
-    SELECT ${ROW_KIND.posting}::UTINYINT AS ${C.kind}, ${C.token}, ${C.field}, ${C.ordinals}, NULL::UINTEGER AS ${C.ordinal},
-      NULL::VARCHAR AS ${C.recordId}
-      FROM postings
-    UNION ALL SELECT ${ROW_KIND.record}, NULL, NULL, NULL, ${C.ordinal}, ${C.recordId} FROM docs
-    ORDER BY ${C.kind}, ${C.token}, ${C.field}, ${C.ordinal}`;
+  // The ordinal is the row's position in the file, as the dataset view reads it (ORDINAL_COLUMN).
+  return `WITH docs AS (
+      SELECT CAST(${FILE_ROW_NUMBER} + 1 AS UINTEGER) AS ord, ${columns} FROM read_parquet(${data}))
+    SELECT ${C.token}, ${C.field}, list_sort(list(ord)) AS ${C.ordinals}
+    FROM (${perField.join(' UNION ALL ')}) WHERE ${C.token} <> ''
+    GROUP BY ${C.token}, ${C.field}
+    ORDER BY ${C.token}, ${C.field}`;
 }

@@ -15,12 +15,12 @@ describe('search index build', () => {
   });
   after(() => db.close());
 
-  /** token -> field -> record ids, read back through the ordinals. */
+  /** token -> field -> record ids, read back through the ordinals of the dataset view. */
   const postings = async () => {
     const rows = await db.rows(`
-      SELECT p.token, p.field, list(r.rid ORDER BY r.rid) AS ids
-      FROM (SELECT token, field, unnest(ords) AS ord FROM ds__search WHERE kind = 1) p
-      JOIN (SELECT ord, rid FROM ds__search WHERE kind = 2) r USING (ord)
+      SELECT p.token, p.field, list(DISTINCT r._recordid ORDER BY r._recordid) AS ids
+      FROM (SELECT token, field, unnest(ords) AS ord FROM ds__search) p
+      JOIN ds r ON r._ordinal = p.ord
       GROUP BY ALL ORDER BY ALL`);
     return rows.map((r) => `${r.token as string} ${r.field as string} ${(r.ids as string[]).join(',')}`);
   };
@@ -42,21 +42,27 @@ describe('search index build', () => {
   });
 
   it('leaves out empty tokens and non-text fields', async () => {
-    const tokens = await db.column(`SELECT DISTINCT token FROM ds__search WHERE kind = 1 ORDER BY 1`);
+    const tokens = await db.column(`SELECT DISTINCT token FROM ds__search ORDER BY 1`);
     expect(tokens).not.to.include('');
     expect(tokens).not.to.include('2005');
-    const fields = await db.column(`SELECT DISTINCT field FROM ds__search WHERE kind = 1 ORDER BY 1`);
+    const fields = await db.column(`SELECT DISTINCT field FROM ds__search ORDER BY 1`);
     expect(fields).to.deep.equal(['category', 'city', 'tags', 'title']);
   });
 
-  it('holds each (token, field) once, sorted, with one record row per record', async () => {
+  it('holds each (token, field) once, sorted, its ordinals ascending and within the file', async () => {
     const duplicates = await db.value(
-      `SELECT count(*) FROM (SELECT token, field FROM ds__search WHERE kind = 1 GROUP BY ALL HAVING count(*) > 1)`,
+      `SELECT count(*) FROM (SELECT token, field FROM ds__search GROUP BY ALL HAVING count(*) > 1)`,
     );
     expect(duplicates).to.equal(0);
-    const order = await db.column(`SELECT token FROM ds__search WHERE kind = 1`);
+    const order = await db.column(`SELECT token FROM ds__search`);
     expect(order).to.deep.equal([...order].sort());
-    expect(await db.column(`SELECT rid FROM ds__search WHERE kind = 2 ORDER BY ord`)).to.deep.equal([
+    const unsorted = await db.value(`SELECT count(*) FROM ds__search WHERE ords <> list_sort(ords)`);
+    expect(unsorted).to.equal(0);
+    const outside = await db.value(
+      `SELECT count(*) FROM (SELECT unnest(ords) AS o FROM ds__search) WHERE o NOT IN (SELECT _ordinal FROM ds)`,
+    );
+    expect(outside).to.equal(0);
+    expect(await db.column(`SELECT _recordid FROM ds ORDER BY _ordinal`)).to.deep.equal([
       'r1',
       'r2',
       'r3',

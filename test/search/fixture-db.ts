@@ -3,7 +3,8 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { DuckDBInstance, type DuckDBConnection } from '@duckdb/node-api';
-import { quoteIdentifier, quoteString } from '../../src/sql-text.js';
+import { parquetViewSql } from '../../src/engine/engine.js';
+import { quoteString } from '../../src/sql-text.js';
 
 /** Plain JS of a DuckDB value: BIGINT as number (fixtures stay far below 2^53). */
 function plain(value: unknown): unknown {
@@ -38,11 +39,9 @@ export class FixtureDb {
     return file;
   }
 
-  /** Defines (or replaces) view `name` over a Parquet file. */
-  async view(name: string, file: string): Promise<void> {
-    await this.connection.run(
-      `CREATE OR REPLACE VIEW ${quoteIdentifier(name)} AS SELECT * FROM read_parquet(${quoteString(file)})`,
-    );
+  /** Defines (or replaces) view `name` over a Parquet file, as the server does (engine.ts). */
+  async view(name: string, file: string, kind: 'dataset' | 'plain' = 'plain'): Promise<void> {
+    await this.connection.run(parquetViewSql(name, file, kind));
   }
 
   /** Every row of a query, as plain objects. */

@@ -52,7 +52,7 @@ export async function searchFixture(): Promise<{
      FROM (VALUES ${rows.join(', ')}) v(_recordid, title, city, tags, category, year, notes)`,
   );
   const index = await buildSearchIndex(db.connection, db.dir, FIELDS);
-  await db.view('ds', `${db.dir}/data.parquet`);
+  await db.view('ds', `${db.dir}/data.parquet`, 'dataset');
   await db.view('ds__search', index!);
   const indexed: QuerySource = { table: 'ds', searchTable: 'ds__search', fields: FIELDS };
   return { db, indexed, scanned: { ...indexed, searchTable: null } };

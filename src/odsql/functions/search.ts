@@ -5,8 +5,8 @@
 // lowercased and without accents, and every term must match a token of the same record (in any of
 // the chosen fields). The fuzzy step runs on the index's vocabulary, never on every row.
 import type { QuerySource } from '../../catalog/source.js';
-import { RECORD_ID_COLUMN, type Field } from '../../catalog/schema.js';
-import { INDEX_COLUMNS as C, ROW_KIND } from '../../search/layout.js';
+import { ORDINAL_COLUMN, type Field } from '../../catalog/schema.js';
+import { INDEX_COLUMNS as C } from '../../search/layout.js';
 import { lambdaName, listTokensSql, normalizeSql, queryTerms, tokensSql } from '../../search/tokens.js';
 import { quoteIdentifier, quoteString } from '../../sql-text.js';
 import { QueryLangError } from '../errors.js';
@@ -69,20 +69,20 @@ export function compileSearch(
 }
 
 /**
- * Record ids whose postings cover every term: each term picks the matching (token, field) rows of
+ * Records whose postings cover every term: each term picks the matching (token, field) rows of
  * the index (the fuzzy test runs on those, a vocabulary-sized scan) and unnests their ordinals;
- * INTERSECT keeps the ordinals every term reached (faster in DuckDB than grouping and counting).
+ * INTERSECT keeps the ordinals every term reached (faster in DuckDB than grouping and counting),
+ * and the rows are picked by their ordinal (an integer semi-join, 4x cheaper than on record ids).
  */
 function indexSearchSql(searchTable: string, fields: readonly Field[], terms: readonly Term[]): string {
   const index = quoteIdentifier(searchTable);
   const names = fields.map((f) => quoteString(f.name)).join(', ');
   const perTerm = terms.map(
     (term) =>
-      `SELECT unnest(${C.ordinals}) AS ${C.ordinal} FROM ${index}` +
-      ` WHERE ${C.kind} = ${ROW_KIND.posting} AND ${C.field} IN (${names}) AND ${MATCHES[term.match](C.token, term.sql)}`,
+      `SELECT unnest(${C.ordinals}) FROM ${index}` +
+      ` WHERE ${C.field} IN (${names}) AND ${MATCHES[term.match](C.token, term.sql)}`,
   );
-  const records = `SELECT ${C.recordId} FROM ${index} WHERE ${C.kind} = ${ROW_KIND.record} AND ${C.ordinal} IN (${perTerm.join(' INTERSECT ')})`;
-  return `(${quoteIdentifier(RECORD_ID_COLUMN)} IN (${records}))`;
+  return `(${quoteIdentifier(ORDINAL_COLUMN)} IN (${perTerm.join(' INTERSECT ')}))`;
 }
 
 /** The same test over each row's tokens, computed on the fly (no index: slower, same answers). */
