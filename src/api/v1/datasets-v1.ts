@@ -4,20 +4,11 @@ import type { Context } from 'koa';
 import { z } from 'zod';
 import type { Dataset } from '../../catalog/portal.js';
 import { compileQuery } from '../../odsql/index.js';
-import { enumerateFacets } from '../../facets/enumerate.js';
 import { parseParams, timezone } from '../params.js';
 import { accessOf, apiBase, requireDataset, signalOf, type Services } from '../services.js';
 import { datasetShape } from '../v2/dataset-shape.js';
 import { v1FacetGroups } from './record-shape.js';
-import {
-  facetParamsOf,
-  facetRequests,
-  filterConditions,
-  v1Page,
-  v1QueryParams,
-  v1SearchParams,
-} from './v1-query.js';
-import { whereText } from './where-text.js';
+import { facetParamsOf, v1Page, v1QueryParams, v1SearchParams, runV1Search } from './v1-query.js';
 
 /** Parameters of the v1 dataset lookup. */
 export const v1DatasetParams = z.object({ timezone: timezone() });
@@ -102,27 +93,17 @@ async function search(ctx: Context, services: Services): Promise<void> {
   const facets = facetParamsOf(ctx.query);
   const query = v1QueryParams(catalog, params, facets);
   const compiled = compileQuery(catalog, { ...query, select: 'dataset_id', ...v1Page(params) });
-  const signal = signalOf(ctx);
-  const [countRows, rows, groups] = await Promise.all([
-    services.engine.queryJson(compiled.countSql, [], signal),
-    params.rows > 0 ? services.engine.queryJson(compiled.sql, [], signal) : Promise.resolve([]),
-    params.facet.length
-      ? enumerateFacets(
-          services.engine,
-          catalog,
-          {
-            facets: facetRequests(params.facet, facets),
-            where: filterConditions(catalog, params).map(whereText),
-            refinements: facets.refinements,
-            timezone: params.timezone,
-          },
-          signal,
-        )
-      : Promise.resolve(null),
-  ]);
+  const { nhits, rows, groups } = await runV1Search(
+    services.engine,
+    catalog,
+    compiled,
+    params,
+    facets,
+    signalOf(ctx),
+  );
   const portal = services.portal();
   ctx.body = {
-    nhits: Number(countRows[0]?.total_count ?? 0),
+    nhits,
     parameters: {
       rows: params.rows,
       start: params.start,

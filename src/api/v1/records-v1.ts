@@ -3,23 +3,19 @@ import type Router from '@koa/router';
 import type { Context } from 'koa';
 import { z } from 'zod';
 import { compileQuery } from '../../odsql/index.js';
-import { enumerateFacets } from '../../facets/enumerate.js';
 import { ApiError } from '../errors.js';
 import { oneOf, parseParams, timezone, LANGS } from '../params.js';
 import { requireDataSource, signalOf, type Services } from '../services.js';
 import { v1FacetGroups, v1Record } from './record-shape.js';
 import {
   facetParamsOf,
-  facetRequests,
-  filterConditions,
-  languageOf,
   v1Page,
   v1QueryParams,
   v1RecordsParams,
   type FacetParams,
   type V1RecordsParams,
+  runV1Search,
 } from './v1-query.js';
-import { whereText } from './where-text.js';
 
 /** Parameters of the v1 single record lookup. */
 export const v1RecordParams = z.object({ lang: oneOf('lang', LANGS, undefined), timezone: timezone() });
@@ -64,28 +60,17 @@ async function search(ctx: Context, services: Services): Promise<void> {
   const query = v1QueryParams(source, params, facets);
   const page = v1Page(params);
   const compiled = compileQuery(source, { ...query, ...page, withRecordId: true });
-  const signal = signalOf(ctx);
-  const [countRows, rows, groups] = await Promise.all([
-    services.engine.queryJson(compiled.countSql, [], signal),
-    page.limit > 0 ? services.engine.queryJson(compiled.sql, [], signal) : Promise.resolve([]),
-    params.facet.length
-      ? enumerateFacets(
-          services.engine,
-          source,
-          {
-            facets: facetRequests(params.facet, facets),
-            where: filterConditions(source, params).map(whereText),
-            refinements: facets.refinements,
-            timezone: params.timezone,
-            ...(languageOf(params) && { lang: languageOf(params)! }),
-          },
-          signal,
-        )
-      : Promise.resolve(null),
-  ]);
+  const { nhits, rows, groups } = await runV1Search(
+    services.engine,
+    source,
+    compiled,
+    params,
+    facets,
+    signalOf(ctx),
+  );
   const timestamp = dataset.file.computed.data_processed;
   ctx.body = {
-    nhits: Number(countRows[0]?.total_count ?? 0),
+    nhits,
     parameters: echo(dataset.id, params, facets),
     records: rows.map((row) => v1Record(dataset.id, timestamp, compiled.columns, row)),
     ...(groups && { facet_groups: v1FacetGroups(groups) }),

@@ -1,15 +1,24 @@
 // v1 request parameters and their translation into the ODSQL parameters and facet requests of v2.1.
 import { z } from 'zod';
 import type { QuerySource } from '../../catalog/source.js';
-import { QueryLangError, type ClauseCondition, type Expr, type QueryParams } from '../../odsql/index.js';
+import type { Engine } from '../../engine/engine.js';
+import type { JsonValue } from '../../engine/values.js';
+import {
+  QueryLangError,
+  type ClauseCondition,
+  type CompiledQuery,
+  type Expr,
+  type QueryParams,
+} from '../../odsql/index.js';
 import { findField } from '../../odsql/scope.js';
 import { refinementConditions, type Refinement } from '../../facets/refine.js';
-import type { FacetRequest } from '../../facets/enumerate.js';
+import { enumerateFacets, type FacetGroup, type FacetRequest } from '../../facets/enumerate.js';
 import { FACET_SORTS, type FacetOverrides, type FacetSort } from '../../facets/facet-fields.js';
 import { invalidParameter } from '../errors.js';
 import { integer, oneOf, repeated, text, timezone, LANGS } from '../params.js';
 import { geoConditions } from './geofilter.js';
 import { parseV1Query } from './q-language.js';
+import { whereText } from './where-text.js';
 
 /** start + rows never reaches past the first 10,000 results (supplement 6). */
 export const V1_WINDOW = 10_000;
@@ -153,4 +162,45 @@ export function v1Page(params: { rows: number; start: number }): { limit: number
     );
   }
   return { limit: params.rows, offset: params.start };
+}
+
+/** What a v1 search answers: the count, the page's rows, and the facet groups asked for. */
+export interface V1SearchResult {
+  readonly nhits: number;
+  readonly rows: Record<string, JsonValue>[];
+  readonly groups: FacetGroup[] | null;
+}
+
+/**
+ * Runs a compiled v1 search over `source`: count, page (skipped when `rows` is 0) and facets
+ * (counted under q, the geofilters and the refinements), side by side.
+ */
+export async function runV1Search(
+  engine: Engine,
+  source: QuerySource,
+  compiled: CompiledQuery,
+  params: Partial<V1RecordsParams> & V1SearchParams,
+  facets: FacetParams,
+  signal: AbortSignal,
+): Promise<V1SearchResult> {
+  const lang = languageOf(params);
+  const [countRows, rows, groups] = await Promise.all([
+    engine.queryJson(compiled.countSql, [], signal),
+    params.rows > 0 ? engine.queryJson(compiled.sql, [], signal) : Promise.resolve([]),
+    params.facet.length
+      ? enumerateFacets(
+          engine,
+          source,
+          {
+            facets: facetRequests(params.facet, facets),
+            where: filterConditions(source, params).map(whereText),
+            refinements: facets.refinements,
+            timezone: params.timezone,
+            ...(lang && { lang }),
+          },
+          signal,
+        )
+      : Promise.resolve(null),
+  ]);
+  return { nhits: Number(countRows[0]?.total_count ?? 0), rows, groups };
 }
