@@ -1,6 +1,7 @@
 // The bench's datasets, built deterministically once and kept in data/bench (not committed):
-// flights as shipped (3M rows, copied from the sample portal) and flights30m, ten copies of it
-// with each copy's dates shifted by a whole number of years, ingested like any user file.
+// flights as shipped (3M rows, copied from the sample portal); flights30m, ten copies of it with
+// each copy's dates shifted by a whole number of years; airports1m, the first 1,000,000 points of
+// 297 copies of airports, each copy shifted east by 0.01 degree; all ingested like any user file.
 import { existsSync } from 'node:fs';
 import { cp, mkdir, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
@@ -27,28 +28,63 @@ export async function buildBenchPortal(samplePortal: string, log: (line: string)
       await cp(path.resolve(samplePortal, 'datasets', id), copy, { recursive: true });
     }
   }
-  if (!existsSync(path.join(datasets, 'flights30m', 'data.parquet'))) {
-    const source = path.join(path.dirname(BENCH_PORTAL), 'flights30m-source.parquet');
-    const instance = await DuckDBInstance.create(':memory:');
-    const connection = await instance.connect();
-    const flights = path.resolve(samplePortal, 'datasets', 'flights', 'data.parquet').replaceAll("'", "''");
-    log('bench: writing flights30m-source.parquet (10 x 3M rows)');
-    await connection.run(
-      `COPY (SELECT date + to_years(copy::INTEGER) AS date, delay, distance, origin, destination
-             FROM read_parquet('${flights}'), range(10) AS copies(copy) ORDER BY copy)
-       TO '${source.replaceAll("'", "''")}' (FORMAT parquet)`,
-    );
-    connection.closeSync();
-    instance.closeSync();
-    await ingest({
-      file: source,
-      portal: BENCH_PORTAL,
-      id: 'flights30m',
-      title: 'US domestic flights, 10 x 3M rows',
-      facets: ['origin', 'destination'],
-      progress: log,
-    });
-    await rm(source, { force: true });
-  }
+  await buildCopies(samplePortal, 'flights30m', log);
+  await buildCopies(samplePortal, 'airports1m', log);
   return BENCH_PORTAL;
+}
+
+/** A dataset made of shifted copies of a sample dataset: the copying SELECT and how to ingest it. */
+interface Copies {
+  readonly source: string;
+  readonly select: (file: string) => string;
+  readonly title: string;
+  readonly facets: readonly string[];
+  readonly geoPoint?: { readonly lat: string; readonly lon: string };
+}
+
+const COPIES: Readonly<Record<'flights30m' | 'airports1m', Copies>> = {
+  flights30m: {
+    source: 'flights',
+    select: (file) =>
+      `SELECT date + to_years(copy::INTEGER) AS date, delay, distance, origin, destination
+       FROM read_parquet('${file}'), range(10) AS copies(copy) ORDER BY copy`,
+    title: 'US domestic flights, 10 x 3M rows',
+    facets: ['origin', 'destination'],
+  },
+  airports1m: {
+    source: 'airports',
+    select: (file) =>
+      `SELECT iata || '-' || copy AS iata, name, city, state, country, latitude,
+              longitude + copy * 0.01 AS longitude
+       FROM read_parquet('${file}', file_row_number = true), range(297) AS copies(copy)
+       ORDER BY copy, file_row_number LIMIT 1000000`,
+    title: 'US airports, 1,000,000 shifted copies',
+    facets: ['state'],
+    geoPoint: { lat: 'latitude', lon: 'longitude' },
+  },
+};
+
+/** Writes the copies to a Parquet file and ingests it, unless the dataset is already there. */
+async function buildCopies(samplePortal: string, id: keyof typeof COPIES, log: (line: string) => void) {
+  const datasets = path.join(BENCH_PORTAL, 'datasets');
+  if (existsSync(path.join(datasets, id, 'data.parquet'))) return;
+  const copies = COPIES[id];
+  const source = path.join(path.dirname(BENCH_PORTAL), `${id}-source.parquet`);
+  const instance = await DuckDBInstance.create(':memory:');
+  const connection = await instance.connect();
+  const file = path.resolve(samplePortal, 'datasets', copies.source, 'data.parquet').replaceAll("'", "''");
+  log(`bench: writing ${id}-source.parquet`);
+  await connection.run(`COPY (${copies.select(file)}) TO '${source.replaceAll("'", "''")}' (FORMAT parquet)`);
+  connection.closeSync();
+  instance.closeSync();
+  await ingest({
+    file: source,
+    portal: BENCH_PORTAL,
+    id,
+    title: copies.title,
+    facets: copies.facets,
+    ...(copies.geoPoint ? { geoPoint: copies.geoPoint } : {}),
+    progress: log,
+  });
+  await rm(source, { force: true });
 }

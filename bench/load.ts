@@ -1,13 +1,29 @@
-// Capacity and overload: how many 10-row page queries per second one machine answers, then an
-// open-loop load at 4x that rate, counting every status and the latency percentiles. Under
-// overload only 2xx, 429 and 503 may come back.
+// Capacity and overload: how many requests per second one machine answers at 1, 8, 32 and 128
+// clients (10-row page queries, facets, an aggregation), then page queries in an open loop at 4x
+// the page capacity, counting every status and the latency percentiles. Under overload only 2xx,
+// 429 and 503 may come back.
 import http from 'node:http';
 import { medianMs, type ServedPortal } from './harness.js';
 
 /** The 10-row page query of the load test: a filter and the first page, as a portal's table view asks. */
 export const PAGE_QUERY = "/api/explore/v2.1/catalog/datasets/flights/records?where=origin%3D'SFO'&limit=10";
 
+/** The request kinds of the closed loops, each a path on the served portal. */
+export const LOAD_REQUESTS = {
+  '10-row page': PAGE_QUERY,
+  'facets (origin, destination)': '/api/explore/v2.1/catalog/datasets/flights/facets',
+  'group_by + avg': `/api/explore/v2.1/catalog/datasets/flights/records?${new URLSearchParams({
+    select: 'origin, avg(delay) as d',
+    group_by: 'origin',
+    limit: '100',
+  }).toString()}`,
+} as const;
+
+export const CONCURRENCY = [1, 8, 32, 128] as const;
+
 export interface LoadResult {
+  /** A key of LOAD_REQUESTS. */
+  readonly request: string;
   readonly label: string;
   readonly offeredPerSecond: number | null;
   readonly completedPerSecond: number;
@@ -31,6 +47,7 @@ function request(agent: http.Agent, url: string): Promise<number> {
 }
 
 function summarize(
+  request: string,
   label: string,
   offered: number | null,
   seconds: number,
@@ -40,6 +57,7 @@ function summarize(
   for (const [status] of samples) statuses[status] = (statuses[status] ?? 0) + 1;
   const latencies = samples.map(([, ms]) => ms).sort((a, b) => a - b);
   return {
+    request,
     label,
     offeredPerSecond: offered,
     completedPerSecond: samples.length / seconds,
@@ -51,9 +69,16 @@ function summarize(
 }
 
 /** Closed loop: `concurrency` clients each sending the next request when the last is answered. */
-export async function closedLoop(base: string, path: string, concurrency: number, seconds: number) {
+export async function closedLoop(
+  base: string,
+  kind: keyof typeof LOAD_REQUESTS,
+  concurrency: number,
+  seconds: number,
+) {
+  const path = LOAD_REQUESTS[kind];
   const agent = new http.Agent({ keepAlive: true, maxSockets: concurrency });
   const samples: [number, number][] = [];
+  const started = performance.now();
   const end = Date.now() + seconds * 1000;
   await Promise.all(
     Array.from({ length: concurrency }, async () => {
@@ -65,7 +90,9 @@ export async function closedLoop(base: string, path: string, concurrency: number
     }),
   );
   agent.destroy();
-  return summarize(`closed loop, ${concurrency} clients`, null, seconds, samples);
+  // Elapsed until the last answer, not `seconds`: at 128 clients the last requests end late.
+  const elapsed = (performance.now() - started) / 1000;
+  return summarize(kind, `${concurrency} clients`, null, elapsed, samples);
 }
 
 /** Open loop: requests sent at a fixed rate whatever the answers, as real traffic arrives. */
@@ -88,16 +115,25 @@ export async function openLoop(base: string, path: string, perSecond: number, se
   }
   await Promise.all(pending);
   agent.destroy();
-  return summarize(`open loop at ${Math.round(perSecond)}/s (4x capacity)`, perSecond, seconds, samples);
+  return summarize(
+    '10-row page',
+    `open loop at ${Math.round(perSecond)}/s (4x capacity)`,
+    perSecond,
+    seconds,
+    samples,
+  );
 }
 
-/** Capacity (best of 8, 32 clients) then 4x that rate in an open loop. */
+/** Each request kind at each concurrency, then page queries at 4x their best closed-loop rate. */
 export async function benchLoad(served: ServedPortal, seconds: number): Promise<LoadResult[]> {
-  await medianMs(() => fetch(served.base + PAGE_QUERY).then((r) => r.text()), 1);
   const closed = [];
-  for (const concurrency of [1, 8, 32])
-    closed.push(await closedLoop(served.base, PAGE_QUERY, concurrency, seconds));
-  const capacity = Math.max(...closed.map((r) => r.completedPerSecond));
+  for (const request of Object.keys(LOAD_REQUESTS) as (keyof typeof LOAD_REQUESTS)[]) {
+    await medianMs(() => fetch(served.base + LOAD_REQUESTS[request]).then((r) => r.text()), 1);
+    for (const concurrency of CONCURRENCY)
+      closed.push(await closedLoop(served.base, request, concurrency, seconds));
+  }
+  const pages = closed.filter((r) => r.request === '10-row page');
+  const capacity = Math.max(...pages.map((r) => r.completedPerSecond));
   const overload = await openLoop(served.base, PAGE_QUERY, capacity * 4, seconds);
   return [...closed, overload];
 }

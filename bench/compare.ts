@@ -1,0 +1,50 @@
+// Reproducibility: every ratio of a report (HTTP vs DuckDB, peers vs duckportal, facets, 30M vs
+// 3M, exports vs COPY) against the same ratio of an earlier report, agreeing within 15%.
+
+/** The parts of a report's JSON that hold ratios; older reports may lack some. */
+export interface ReportJson {
+  readonly date: string;
+  readonly aggregations?: readonly { name: string; httpMs: number; duckdbMs: number }[];
+  readonly peers?: Readonly<Record<string, readonly (number | null)[]>>;
+  readonly facets?: readonly { name: string; httpMs: number; groupByMs: number }[];
+  readonly scaling?: readonly { name: string; smallMs: number; largeMs: number }[];
+  readonly exports?: readonly { server: string; format: string; dataset: string; ratio: number }[];
+}
+
+export interface Comparison {
+  readonly previousDate: string;
+  readonly rows: readonly { name: string; previous: number; current: number; agrees: boolean }[];
+}
+
+/** How far two ratios may differ, as the larger over the smaller, to agree. */
+export const AGREEMENT = 1.15;
+
+/** Each ratio of a report by a name stable across runs. */
+function ratiosOf(report: ReportJson): Map<string, number> {
+  const ratios = new Map<string, number>();
+  for (const a of report.aggregations ?? []) ratios.set(`${a.name}: HTTP / DuckDB`, a.httpMs / a.duckdbMs);
+  for (const [peer, times] of Object.entries(report.peers ?? {})) {
+    (report.aggregations ?? []).forEach((a, i) => {
+      const time = times[i];
+      if (time !== null && time !== undefined) ratios.set(`${a.name}: ${peer} / HTTP`, time / a.httpMs);
+    });
+  }
+  for (const f of report.facets ?? []) ratios.set(`facets, ${f.name}: HTTP / DuckDB`, f.httpMs / f.groupByMs);
+  for (const s of report.scaling ?? []) ratios.set(`${s.name}: 30M / 3M`, s.largeMs / s.smallMs);
+  for (const e of report.exports ?? []) {
+    ratios.set(`export ${e.format} of ${e.dataset} (${e.server}): HTTP / COPY`, e.ratio);
+  }
+  return ratios;
+}
+
+/** The ratios both reports have, side by side, each marked as agreeing within 15% or not. */
+export function compareRatios(previous: ReportJson, current: ReportJson): Comparison {
+  const before = ratiosOf(previous);
+  const rows = [...ratiosOf(current)].flatMap(([name, value]) => {
+    const old = before.get(name);
+    if (old === undefined) return [];
+    const agrees = Math.max(old, value) / Math.min(old, value) <= AGREEMENT;
+    return [{ name, previous: old, current: value, agrees }];
+  });
+  return { previousDate: previous.date, rows };
+}
