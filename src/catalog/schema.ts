@@ -159,7 +159,7 @@ export const quotasSchema = z
     per_ip: limit.default(10_000),
     portal: limit.default(null),
     concurrent_exports: limit.default(4),
-    export_min_rate: exportMinRate.nullable().default({ bytes_per_second: 16_384, window_seconds: 30 }),
+    export_min_rate: exportMinRate.nullable().default({ bytes_per_second: 16_384, window_seconds: 120 }),
   })
   .strict();
 export type Quotas = z.output<typeof quotasSchema>;
@@ -168,7 +168,7 @@ export const DEFAULT_QUOTAS: Quotas = {
   per_ip: 10_000,
   portal: null,
   concurrent_exports: 4,
-  export_min_rate: { bytes_per_second: 16_384, window_seconds: 30 },
+  export_min_rate: { bytes_per_second: 16_384, window_seconds: 120 },
 };
 
 export const portalFileSchema = z

@@ -1,10 +1,13 @@
 // Starts a portal on an ephemeral loopback port for a test suite, and fetches from it.
+import type http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { createHttpServer, openPortal, type PortalServer } from '../../src/server.js';
 
 export interface TestServer {
   readonly base: string;
   readonly portal: PortalServer;
+  /** The listening server (to count its open connections). */
+  readonly http: http.Server;
   readonly logs: string[];
   get(path: string, init?: RequestInit): Promise<Response>;
   json(path: string): Promise<{ status: number; body: any }>;
@@ -22,6 +25,7 @@ export async function startTestServer(portalDir: string): Promise<TestServer> {
   return {
     base,
     portal,
+    http: server,
     logs,
     get,
     async json(path) {

@@ -32,7 +32,13 @@ describe('ingest: re-ingest and atomic replace', () => {
       language: 'en',
       timezone: 'UTC',
       private: false,
-      quotas: { per_key: 100_000, per_ip: 10_000, portal: null, concurrent_exports: 4 },
+      quotas: {
+        per_key: 100_000,
+        per_ip: 10_000,
+        portal: null,
+        concurrent_exports: 4,
+        export_min_rate: { bytes_per_second: 16_384, window_seconds: 120 },
+      },
       catalog_facets: [],
     });
     await writeFile(path.join(portal, 'portal.json'), '{"title": "Mine", "language": "fr"}');

@@ -1,10 +1,9 @@
 // v1 download: every matching record streamed as csv, json (v1 records) or geojson by DuckDB's COPY.
-import { PassThrough, type Readable } from 'node:stream';
 import type Router from '@koa/router';
 import { compileQuery } from '../../odsql/index.js';
 import { copyToStream } from '../../exports/copy-stream.js';
-import { callerState } from '../../auth/middleware.js';
-import { ApiError } from '../errors.js';
+import { framed } from '../../exports/framed.js';
+import { sendExport } from '../export-response.js';
 import { integer, oneOf, parseParams } from '../params.js';
 import { requireDataSource, signalOf, type Services } from '../services.js';
 import { datasetParam } from './records-v1.js';
@@ -21,20 +20,6 @@ export const v1DownloadParams = v1RecordsParams.extend({
   format: oneOf('format', Object.keys(DOWNLOAD_FORMATS) as DownloadFormatName[], 'csv'),
 });
 
-/**
- * The COPY output between a prefix and a suffix; a failure mid-way breaks the body, and a client
- * gone stops the COPY's reader.
- */
-function wrapped(stream: Readable, prefix: string, suffix: string): PassThrough {
-  const body = new PassThrough();
-  if (prefix) body.write(prefix);
-  stream.pipe(body, { end: false });
-  stream.once('end', () => body.end(suffix || undefined));
-  stream.once('error', (error) => body.destroy(error));
-  body.once('close', () => stream.destroy());
-  return body;
-}
-
 /** Mounts the v1 download on a router rooted at /api. */
 export function v1DownloadRoutes(router: Router, services: Services): void {
   router.get('/records/1.0/download', async (ctx) => {
@@ -49,31 +34,15 @@ export function v1DownloadRoutes(router: Router, services: Services): void {
       datasetId: dataset.id,
       recordTimestamp: dataset.file.computed.data_processed,
     });
-    const release = services.guard.exportSlots().acquire(callerState(ctx).caller);
-    if (!release) {
-      throw new ApiError(
-        429,
-        'TooManyExports',
-        'Too many exports are running for you: wait for one to finish.',
-        {
-          'Retry-After': '5',
-        },
-      );
-    }
-    try {
-      const stream = await copyToStream(
+    const file = { name: dataset.id, extension: format, contentType: writer.contentType, compressed: false };
+    await sendExport(ctx, services, file, async () => {
+      const rows = await copyToStream(
         services.engine,
         `SELECT ${select} FROM (${compiled.sql})`,
         writer.copyOptions,
         signalOf(ctx),
       );
-      stream.once('close', release);
-      ctx.type = writer.contentType;
-      ctx.attachment(`${dataset.id}.${format}`);
-      ctx.body = wrapped(stream, writer.prefix, writer.suffix);
-    } catch (error) {
-      release();
-      throw error;
-    }
+      return framed(rows, writer.prefix, writer.suffix);
+    });
   });
 }

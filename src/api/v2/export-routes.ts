@@ -1,12 +1,9 @@
 // v2.1 exports: dataset exports in every format of the registry and catalog exports, each
 // checked completely before the first byte and streamed after it.
-import type { Readable } from 'node:stream';
-import { pipeline } from 'node:stream';
-import { createGzip } from 'node:zlib';
+import { Readable } from 'node:stream';
 import type { Context } from 'koa';
 import type Router from '@koa/router';
 import { z } from 'zod';
-import { callerState } from '../../auth/middleware.js';
 import type { QuerySource } from '../../catalog/source.js';
 import { catalogExporterOf, CATALOG_RDF_FORMATS, writeCatalogRdf } from '../../exports/catalog-exports.js';
 import type { ExportContext, Exporter } from '../../exports/export-context.js';
@@ -16,6 +13,7 @@ import { exporterOf } from '../../exports/registry.js';
 import { compileQuery, type QueryParams } from '../../odsql/index.js';
 import { quoteIdentifier } from '../../sql-text.js';
 import { ApiError, invalidParameter } from '../errors.js';
+import { sendExport } from '../export-response.js';
 import { boolean, integer, oneOf, parseParams, text } from '../params.js';
 import { filterParams, toQueryParams } from '../query-context.js';
 import { apiBase, requireDataSource, signalOf, type Services } from '../services.js';
@@ -114,38 +112,6 @@ async function exportContext(
   };
 }
 
-/** Holds one of the caller's export slots while `write` runs and its body streams. */
-async function sendExport(
-  ctx: Context,
-  services: Services,
-  file: { name: string; extension: string; contentType: string; compressed: boolean },
-  write: () => Promise<Readable>,
-): Promise<void> {
-  const release = services.guard.exportSlots().acquire(callerState(ctx).caller);
-  if (!release) {
-    throw new ApiError(
-      429,
-      'TooManyExports',
-      'Too many exports are running for you: wait for one to finish.',
-      {
-        'Retry-After': '5',
-      },
-    );
-  }
-  try {
-    const body = await write();
-    body.once('close', release);
-    ctx.type = file.compressed ? 'application/gzip' : file.contentType;
-    ctx.attachment(`${file.name}.${file.extension}${file.compressed ? '.gz' : ''}`);
-    // pipeline, not pipe: a failure mid-export must break the gzip stream too, and a client
-    // gone destroys the body, which stops its writer.
-    ctx.body = file.compressed ? pipeline(body, createGzip({ level: 6 }), () => undefined) : body;
-  } catch (error) {
-    release();
-    throw error;
-  }
-}
-
 /** The format named in the path, or a 400 listing what exists. */
 function unknownFormat(format: string): ApiError {
   return invalidParameter('format', `${format} is not an export format of this operation.`);
@@ -178,22 +144,24 @@ export function exportRoutes(router: Router, services: Services): void {
     if (!rdf) throw unknownFormat(ctx.params.format!);
     const query = { ...toQueryParams(source, params), limit: params.limit, offset: params.offset };
     const compiled = compileQuery(source, { ...query, select: undefined, groupBy: undefined }, 'json');
-    const rows = await services.engine.queryJson(
-      `SELECT * FROM (${compiled.sql}) ORDER BY ${quoteIdentifier('dataset_id')}`,
-      [],
-      signalOf(ctx),
-    );
     const includeExports = params.include_exports
       ?.split(',')
       .map((f) => f.trim())
       .filter(Boolean);
-    const document = writeCatalogRdf(rdf, rows, {
-      base: apiBase(ctx),
-      includeExports: includeExports ?? null,
-      useLabels: params.use_labels_in_exports,
+    const file = { name: 'catalog', ...rdf, compressed: params.compressed };
+    // A document of the catalog, small and written whole, but an export all the same: it holds a slot.
+    await sendExport(ctx, services, file, async () => {
+      const rows = await services.engine.queryJson(
+        `SELECT * FROM (${compiled.sql}) ORDER BY ${quoteIdentifier('dataset_id')}`,
+        [],
+        signalOf(ctx),
+      );
+      const document = writeCatalogRdf(rdf, rows, {
+        base: apiBase(ctx),
+        includeExports: includeExports ?? null,
+        useLabels: params.use_labels_in_exports,
+      });
+      return Readable.from([document]);
     });
-    ctx.type = rdf.contentType;
-    ctx.attachment(`catalog.${rdf.extension}${params.compressed ? '.gz' : ''}`);
-    ctx.body = params.compressed ? createGzip().end(document) : document;
   });
 }
