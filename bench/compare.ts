@@ -42,7 +42,7 @@ export function compareRatios(previous: ReportJson, current: ReportJson): Compar
   const before = ratiosOf(previous);
   const rows = [...ratiosOf(current)].flatMap(([name, value]) => {
     const old = before.get(name);
-    if (old === undefined) return [];
+    if (old === undefined || !Number.isFinite(old) || !Number.isFinite(value)) return [];
     const agrees = Math.max(old, value) / Math.min(old, value) <= AGREEMENT;
     return [{ name, previous: old, current: value, agrees }];
   });

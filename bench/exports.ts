@@ -63,6 +63,8 @@ export interface ExportResult {
   readonly megabytes: number;
   /** Highest VmRSS of the server sampled every 50 ms during the case's downloads, in MiB. */
   readonly peakRssMiB: number | null;
+  /** Why the case failed (its figures are then NaN): one failure does not lose the run. */
+  readonly error?: string;
 }
 
 /**
@@ -142,43 +144,73 @@ export async function benchExports(
   for (const c of cases) {
     const dataset = portal.datasets.get(c.dataset);
     if (!dataset) throw new Error(`bench exports: no dataset ${c.dataset} in ${portalDir}`);
-    const url = `${served.base}/api/explore/v2.1/catalog/datasets/${c.dataset}/exports/${c.format}`;
     const copy = baselineCopy(dataset, c.baseline, target);
-    const copyOnce = async (): Promise<number> => {
-      const start = process.hrtime.bigint();
-      await duckdb.run(copy);
-      const ms = Number(process.hrtime.bigint() - start) / 1e6;
-      await rm(target, { force: true });
-      return ms;
-    };
-    const times = c.runs ?? runs;
-    if (times > 1) {
-      await download(url);
-      await copyOnce();
-    }
-    const sampler = sampleRss(served.pid);
-    const downloads = [];
-    const copies = [];
+    results.push(
+      await timeExport(served, server, c, () => duckdb.run(copy), target, runs).catch((error: unknown) => ({
+        server,
+        format: c.format,
+        dataset: c.dataset,
+        js: c.js ?? false,
+        target: c.target ?? null,
+        httpMs: NaN,
+        firstByteMs: NaN,
+        copyMs: NaN,
+        ratio: NaN,
+        megabytes: NaN,
+        peakRssMiB: null,
+        error: error instanceof Error ? error.message : String(error),
+      })),
+    );
+  }
+  return results;
+}
+
+/** One case: a warm-up of each side, then downloads and COPYs alternated, RSS sampled meanwhile. */
+async function timeExport(
+  served: ServedPortal,
+  server: string,
+  c: ExportCase,
+  copy: () => Promise<unknown>,
+  target: string,
+  runs: number,
+): Promise<ExportResult> {
+  const url = `${served.base}/api/explore/v2.1/catalog/datasets/${c.dataset}/exports/${c.format}`;
+  const copyOnce = async (): Promise<number> => {
+    const start = process.hrtime.bigint();
+    await copy();
+    const ms = Number(process.hrtime.bigint() - start) / 1e6;
+    await rm(target, { force: true });
+    return ms;
+  };
+  const times = c.runs ?? runs;
+  if (times > 1) {
+    await download(url);
+    await copyOnce();
+  }
+  const sampler = sampleRss(served.pid);
+  const downloads = [];
+  const copies = [];
+  try {
     for (let i = 0; i < times; i++) {
       downloads.push(await download(url));
       copies.push(await copyOnce());
     }
-    const peakRssMiB = sampler.stop();
-    const httpMs = median(downloads.map((d) => d.ms));
-    const copyMs = median(copies);
-    results.push({
-      server,
-      format: c.format,
-      dataset: c.dataset,
-      js: c.js ?? false,
-      target: c.target ?? null,
-      httpMs,
-      firstByteMs: median(downloads.map((d) => d.firstByteMs)),
-      copyMs,
-      ratio: httpMs / copyMs,
-      megabytes: Math.round(downloads[0]!.bytes / 2 ** 20),
-      peakRssMiB,
-    });
+  } finally {
+    sampler.stop();
   }
-  return results;
+  const httpMs = median(downloads.map((d) => d.ms));
+  const copyMs = median(copies);
+  return {
+    server,
+    format: c.format,
+    dataset: c.dataset,
+    js: c.js ?? false,
+    target: c.target ?? null,
+    httpMs,
+    firstByteMs: median(downloads.map((d) => d.firstByteMs)),
+    copyMs,
+    ratio: httpMs / copyMs,
+    megabytes: Math.round(downloads[0]!.bytes / 2 ** 20),
+    peakRssMiB: sampler.stop(),
+  };
 }

@@ -184,7 +184,7 @@ function summary(
   const bounded = exports.find(
     (e) => e.dataset === 'flights30m' && e.server !== 'default' && e.format === 'csv',
   );
-  const firstBytes = exports.filter((e) => !e.js).map((e) => e.firstByteMs);
+  const firstBytes = exports.filter((e) => !e.js && !e.error).map((e) => e.firstByteMs);
   return [
     '## What one machine carries',
     '',
@@ -289,7 +289,11 @@ function exportsText(results: readonly ExportResult[]): string {
       ms(r.httpMs),
       ms(r.copyMs),
       `${r.ratio.toFixed(2)}x`,
-      r.target === null ? 'none' : `<= ${r.target}x ${r.ratio <= r.target ? 'met' : 'MISSED'}`,
+      r.error
+        ? `failed: ${r.error}`
+        : r.target === null
+          ? 'none'
+          : `<= ${r.target}x ${r.ratio <= r.target ? 'met' : 'MISSED'}`,
       ms(r.firstByteMs),
       r.peakRssMiB === null ? 'n/a' : String(r.peakRssMiB),
     ]),
