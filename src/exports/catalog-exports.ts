@@ -48,6 +48,8 @@ export const CATALOG_RDF_FORMATS: Readonly<Record<string, CatalogDocumentFormat>
 /** Options of a catalog document. */
 export interface CatalogDocumentOptions {
   readonly base: string;
+  /** The portal's title (portal.json), naming the catalog and the feed. */
+  readonly title: string;
   /** Export formats listed as distributions (null: all a dataset offers). */
   readonly includeExports: readonly string[] | null;
   readonly useLabels: boolean;
@@ -137,7 +139,7 @@ function catalogTriples(
   const catalog = iri(`${options.base}/catalog`);
   const triples: Triple[] = [
     [catalog, `${rdf}type`, iri(`${dcat}Catalog`)],
-    [catalog, `${dct}title`, literal('duckportal catalog')],
+    [catalog, `${dct}title`, literal(options.title)],
   ];
   if (format.profile) triples.push([catalog, `${dct}conformsTo`, iri(format.profile)]);
   rows.forEach((row) =>
@@ -174,7 +176,7 @@ function toRss(rows: readonly Row[], options: CatalogDocumentOptions): string {
       '</item>',
     ].join('');
   });
-  return `<?xml version="1.0" encoding="UTF-8"?>\n<rss version="2.0"><channel><title>duckportal catalog</title><link>${xml(options.base)}/catalog/datasets</link><description>Datasets of this portal</description>\n${items.join('\n')}\n</channel></rss>\n`;
+  return `<?xml version="1.0" encoding="UTF-8"?>\n<rss version="2.0"><channel><title>${xml(options.title)}</title><link>${xml(options.base)}/catalog/datasets</link><description>Datasets of this portal</description>\n${items.join('\n')}\n</channel></rss>\n`;
 }
 
 /** The document of a catalog format over the catalog rows (filtered by the request). */

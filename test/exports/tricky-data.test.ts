@@ -236,6 +236,7 @@ describe('exports of nulls, quotes, line breaks and Unicode, in every format', (
       const text = await response.text();
       expect(response.headers.get('content-type')).to.include('application/rss+xml');
       expect(text.match(/<item>/g)).to.have.length(2);
+      expect(text).to.include('<channel><title>Fixture portal</title>');
       expect(text).to.include('<title>Towns</title>');
     });
 

@@ -158,6 +158,7 @@ export function exportRoutes(router: Router, services: Services): void {
       );
       const document = writeCatalogRdf(rdf, rows, {
         base: apiBase(ctx),
+        title: services.portal().settings.title,
         includeExports: includeExports ?? null,
         useLabels: params.use_labels_in_exports,
       });
