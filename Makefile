@@ -32,11 +32,11 @@ dist/.built: $(SOURCES) tsconfig.json $(PARSER) node_modules/.installed
 data: $(PORTAL)/.built
 
 $(PORTAL)/.built: dist/.built
-	$(NODE) dist/src/cli.js sample --portal $(PORTAL)
+	$(NODE) bin/duckportal.cjs sample --portal $(PORTAL)
 	touch $@
 
 run: build data
-	$(NODE) dist/src/cli.js serve --portal $(PORTAL) --port $(PORT) --host $(HOST)
+	$(NODE) bin/duckportal.cjs serve --portal $(PORTAL) --port $(PORT) --host $(HOST)
 
 lint: install
 	$(BIN)/eslint .
@@ -60,7 +60,7 @@ test-deps:
 	$$sudo apt-get update -qq && DEBIAN_FRONTEND=noninteractive $$sudo apt-get install -y -qq --no-install-recommends $$missing
 
 unit: build data test-deps
-	$(BIN)/mocha
+	UV_THREADPOOL_SIZE=64 $(BIN)/mocha
 
 check: lint typecheck unit
 

@@ -44,7 +44,7 @@ export async function servePortal(
   const child: ChildProcess = spawn(
     process.execPath,
     [
-      'dist/src/cli.js',
+      'bin/duckportal.cjs',
       'serve',
       '--portal',
       portal,

@@ -1,6 +1,5 @@
 #!/usr/bin/env node
 // The `duckportal` command: one sub-command per module, each loaded only when asked for.
-import './threadpool.js';
 
 type Command = () => Promise<{ main(args: string[]): Promise<void> }>;
 

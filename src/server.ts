@@ -2,7 +2,7 @@
 import http from 'node:http';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
-import { Engine } from './engine/engine.js';
+import { DEFAULT_CONNECTIONS, DEFAULT_EXPORT_CONNECTIONS, Engine } from './engine/engine.js';
 import { loadPortal, type Portal } from './catalog/portal.js';
 import { createApp } from './api/app.js';
 import type { Guard, Services } from './api/services.js';
@@ -30,6 +30,7 @@ export interface PortalServer {
 export async function openPortal(options: ServerOptions): Promise<PortalServer> {
   const portalDir = path.resolve(options.portalDir);
   const log = options.log ?? ((line: string) => process.stderr.write(`${line}\n`));
+  requireThreadPool();
   const engine = await Engine.open({
     allowedDirectories: [path.join(portalDir, 'datasets')],
     tempDirectory: path.join(portalDir, '.tmp', 'spill'),
@@ -95,6 +96,23 @@ async function defineCatalog(engine: Engine, portal: Portal): Promise<QuerySourc
   const table = catalogTable(portal);
   await engine.defineJsonTable(table.source.table, table.structure, table.rowsJson);
   return table.source;
+}
+
+/** libuv threads the server needs: one per pooled connection and per export, and some for files. */
+const THREAD_POOL_NEEDED = DEFAULT_CONNECTIONS + DEFAULT_EXPORT_CONNECTIONS + 8;
+
+/**
+ * Refuses to start on libuv's default pool of 4 threads, where four exports blocked on slow
+ * readers leave no thread for any other DuckDB call and the server stalls. The size must be set
+ * before Node starts (bin/duckportal.cjs does it; `make test` sets it for mocha).
+ */
+function requireThreadPool(): void {
+  const threads = Number(process.env.UV_THREADPOOL_SIZE ?? 4);
+  if (threads < THREAD_POOL_NEEDED) {
+    throw new Error(
+      `libuv's thread pool has ${threads} threads, duckportal needs ${THREAD_POOL_NEEDED}: start it with bin/duckportal.cjs, or set UV_THREADPOOL_SIZE=64 before node starts`,
+    );
+  }
 }
 
 /**

@@ -19,6 +19,11 @@ export interface EngineOptions {
   readonly queryDeadlineMs?: number;
   /** Most callers that may wait for a connection; one more is refused at once. Default 64. */
   readonly maxWaiting?: number;
+  /**
+   * Most exports running at once, each on a connection of its own outside the pool (a slow reader
+   * holds it, and a COPY blocked on its pipe holds a libuv thread); one more is refused. Default 32.
+   */
+  readonly exportConnections?: number;
 }
 
 /** A result read whole: column names, DuckDB type names and rows of DuckDB values. */
@@ -51,11 +56,17 @@ export class EngineSaturated extends Error {
 export class Engine {
   private readonly idle: DuckDBConnection[] = [];
   private readonly waiting: ((connection: DuckDBConnection) => void)[] = [];
+  private exporting = 0;
 
   private constructor(
     private readonly instance: DuckDBInstance,
     connections: DuckDBConnection[],
-    private readonly limits: { deadlineMs: number; maxWaiting: number; tempDirectory: string },
+    private readonly limits: {
+      deadlineMs: number;
+      maxWaiting: number;
+      tempDirectory: string;
+      exportConnections: number;
+    },
   ) {
     this.idle.push(...connections);
   }
@@ -75,11 +86,13 @@ export class Engine {
     const first = await instance.connect();
     await lockDown(first, [...options.allowedDirectories, options.tempDirectory]);
     const pool = [first];
-    for (let i = 1; i < (options.connections ?? 8); i++) pool.push(await instance.connect());
+    for (let i = 1; i < (options.connections ?? DEFAULT_CONNECTIONS); i++)
+      pool.push(await instance.connect());
     return new Engine(instance, pool, {
       deadlineMs: options.queryDeadlineMs ?? 30_000,
       maxWaiting: options.maxWaiting ?? 64,
       tempDirectory: options.tempDirectory,
+      exportConnections: options.exportConnections ?? DEFAULT_EXPORT_CONNECTIONS,
     });
   }
 
@@ -91,6 +104,11 @@ export class Engine {
   /** Connections of the pool not in use now (for tests that count leaks). */
   get idleConnections(): number {
     return this.idle.length;
+  }
+
+  /** Exports running now, each on its own connection (for tests that count leaks). */
+  get runningExports(): number {
+    return this.exporting;
   }
 
   /** Runs `work` on a pooled connection; `signal` interrupts the running statement. */
@@ -105,28 +123,34 @@ export class Engine {
       this.release(connection);
       throw new QueryInterrupted();
     }
-    let settled = false;
-    let interrupter: NodeJS.Timeout | undefined;
-    // An interrupt that arrives before execution starts is dropped: re-send until the work settles.
-    const onAbort = (): void => {
-      const send = (): void => {
-        if (settled) return;
-        connection.interrupt();
-        interrupter = setTimeout(send, 20);
-      };
-      send();
-    };
-    signal?.addEventListener('abort', onAbort, { once: true });
     try {
-      return await work(connection);
-    } catch (error) {
-      if (signal?.aborted) throw new QueryInterrupted();
-      throw error;
+      return await interruptible(connection, work, signal);
     } finally {
-      settled = true;
-      clearTimeout(interrupter);
-      signal?.removeEventListener('abort', onAbort);
       this.release(connection);
+    }
+  }
+
+  /**
+   * Runs an export's `work` on a new connection of its own, closed after: an export lasts as long
+   * as its reader, and must not hold a pooled connection that JSON queries wait for. Past the
+   * engine's export cap it is refused at once (EngineSaturated: 503, try again).
+   */
+  async withExportConnection<T>(
+    work: (connection: DuckDBConnection) => Promise<T>,
+    signal: AbortSignal,
+  ): Promise<T> {
+    if (signal.aborted) throw new QueryInterrupted();
+    if (this.exporting >= this.limits.exportConnections) throw new EngineSaturated();
+    this.exporting++;
+    try {
+      const connection = await this.instance.connect();
+      try {
+        return await interruptible(connection, work, signal);
+      } finally {
+        connection.closeSync();
+      }
+    } finally {
+      this.exporting--;
     }
   }
 
@@ -262,4 +286,42 @@ export async function checkLockdown(
 export function parquetViewSql(name: string, parquetPath: string, kind: 'dataset' | 'plain'): string {
   const ordinal = kind === 'dataset' ? `, ${FILE_ROW_NUMBER} + 1 AS ${quoteIdentifier(ORDINAL_COLUMN)}` : '';
   return `CREATE OR REPLACE VIEW ${quoteIdentifier(name)} AS SELECT *${ordinal} FROM read_parquet(${quoteString(parquetPath)})`;
+}
+
+/** Pooled connections for JSON queries by default. */
+export const DEFAULT_CONNECTIONS = 8;
+
+/** Exports that may run at once by default (see EngineOptions.exportConnections). */
+export const DEFAULT_EXPORT_CONNECTIONS = 32;
+
+/**
+ * Runs `work` on `connection`, interrupting its statement when `signal` aborts. An interrupt that
+ * arrives before execution starts is dropped by DuckDB: it is re-sent until the work settles.
+ */
+async function interruptible<T>(
+  connection: DuckDBConnection,
+  work: (connection: DuckDBConnection) => Promise<T>,
+  signal: AbortSignal | undefined,
+): Promise<T> {
+  let settled = false;
+  let interrupter: NodeJS.Timeout | undefined;
+  const onAbort = (): void => {
+    const send = (): void => {
+      if (settled) return;
+      connection.interrupt();
+      interrupter = setTimeout(send, 20);
+    };
+    send();
+  };
+  signal?.addEventListener('abort', onAbort, { once: true });
+  try {
+    return await work(connection);
+  } catch (error) {
+    if (signal?.aborted) throw new QueryInterrupted();
+    throw error;
+  } finally {
+    settled = true;
+    clearTimeout(interrupter);
+    signal?.removeEventListener('abort', onAbort);
+  }
 }

@@ -31,7 +31,7 @@ export async function copyToStream(
   openPipes.add(fifo);
   const output = new PassThrough();
   const reader = createReadStream(fifo, { highWaterMark: 1 << 20 });
-  const copying = engine.withConnection(
+  const copying = engine.withExportConnection(
     (connection) => connection.run(`COPY (${selectSql}) TO ${quoteString(fifo)} (${options})`),
     signal,
   );

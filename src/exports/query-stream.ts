@@ -50,7 +50,7 @@ export async function streamQuery(
   };
   runningStreams++;
   const writing = engine
-    .withConnection(async (connection) => {
+    .withExportConnection(async (connection) => {
       const result = await connection.stream(sql);
       let first = true;
       for (

@@ -25,7 +25,7 @@ async function textWidths(context: ExportContext, cellSql: readonly { kind: stri
   );
   if (measures.length === 0) return [];
   const sql = `SELECT ${measures.join(', ')} FROM (${context.sql})`;
-  const [row] = await context.engine.withConnection(
+  const [row] = await context.engine.withExportConnection(
     async (connection) => (await connection.runAndReadAll(sql)).getRows(),
     context.signal,
   );
@@ -46,7 +46,7 @@ async function writeFiles(context: ExportContext, files: Record<'shp' | 'shx' | 
   let box: number[] | null = null;
   let records = 0;
   let shpOffset = 100;
-  await context.engine.withConnection(async (connection) => {
+  await context.engine.withExportConnection(async (connection) => {
     const result = await connection.stream(sql);
     for (
       let chunk = await result.fetchChunk();

@@ -16,7 +16,12 @@ describe('engine limits', () => {
   });
   after(() => rm(dir, { recursive: true, force: true }));
 
-  const open = (options: { queryDeadlineMs?: number; maxWaiting?: number; connections?: number }) =>
+  const open = (options: {
+    queryDeadlineMs?: number;
+    maxWaiting?: number;
+    connections?: number;
+    exportConnections?: number;
+  }) =>
     Engine.open({ allowedDirectories: [dir], tempDirectory: path.join(dir, 'tmp'), threads: 1, ...options });
 
   it('interrupts a query past its deadline, and the same connection answers the next one', async () => {
@@ -57,6 +62,29 @@ describe('engine limits', () => {
       expect(await gone).to.be.instanceOf(QueryInterrupted);
       await running;
       expect(await engine.queryJson('SELECT 3 AS n')).to.deep.equal([{ n: 3 }]);
+    } finally {
+      engine.close();
+    }
+  });
+
+  it('runs exports on connections of their own, up to its cap, leaving the pool to JSON queries', async () => {
+    const engine = await open({ connections: 1, exportConnections: 2 });
+    try {
+      const controllers = [new AbortController(), new AbortController()];
+      const exports = controllers.map((c) =>
+        engine.withExportConnection((connection) => connection.run(SLOW), c.signal).catch((e: unknown) => e),
+      );
+      await new Promise((r) => setTimeout(r, 100));
+      expect(engine.runningExports).to.equal(2);
+      expect(await engine.queryJson('SELECT 5 AS n')).to.deep.equal([{ n: 5 }]);
+      let refused: unknown;
+      await engine
+        .withExportConnection(() => Promise.resolve(), new AbortController().signal)
+        .catch((e: unknown) => (refused = e));
+      expect(refused).to.be.instanceOf(EngineSaturated);
+      controllers.forEach((c) => c.abort());
+      for (const result of await Promise.all(exports)) expect(result).to.be.instanceOf(QueryInterrupted);
+      expect(engine.runningExports).to.equal(0);
     } finally {
       engine.close();
     }

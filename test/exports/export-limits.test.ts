@@ -161,4 +161,38 @@ describe('export limits (fixture portal with a large dataset)', () => {
       for (const route of EXPORT_PATHS) expect((await server.get(route)).status).to.equal(200);
     });
   });
+
+  describe('exports held by readers that stop (concurrent_exports: 16, no rate floor)', () => {
+    let server: TestServer;
+    before(async () => {
+      server = await startFixtureServer((dir) =>
+        preparePortal(dir, { concurrent_exports: 16, export_min_rate: null }),
+      );
+    });
+    after(() => server.close());
+
+    it('12 stalled exports (COPY pipes and SQL-formatted chunks) leave every pooled connection to JSON queries', async () => {
+      const held = Array.from({ length: 12 }, (_, i) =>
+        stalledDownload(`${server.base}${V21}/catalog/datasets/big/exports/${i % 2 ? 'turtle' : 'csv'}`),
+      );
+      for (const download of held) expect((await download.started).statusCode).to.equal(200);
+      const { engine } = server.portal.services;
+      expect(engine.runningExports).to.equal(12);
+      const pages = await Promise.all(
+        Array.from({ length: 16 }, () => server.json(`${V21}/catalog/datasets/big/records?limit=1`)),
+      );
+      expect(pages.map((p) => p.body.total_count)).to.deep.equal(Array(16).fill(ROWS));
+      held.forEach((download) => download.drop());
+      await settle(() => engine.runningExports === 0 && openPipes.size === 0 && runningStreams === 0);
+      expect({
+        exports: engine.runningExports,
+        pipes: openPipes.size,
+        streams: runningStreams,
+      }).to.deep.equal({
+        exports: 0,
+        pipes: 0,
+        streams: 0,
+      });
+    });
+  });
 });

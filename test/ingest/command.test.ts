@@ -7,7 +7,7 @@ import { parseIngestArgs, parseMultivalued } from '../../src/ingest/command.js';
 import { cleanup, fixture, readDatasetFile, tempDir } from './helpers.js';
 
 const run = promisify(execFile);
-const CLI = path.resolve('dist/src/cli.js');
+const CLI = path.resolve('bin/duckportal.cjs');
 
 describe('ingest: command', () => {
   after(cleanup);
