@@ -39,6 +39,7 @@ export async function main(args: string[]): Promise<void> {
   const { values } = parseArgs({ args, options: OPTIONS });
   const started = Date.now();
   const previous = await previousReport(values.compare, values.out);
+  const loadBefore = os.loadavg()[0]!;
   const threads = Number(values.threads);
   const runs = Number(values.runs);
   const log = (line: string): void => void process.stderr.write(`${line}\n`);
@@ -82,6 +83,7 @@ export async function main(args: string[]): Promise<void> {
       threads,
       runs,
       minutes,
+      loadAverage: { before: loadBefore, after: os.loadavg()[0]! },
       aggregations,
       peers: peerJson,
       facets,
@@ -95,6 +97,7 @@ export async function main(args: string[]): Promise<void> {
       '',
       `Machine: ${host.cores} cores (${host.cpu}), ${host.memoryGiB} GiB, Node ${host.node}; DuckDB threads: ${threads}; median of at least ${runs} runs after a warm-up`,
       `(up to 15 for quick queries, or one second of measuring); the whole run took ${minutes.toFixed(1)} minutes.`,
+      `Load average of the machine (1 min) before the run: ${loadBefore.toFixed(1)}, at its end: ${os.loadavg()[0]!.toFixed(1)} (above ${host.cores}, other work shared the cores).`,
       '',
       summary(aggregations, scaling, load, exports),
       '',
