@@ -66,8 +66,8 @@ export async function main(args: string[]): Promise<void> {
     } finally {
       await limited.stop();
     }
-    // Load after exports: in three runs the exports after a 128-client overload ran 2-3x slower
-    // than on a fresh server (to be understood in the server; the bench measures each clean).
+    // Exports before load, on a server no overload has touched (measured both ways: the export
+    // ratios were 2-4x either way, so the order does not explain them).
     log('bench: load');
     const load = await benchLoad(served, Number(values['load-seconds']));
     if (!values['no-peers']) {
