@@ -14,10 +14,11 @@ import {
 } from './aggregations.js';
 import { AGREEMENT, compareRatios, type Comparison, type ReportJson } from './compare.js';
 import { buildBenchPortal } from './datasets.js';
-import { benchExports, MEMORY_CASES, type ExportResult } from './exports.js';
+import { benchExports, type ExportResult } from './exports.js';
 import { benchFacets } from './facets.js';
 import { startPeers, type Peer } from './peers.js';
 import { benchLoad, type LoadResult } from './load.js';
+import { DEFAULT_MEMORY_LIMIT } from '../src/server.js';
 import { machine, markdownTable, rawDuckDB, servePortal } from './harness.js';
 
 const OPTIONS = {
@@ -27,8 +28,6 @@ const OPTIONS = {
   runs: { type: 'string', default: '5' },
   out: { type: 'string', default: 'bench/results' },
   'load-seconds': { type: 'string', default: '5' },
-  /** The memory limit of the second server the 30M-row exports also run on. */
-  'export-memory-limit': { type: 'string', default: '256MB' },
   /** The earlier report's JSON to compare ratios with; default: the latest in --out. */
   compare: { type: 'string' },
   'no-peers': { type: 'boolean', default: false },
@@ -57,15 +56,6 @@ export async function main(args: string[]): Promise<void> {
     const scaling = await benchScaling(served, runs);
     log('bench: exports');
     const exports = await benchExports(served, 'default', portalDir, duckdb, runs);
-    const limit = values['export-memory-limit'];
-    const limited = await servePortal(portalDir, Number(values.port) + 1, threads, ['--memory-limit', limit]);
-    try {
-      exports.push(
-        ...(await benchExports(limited, `--memory-limit ${limit}`, portalDir, duckdb, 1, MEMORY_CASES)),
-      );
-    } finally {
-      await limited.stop();
-    }
     // Exports before load, on a server no overload has touched (measured both ways: the export
     // ratios were 2-4x either way, so the order does not explain them).
     log('bench: load');
@@ -184,9 +174,6 @@ function summary(
     exports.find((e) => e.format === format && e.dataset === dataset && e.server === server);
   const csv = exported('csv', 'flights');
   const big = exported('csv', 'flights30m');
-  const bounded = exports.find(
-    (e) => e.dataset === 'flights30m' && e.server !== 'default' && e.format === 'csv',
-  );
   const firstBytes = exports.filter((e) => !e.js && !e.error).map((e) => e.firstByteMs);
   return [
     '## What one machine carries',
@@ -199,7 +186,7 @@ function summary(
     csv && big
       ? `Exports stream from the first byte in ${ms(Math.min(...firstBytes))}-${ms(Math.max(...firstBytes))} ms: all 3M flights as CSV (${csv.megabytes} MB) in ${(csv.httpMs / 1000).toFixed(1)} s,` +
         ` 30M rows (${big.megabytes} MB) in ${(big.httpMs / 1000).toFixed(0)} s, with the server at ${big.peakRssMiB ?? '?'} MiB resident at most` +
-        (bounded ? ` (${bounded.peakRssMiB ?? '?'} MiB when started with ${bounded.server}).` : '.')
+        ` (DuckDB memory limit ${DEFAULT_MEMORY_LIMIT}).`
       : '',
   ].join('\n');
 }
@@ -306,8 +293,8 @@ function exportsText(results: readonly ExportResult[]): string {
     'Each export is downloaded with curl into /dev/null (total and first-byte times from curl), alternating with DuckDB',
     "writing the same compiled query with the same writer options to a file; geojson's baseline is COPY json of the",
     "same rows, arrow's COPY parquet; JS-written formats have no target and are shown for scale. Peak RSS is the",
-    "server's highest VmRSS sampled every 50 ms during the case. The 30M-row exports run once on the default server and",
-    'once on a server started with a DuckDB memory limit (order-preserving COPY buffers grow with the default limit).',
+    "server's highest VmRSS sampled every 50 ms during the case. The 30M-row exports run once, on the server's default",
+    `DuckDB memory limit (${DEFAULT_MEMORY_LIMIT}), which bounds the batches an order-preserving COPY holds for a slower reader.`,
     '',
     table,
   ].join('\n');

@@ -6,7 +6,7 @@ import { quoteIdentifier, quoteString } from '../sql-text.js';
 import { copyToStream } from './copy-stream.js';
 import type { ExportContext, Exporter } from './export-context.js';
 import { framed } from './framed.js';
-import { geometryColumn, geometrySql, gpxElement, kmlGeometry } from './geometry.js';
+import { geometryColumn, geometryJsonSql, geometrySql, gpxElement, kmlGeometry } from './geometry.js';
 import { reproject, type Geometry } from './projection.js';
 import { cellText, xmlEscaped, xmlName, xmlText } from './sql-cells.js';
 import { streamQuery } from './query-stream.js';
@@ -69,7 +69,7 @@ async function writeGeojson(context: ExportContext) {
       ',\n',
     );
   }
-  const select = `SELECT 'Feature' AS type, TRY_CAST(${geometrySql(geometry)} AS JSON) AS geometry,
+  const select = `SELECT 'Feature' AS type, ${geometryJsonSql(geometry)} AS geometry,
     ${propertiesSql(context, others)} AS properties FROM (${context.sql})`;
   const rows = await copyToStream(context.engine, select, 'FORMAT json, ARRAY true', context.signal);
   return framed(rows, GEOJSON_HEAD, '}\n');
