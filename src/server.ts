@@ -17,7 +17,7 @@ import { catalogTable } from './catalog/catalog-table.js';
  * CSV export peaked at 1.3 GiB resident with it, under 400 MiB with this. Larger sorts and
  * aggregations spill to the portal's spill folder (a 30M-row median: 0.77 s at 512MB, 1.16 s here).
  */
-export const DEFAULT_MEMORY_LIMIT = '256MB';
+export const DEFAULT_MEMORY_LIMIT = '384MB';
 
 export interface ServerOptions {
   readonly portalDir: string;

@@ -1,7 +1,12 @@
 // Every error a client can see, and the one middleware that turns them into the spec's error object.
 import type { Context, Next } from 'koa';
 import { QueryLangError } from '../odsql/errors.js';
-import { EngineSaturated, QueryDeadlineExceeded, QueryInterrupted } from '../engine/engine.js';
+import {
+  EngineSaturated,
+  QueryDeadlineExceeded,
+  QueryInterrupted,
+  QueryOutOfMemory,
+} from '../engine/engine.js';
 
 /** An error with an HTTP status and an Explore API error code. */
 export class ApiError extends Error {
@@ -50,6 +55,16 @@ export function toErrorBody(error: unknown): {
       body: { error_code: 'ServerBusy', message: 'The server is busy: retry in a moment.' },
     };
   }
+  if (error instanceof QueryOutOfMemory) {
+    return {
+      status: 503,
+      body: {
+        error_code: 'QueryOutOfMemory',
+        message:
+          'The query needed more memory than the server may use now (other queries hold some): retry in a moment, or narrow it with where.',
+      },
+    };
+  }
   if (error instanceof QueryInterrupted) {
     return {
       status: 503,
@@ -80,6 +95,7 @@ export function errorMiddleware(log: (line: string) => void) {
         );
       if (error instanceof ApiError) ctx.set(error.headers);
       if (error instanceof EngineSaturated) ctx.set('Retry-After', '1');
+      if (error instanceof QueryOutOfMemory) ctx.set('Retry-After', '5');
       ctx.status = status;
       ctx.body = body;
     }

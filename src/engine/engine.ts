@@ -46,6 +46,13 @@ export class QueryDeadlineExceeded extends Error {
   }
 }
 
+/** Thrown when DuckDB could not get the memory a query needed within the engine's memory limit. */
+export class QueryOutOfMemory extends Error {
+  constructor() {
+    super('the query needed more memory than the engine may use now');
+  }
+}
+
 /** Thrown when every connection is busy and the waiting line is full. */
 export class EngineSaturated extends Error {
   constructor() {
@@ -318,6 +325,8 @@ async function interruptible<T>(
     return await work(connection);
   } catch (error) {
     if (signal?.aborted) throw new QueryInterrupted();
+    if (error instanceof Error && error.message.startsWith('Out of Memory Error'))
+      throw new QueryOutOfMemory();
     throw error;
   } finally {
     settled = true;

@@ -16,6 +16,13 @@ const TOKENIZERS: Readonly<Record<string, (columnSql: string) => string>> = {
 const ROW_GROUP_SIZE = 2_048;
 
 /**
+ * Ordinals per posting row: a frequent token's list is cut into blocks of ordinals this wide, so
+ * a row holds at most 16 KiB of them and a row group at most 32 MiB (one token over 30M rows in a
+ * single list needed a 256 MiB allocation to read).
+ */
+export const POSTING_BLOCK = 4_096;
+
+/**
  * Writes `search.parquet` in `datasetDir` for the text fields of `fields` (single or multivalued);
  * writes nothing when there is no text field. Returns the path written, or null.
  */
@@ -43,7 +50,7 @@ async function columnTypes(connection: DuckDBConnection, data: string): Promise<
   );
 }
 
-/** The index rows: one per (token, field) with its ordinals, sorted by token. */
+/** The index rows: one per (token, field, block of ordinals), sorted by token. */
 function indexSql(data: string, indexed: readonly Field[], types: ReadonlyMap<string, string>): string {
   const q = quoteIdentifier;
   const columns = indexed.map((f) => q(f.name)).join(', ');
@@ -56,6 +63,6 @@ function indexSql(data: string, indexed: readonly Field[], types: ReadonlyMap<st
       SELECT CAST(${FILE_ROW_NUMBER} + 1 AS UINTEGER) AS ord, ${columns} FROM read_parquet(${data}))
     SELECT ${C.token}, ${C.field}, list_sort(list(ord)) AS ${C.ordinals}
     FROM (${perField.join(' UNION ALL ')}) WHERE ${C.token} <> ''
-    GROUP BY ${C.token}, ${C.field}
-    ORDER BY ${C.token}, ${C.field}`;
+    GROUP BY ${C.token}, ${C.field}, ord // ${POSTING_BLOCK}
+    ORDER BY ${C.token}, ${C.field}, min(ord)`;
 }

@@ -1,8 +1,8 @@
 // The layout of search.parquet, the full-text index beside data.parquet, shared by its builder and the compiler.
 //
-// One row per distinct (token, field), sorted by token, with the sorted list of the ordinals of the
-// records holding it (their 1-based position in data.parquet, the dataset view's `_ordinal`). These
-// rows are also the vocabulary, so fuzzy and prefix matching scan only them and read the ordinal
+// One row per (token, field) and block of POSTING_BLOCK ordinals (build-index.ts), sorted by token,
+// with the sorted list of the ordinals of the records holding it (their 1-based position in
+// data.parquet, the dataset view's `_ordinal`). These rows are also the vocabulary, so fuzzy and prefix matching scan only them and read the ordinal
 // lists of the tokens that match, never a row per occurrence.
 
 /** File name of the index in the dataset directory. */

@@ -4,7 +4,14 @@ import { expect } from 'chai';
 import { mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
-import { Engine, EngineSaturated, QueryDeadlineExceeded, QueryInterrupted } from '../../src/engine/engine.js';
+import { toErrorBody } from '../../src/api/errors.js';
+import {
+  Engine,
+  EngineSaturated,
+  QueryDeadlineExceeded,
+  QueryInterrupted,
+  QueryOutOfMemory,
+} from '../../src/engine/engine.js';
 
 /** A query that runs for many seconds unless interrupted. */
 const SLOW = 'SELECT count(*) FROM range(0, 20000000000) a(x) WHERE x % 7 = 3';
@@ -21,6 +28,7 @@ describe('engine limits', () => {
     maxWaiting?: number;
     connections?: number;
     exportConnections?: number;
+    memoryLimit?: string;
   }) =>
     Engine.open({ allowedDirectories: [dir], tempDirectory: path.join(dir, 'tmp'), threads: 1, ...options });
 
@@ -85,6 +93,23 @@ describe('engine limits', () => {
       controllers.forEach((c) => c.abort());
       for (const result of await Promise.all(exports)) expect(result).to.be.instanceOf(QueryInterrupted);
       expect(engine.runningExports).to.equal(0);
+    } finally {
+      engine.close();
+    }
+  });
+
+  it('answers a query past the memory limit with a clean 503, and the next query runs', async () => {
+    const engine = await open({ memoryLimit: '32MB' });
+    try {
+      let error: unknown;
+      await engine
+        .queryJson(`SELECT length(string_agg(x::VARCHAR, ',')) AS n FROM range(20000000) r(x)`)
+        .catch((e: unknown) => (error = e));
+      expect(error).to.be.instanceOf(QueryOutOfMemory);
+      const { status, body } = toErrorBody(error);
+      expect([status, body.error_code]).to.deep.equal([503, 'QueryOutOfMemory']);
+      expect(body.message).not.to.match(/Out of Memory Error|MiB/);
+      expect(await engine.queryJson('SELECT 6 AS n')).to.deep.equal([{ n: 6 }]);
     } finally {
       engine.close();
     }

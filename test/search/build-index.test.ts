@@ -3,7 +3,7 @@ import { expect } from 'chai';
 import { existsSync } from 'node:fs';
 import { mkdir } from 'node:fs/promises';
 import path from 'node:path';
-import { buildSearchIndex } from '../../src/search/build-index.js';
+import { buildSearchIndex, POSTING_BLOCK } from '../../src/search/build-index.js';
 import { FixtureDb } from './fixture-db.js';
 import { FIELDS, searchFixture } from './search-fixture.js';
 
@@ -49,7 +49,7 @@ describe('search index build', () => {
     expect(fields).to.deep.equal(['category', 'city', 'tags', 'title']);
   });
 
-  it('holds each (token, field) once, sorted, its ordinals ascending and within the file', async () => {
+  it('holds each (token, field) of a small dataset once, sorted, its ordinals ascending and within the file', async () => {
     const duplicates = await db.value(
       `SELECT count(*) FROM (SELECT token, field FROM ds__search GROUP BY ALL HAVING count(*) > 1)`,
     );
@@ -72,6 +72,28 @@ describe('search index build', () => {
       'r7',
       'r8',
     ]);
+  });
+
+  it('cuts the postings of a frequent token into blocks of at most POSTING_BLOCK ordinals', async () => {
+    const dir = path.join(db.dir, 'frequent');
+    await mkdir(dir);
+    const rows = 3 * POSTING_BLOCK + 5;
+    await db.connection.run(`COPY (SELECT 'r' || x AS _recordid, 'common word ' || (x % 2) AS title
+      FROM range(${rows}) r(x)) TO '${dir}/data.parquet' (FORMAT parquet)`);
+    const file = await buildSearchIndex(
+      db.connection,
+      dir,
+      FIELDS.filter((f) => f.name === 'title'),
+    );
+    await db.view('frequent__search', file!);
+    const blocks = await db.rows(
+      `SELECT len(ords) AS n, ords[1] AS first FROM frequent__search WHERE token = 'common' ORDER BY first`,
+    );
+    expect(blocks.map((b) => b.n)).to.deep.equal([POSTING_BLOCK - 1, POSTING_BLOCK, POSTING_BLOCK, 6]);
+    const all = await db.column(
+      `SELECT o FROM (SELECT unnest(ords) AS o FROM frequent__search WHERE token = 'common') ORDER BY o`,
+    );
+    expect(all).to.deep.equal(Array.from({ length: rows }, (_, i) => i + 1));
   });
 
   it('writes no file for a dataset without text fields', async () => {
