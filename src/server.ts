@@ -14,13 +14,14 @@ import { catalogTable } from './catalog/catalog-table.js';
 /**
  * DuckDB's memory limit unless `--memory-limit` says otherwise. DuckDB's own default (80% of RAM)
  * lets an order-preserving COPY hold batches for a slow reader until the machine is full: a 30M-row
- * CSV export peaked at 1.3 GiB resident with it, under 400 MiB with this. Larger sorts and
- * aggregations spill to the portal's spill folder (a 30M-row median: 0.77 s at 512MB, 1.2-1.5 s
- * here); nine heavy 30M-row aggregations at once still pass. A query that cannot get its memory
- * is a 503 QueryOutOfMemory. Some allocations (aggregate states, allocator arenas) are outside
- * DuckDB's accounting: after such aggregations the process can stay above 1 GiB resident.
+ * CSV export peaked at 1.3 GiB resident with it, 429 MiB with this (274 MiB at 256MB, but then
+ * 12 exports whose readers stall hold enough batches that page queries beside them ran out of
+ * memory). Larger sorts and aggregations spill to the portal's spill folder; nine heavy 30M-row
+ * aggregations at once pass. A query that cannot get its memory is a 503 QueryOutOfMemory. Some
+ * allocations (aggregate states, allocator arenas) are outside DuckDB's accounting: after heavy
+ * aggregations the process can stay above 1 GiB resident.
  */
-export const DEFAULT_MEMORY_LIMIT = '256MB';
+export const DEFAULT_MEMORY_LIMIT = '512MB';
 
 export interface ServerOptions {
   readonly portalDir: string;

@@ -7,7 +7,6 @@
 // by some 100 MB under 12 concurrent exports and keep it.
 import { expect } from 'chai';
 import { readdir } from 'node:fs/promises';
-import http from 'node:http';
 import { promisify } from 'node:util';
 import v8 from 'node:v8';
 import vm from 'node:vm';
@@ -15,6 +14,7 @@ import type { Engine } from '../../src/engine/engine.js';
 import { openPipes } from '../../src/exports/copy-stream.js';
 import { runningStreams } from '../../src/exports/query-stream.js';
 import { openShapefiles } from '../../src/exports/shapefile-format.js';
+import { dropAfter, settle } from '../helpers/downloads.js';
 import { useSampleSuite } from '../helpers/sample-portal.js';
 
 const EXPORTS = '/api/explore/v2.1/catalog/datasets';
@@ -29,30 +29,6 @@ const routeOf = (client: number): string =>
   client % 20 === 0
     ? `flights/exports/${FORMATS[(client / 20) % FORMATS.length]}`
     : `airports/exports/${[...FORMATS, 'shp'][client % 6]}`;
-
-/** Starts an export and drops the connection once more than DROP_AFTER bytes came; rejects on a non-200. */
-function dropMidExport(url: string, localAddress: string): Promise<void> {
-  return new Promise<void>((resolve, reject) => {
-    const request = http.get(url, { agent: false, localAddress }, (response) => {
-      if (response.statusCode !== 200) reject(new Error(`${url}: ${response.statusCode}`));
-      let received = 0;
-      response.on('data', (chunk: Buffer) => {
-        received += chunk.length;
-        if (received > DROP_AFTER) {
-          request.destroy();
-          resolve();
-        }
-      });
-      response.on('error', () => undefined);
-      response.on('end', () => reject(new Error(`${url} ended before the client left`)));
-    });
-    request.on('error', (error) => (error.message.includes('aborted') ? undefined : reject(error)));
-  });
-}
-
-const settle = async (done: () => boolean): Promise<void> => {
-  for (let i = 0; i < 400 && !done(); i++) await new Promise((r) => setTimeout(r, 5));
-};
 
 const openFds = async (): Promise<number> => (await readdir('/proc/self/fd')).length;
 
@@ -89,7 +65,7 @@ describe('1,000 clients disconnecting mid-export (sample portal)', () => {
       const clients = Array.from({ length: WAVE }, (_, i) => routeOf(first + i));
       await Promise.all(
         clients.map((route, i) =>
-          dropMidExport(`${suite.server.base}${EXPORTS}/${route}`, ADDRESSES[i % ADDRESSES.length]!),
+          dropAfter(`${suite.server.base}${EXPORTS}/${route}`, DROP_AFTER, ADDRESSES[i % ADDRESSES.length]),
         ),
       );
       // The next wave needs the slots back: the server frees them when it sees the close.

@@ -9,6 +9,7 @@ import { DuckDBInstance } from '@duckdb/node-api';
 import { KeyStore } from '../../src/auth/keys.js';
 import { openPipes } from '../../src/exports/copy-stream.js';
 import { runningStreams } from '../../src/exports/query-stream.js';
+import { settle } from '../helpers/downloads.js';
 import { startFixtureServer } from '../helpers/fixture-portal.js';
 import type { TestServer } from '../helpers/server.js';
 
@@ -56,10 +57,6 @@ function stalledDownload(url: string, headers: Record<string, string> = {}) {
   };
   return { started, finish, drop: () => request.destroy() };
 }
-
-const settle = async (done: () => boolean): Promise<void> => {
-  for (let i = 0; i < 400 && !done(); i++) await new Promise((r) => setTimeout(r, 25));
-};
 
 describe('export limits (fixture portal with a large dataset)', () => {
   describe('minimum transfer rate (64 KiB/s over 1 s windows)', () => {

@@ -2,43 +2,20 @@
 // frees its connection; shapefile temp files are removed; gzip wraps every format.
 import { expect } from 'chai';
 import { readdir } from 'node:fs/promises';
-import http from 'node:http';
 import { gunzipSync } from 'node:zlib';
 import { runningStreams } from '../../src/exports/query-stream.js';
 import { openShapefiles } from '../../src/exports/shapefile-format.js';
+import { dropAfter, settle } from '../helpers/downloads.js';
 import { useSampleSuite } from '../helpers/sample-portal.js';
 
 const EXPORTS = '/api/explore/v2.1/catalog/datasets';
-
-/** Starts a download and drops the connection after `bytes` bytes. */
-function dropAfter(url: URL, bytes: number): Promise<void> {
-  return new Promise<void>((resolve, reject) => {
-    const request = http.get(url, (response) => {
-      let received = 0;
-      response.on('data', (chunk: Buffer) => {
-        received += chunk.length;
-        if (received > bytes) {
-          request.destroy();
-          resolve();
-        }
-      });
-      response.on('error', () => undefined);
-      response.on('end', () => reject(new Error('the export ended before the client left')));
-    });
-    request.on('error', (error) => (error.message.includes('aborted') ? undefined : reject(error)));
-  });
-}
-
-const settle = async (done: () => boolean): Promise<void> => {
-  for (let i = 0; i < 100 && !done(); i++) await new Promise((r) => setTimeout(r, 20));
-};
 
 describe('streamed exports: disconnects, temp files, gzip', () => {
   const suite = useSampleSuite();
 
   for (const format of ['turtle', 'arrow', 'rdfxml']) {
     it(`${format}: a client leaving mid-export of 3M flights stops the query and frees the connection`, async () => {
-      await dropAfter(new URL(`${suite.server.base}${EXPORTS}/flights/exports/${format}`), 1 << 20);
+      await dropAfter(`${suite.server.base}${EXPORTS}/flights/exports/${format}`, 1 << 20);
       await settle(() => runningStreams === 0);
       expect(runningStreams).to.equal(0);
       const answers = await Promise.all(

@@ -1,0 +1,31 @@
+// Clients that leave: downloads dropped part-way, and waiting for the server to notice.
+import http from 'node:http';
+
+/**
+ * Starts a download and drops the connection once more than `bytes` bytes came (from
+ * `localAddress`, a caller of its own, when given). Rejects on a non-200 or a body that ends first.
+ */
+export function dropAfter(url: string, bytes: number, localAddress?: string): Promise<void> {
+  return new Promise<void>((resolve, reject) => {
+    const options = { agent: false, ...(localAddress && { localAddress }) };
+    const request = http.get(url, options, (response) => {
+      if (response.statusCode !== 200) reject(new Error(`${url}: ${response.statusCode}`));
+      let received = 0;
+      response.on('data', (chunk: Buffer) => {
+        received += chunk.length;
+        if (received > bytes) {
+          request.destroy();
+          resolve();
+        }
+      });
+      response.on('error', () => undefined);
+      response.on('end', () => reject(new Error(`${url} ended before the client left`)));
+    });
+    request.on('error', (error) => (error.message.includes('aborted') ? undefined : reject(error)));
+  });
+}
+
+/** Waits until `done()` holds, for 10 s at most (the assertions after it say what did not). */
+export async function settle(done: () => boolean): Promise<void> {
+  for (let waited = 0; waited < 10_000 && !done(); waited += 10) await new Promise((r) => setTimeout(r, 10));
+}
