@@ -34,9 +34,16 @@ export function invalidParameter(name: string, detail: string): ApiError {
 export function toErrorBody(error: unknown): {
   status: number;
   body: { error_code: string; message: string };
+  /** Headers the answer carries (Retry-After, Allow), in the v2.1 and the v1 form alike. */
+  headers?: Record<string, string>;
 } {
-  if (error instanceof ApiError)
-    return { status: error.status, body: { error_code: error.errorCode, message: error.message } };
+  if (error instanceof ApiError) {
+    return {
+      status: error.status,
+      body: { error_code: error.errorCode, message: error.message },
+      headers: error.headers,
+    };
+  }
   if (error instanceof QueryLangError)
     return { status: 400, body: { error_code: 'QueryLangError', message: error.message } };
   if (error instanceof QueryDeadlineExceeded) {
@@ -53,6 +60,7 @@ export function toErrorBody(error: unknown): {
     return {
       status: 503,
       body: { error_code: 'ServerBusy', message: 'The server is busy: retry in a moment.' },
+      headers: { 'Retry-After': '1' },
     };
   }
   if (error instanceof QueryOutOfMemory) {
@@ -63,6 +71,7 @@ export function toErrorBody(error: unknown): {
         message:
           'The query needed more memory than the server may use now (other queries hold some): retry in a moment, or narrow it with where.',
       },
+      headers: { 'Retry-After': '5' },
     };
   }
   if (error instanceof QueryInterrupted) {
@@ -88,14 +97,12 @@ export function errorMiddleware(log: (line: string) => void) {
     } catch (error) {
       // Once an export has started streaming, the only honest signal left is a broken connection.
       if (ctx.headerSent) throw error;
-      const { status, body } = toErrorBody(error);
+      const { status, body, headers } = toErrorBody(error);
       if (status >= 500)
         log(
           `${ctx.method} ${ctx.path}: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`,
         );
-      if (error instanceof ApiError) ctx.set(error.headers);
-      if (error instanceof EngineSaturated) ctx.set('Retry-After', '1');
-      if (error instanceof QueryOutOfMemory) ctx.set('Retry-After', '5');
+      if (headers) ctx.set(headers);
       ctx.status = status;
       ctx.body = body;
     }

@@ -106,8 +106,12 @@ describe('engine limits', () => {
         .queryJson(`SELECT length(string_agg(x::VARCHAR, ',')) AS n FROM range(20000000) r(x)`)
         .catch((e: unknown) => (error = e));
       expect(error).to.be.instanceOf(QueryOutOfMemory);
-      const { status, body } = toErrorBody(error);
-      expect([status, body.error_code]).to.deep.equal([503, 'QueryOutOfMemory']);
+      const { status, body, headers } = toErrorBody(error);
+      expect([status, body.error_code, headers]).to.deep.equal([
+        503,
+        'QueryOutOfMemory',
+        { 'Retry-After': '5' },
+      ]);
       expect(body.message).not.to.match(/Out of Memory Error|MiB/);
       expect(await engine.queryJson('SELECT 6 AS n')).to.deep.equal([{ n: 6 }]);
     } finally {

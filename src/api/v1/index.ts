@@ -16,10 +16,9 @@ async function v1Errors(ctx: Context, next: Next): Promise<void> {
     await next();
   } catch (error) {
     if (ctx.headerSent) throw error;
-    const { status, body } = toErrorBody(error);
+    const { status, body, headers } = toErrorBody(error);
     // Internal errors go up to the error middleware, which logs them (their text never leaves the server).
     if (status === 500) throw error;
-    const headers = (error as { headers?: Record<string, string> }).headers;
     if (headers) ctx.set(headers);
     ctx.status = status;
     ctx.body = { errorcode: status, error: body.message };
