@@ -46,6 +46,9 @@ export const ORDINAL_COLUMN = '_ordinal';
 /** The Parquet virtual column the ordinal reads: a field of that name hides it (see querySource). */
 export const FILE_ROW_NUMBER = 'file_row_number';
 
+/** SQL of a row's ordinal over `read_parquet` (the view's column and the index's postings agree). */
+export const ORDINAL_SQL = `${FILE_ROW_NUMBER} + 1`;
+
 const identifier = z
   .string()
   .regex(/^[a-z_][a-z0-9_]*$/, 'lowercase letters, digits and _, not starting with a digit');

@@ -3,7 +3,7 @@
 import { rm, mkdir } from 'node:fs/promises';
 import path from 'node:path';
 import { DuckDBInstance, type DuckDBConnection, type DuckDBValue } from '@duckdb/node-api';
-import { FILE_ROW_NUMBER, ORDINAL_COLUMN } from '../catalog/schema.js';
+import { ORDINAL_COLUMN, ORDINAL_SQL } from '../catalog/schema.js';
 import { quoteIdentifier, quoteString } from '../sql-text.js';
 import { readJsonRows, type JsonValue } from './values.js';
 
@@ -291,7 +291,7 @@ export async function checkLockdown(
 
 /** The view over a Parquet file; a dataset view also exposes `ORDINAL_COLUMN` (1-based row position). */
 export function parquetViewSql(name: string, parquetPath: string, kind: 'dataset' | 'plain'): string {
-  const ordinal = kind === 'dataset' ? `, ${FILE_ROW_NUMBER} + 1 AS ${quoteIdentifier(ORDINAL_COLUMN)}` : '';
+  const ordinal = kind === 'dataset' ? `, ${ORDINAL_SQL} AS ${quoteIdentifier(ORDINAL_COLUMN)}` : '';
   return `CREATE OR REPLACE VIEW ${quoteIdentifier(name)} AS SELECT *${ordinal} FROM read_parquet(${quoteString(parquetPath)})`;
 }
 

@@ -1,7 +1,7 @@
 // Builds search.parquet, the full-text index of a dataset's text fields, from its data.parquet (see layout.ts).
 import path from 'node:path';
 import type { DuckDBConnection } from '@duckdb/node-api';
-import { FILE_ROW_NUMBER, type Field } from '../catalog/schema.js';
+import { ORDINAL_SQL, type Field } from '../catalog/schema.js';
 import { quoteIdentifier, quoteString } from '../sql-text.js';
 import { INDEX_COLUMNS as C, SEARCH_INDEX_FILE } from './layout.js';
 import { listTokensSql, tokensSql } from './tokens.js';
@@ -60,7 +60,7 @@ function indexSql(data: string, indexed: readonly Field[], types: ReadonlyMap<st
   });
   // The ordinal is the row's position in the file, as the dataset view reads it (ORDINAL_COLUMN).
   return `WITH docs AS (
-      SELECT CAST(${FILE_ROW_NUMBER} + 1 AS UINTEGER) AS ord, ${columns} FROM read_parquet(${data}))
+      SELECT CAST(${ORDINAL_SQL} AS UINTEGER) AS ord, ${columns} FROM read_parquet(${data}))
     SELECT ${C.token}, ${C.field}, list_sort(list(ord)) AS ${C.ordinals}
     FROM (${perField.join(' UNION ALL ')}) WHERE ${C.token} <> ''
     GROUP BY ${C.token}, ${C.field}, ord // ${POSTING_BLOCK}

@@ -139,11 +139,12 @@ export function v1QueryParams(
   });
   const select = selectOf(source, params.fields);
   const orderBy = orderByOf(source, params.sort);
+  const lang = languageOf(params);
   return {
     extraWhere: [...filterConditions(source, params), ...refinements],
     ...(select !== undefined && { select }),
     ...(orderBy !== undefined && { orderBy }),
-    ...(languageOf(params) !== undefined && { lang: languageOf(params)! }),
+    ...(lang !== undefined && { lang }),
     timezone: params.timezone,
   };
 }
