@@ -5,7 +5,6 @@ import type { OutputColumn } from '../odsql/index.js';
 import { quoteIdentifier, quoteString } from '../sql-text.js';
 import { copyToStream } from './copy-stream.js';
 import type { ExportContext, Exporter } from './export-context.js';
-import { framed } from './framed.js';
 import { geometryColumn, geometryJsonSql, geometrySql, gpxElement, kmlGeometry } from './geometry.js';
 import { reproject, type Geometry } from './projection.js';
 import { cellText, xmlEscaped, xmlName, xmlText } from './sql-cells.js';
@@ -71,8 +70,10 @@ async function writeGeojson(context: ExportContext) {
   }
   const select = `SELECT 'Feature' AS type, ${geometryJsonSql(geometry)} AS geometry,
     ${propertiesSql(context, others)} AS properties FROM (${context.sql})`;
-  const rows = await copyToStream(context.engine, select, 'FORMAT json, ARRAY true', context.signal);
-  return framed(rows, GEOJSON_HEAD, '}\n');
+  return copyToStream(context.engine, select, 'FORMAT json, ARRAY true', context.signal, {
+    head: GEOJSON_HEAD,
+    tail: '}\n',
+  });
 }
 
 /** KML ExtendedData of the properties (names as written, values XML-escaped). */

@@ -4,7 +4,6 @@ import type { OutputColumn } from '../odsql/index.js';
 import { quoteIdentifier, quoteString } from '../sql-text.js';
 import { copyToStream } from './copy-stream.js';
 import type { ExportContext, Exporter } from './export-context.js';
-import { framed } from './framed.js';
 import { streamQuery } from './query-stream.js';
 import { cellText, turtleEscaped, xmlEscaped, xmlName, xmlText, xsdType } from './sql-cells.js';
 
@@ -92,13 +91,13 @@ async function writeJsonLd(context: ExportContext) {
       return [keyOf(c), type ? { '@id': id, '@type': type } : { '@id': id }];
     }),
   );
-  const rows = await copyToStream(
+  return copyToStream(
     context.engine,
     `SELECT ${select || "'' AS _"} FROM (${context.sql})`,
     'FORMAT json, ARRAY true',
     context.signal,
+    { head: `{"@context":${JSON.stringify(terms)},"@graph":`, tail: '}\n' },
   );
-  return framed(rows, `{"@context":${JSON.stringify(terms)},"@graph":`, '}\n');
 }
 
 export const RDF_FORMATS = {

@@ -4,7 +4,6 @@ import { ARROW_FORMAT } from './arrow-format.js';
 import { copyToStream } from './copy-stream.js';
 import type { ExportContext, Exporter } from './export-context.js';
 import type { DatasetExportFormat } from './formats.js';
-import { framed } from './framed.js';
 import { GEO_BINARY_FORMATS } from './geo-binary-formats.js';
 import { GEO_TEXT_FORMATS } from './geo-text-formats.js';
 import { NATIVE_FORMATS, type NativeFormat } from './native-formats.js';
@@ -21,14 +20,10 @@ function copied(format: NativeFormat): Exporter {
     geo: false,
     write: async (context: ExportContext) => {
       const select = `SELECT ${format.select(context.columns, context.options)} FROM (${context.sql})`;
-      const rows = await copyToStream(
-        context.engine,
-        select,
-        format.copyOptions(context.options),
-        context.signal,
-      );
       const bom = format.extension === 'csv' && context.options.withBom !== false;
-      return bom ? framed(rows, '\uFEFF', '') : rows;
+      return copyToStream(context.engine, select, format.copyOptions(context.options), context.signal, {
+        head: bom ? '\uFEFF' : '',
+      });
     },
   };
 }

@@ -2,7 +2,6 @@
 import type Router from '@koa/router';
 import { compileQuery } from '../../odsql/index.js';
 import { copyToStream } from '../../exports/copy-stream.js';
-import { framed } from '../../exports/framed.js';
 import { sendExport } from '../export-response.js';
 import { integer, oneOf, parseParams } from '../params.js';
 import { requireDataSource, signalOf, type Services } from '../services.js';
@@ -35,14 +34,17 @@ export function v1DownloadRoutes(router: Router, services: Services): void {
       recordTimestamp: dataset.file.computed.data_processed,
     });
     const file = { name: dataset.id, extension: format, contentType: writer.contentType, compressed: false };
-    await sendExport(ctx, services, file, async () => {
-      const rows = await copyToStream(
+    await sendExport(ctx, services, file, () =>
+      copyToStream(
         services.engine,
         `SELECT ${select} FROM (${compiled.sql})`,
         writer.copyOptions,
         signalOf(ctx),
-      );
-      return framed(rows, writer.prefix, writer.suffix);
-    });
+        {
+          head: writer.prefix,
+          tail: writer.suffix,
+        },
+      ),
+    );
   });
 }
