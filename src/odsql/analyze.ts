@@ -199,15 +199,23 @@ function keyedField(field: Field, analyzer: ExprAnalyzer): KeyedExpr {
   return { key: field.name, expr: analyzer.analyze(node.field(field.name, true)) };
 }
 
-/** The same output twice is kept once; two different outputs under one key are an error. */
+/**
+ * The same output twice is kept once; two different outputs under one key are an error, and so
+ * are two keys that differ only in case, which DuckDB (and every export) would take as one.
+ */
 function dedupe(outputs: readonly KeyedExpr[]): KeyedExpr[] {
   const byKey = new Map<string, KeyedExpr>();
   for (const output of outputs) {
-    const seen = byKey.get(output.key);
+    const seen = byKey.get(output.key.toLowerCase());
+    if (seen && seen.key !== output.key) {
+      throw new QueryLangError(
+        `Duplicate output name: ${output.key} (names are case-insensitive: ${seen.key})`,
+      );
+    }
     if (seen && exprKey(seen.expr) !== exprKey(output.expr)) {
       throw new QueryLangError(`Duplicate output name: ${output.key}`);
     }
-    if (!seen) byKey.set(output.key, output);
+    if (!seen) byKey.set(output.key.toLowerCase(), output);
   }
   return [...byKey.values()];
 }

@@ -49,6 +49,29 @@ describe('exports in every format (sample portal, real readers)', () => {
       });
     }
 
+    it('geojson: properties keyed by name, or by label with use_labels, even labels differing only in case', async () => {
+      const feature = async (params: Record<string, string>) => {
+        const { bytes } = await download('airports', 'geojson', 'keys.geojson', {
+          where: "iata = 'SFO'",
+          ...params,
+        });
+        const collection = JSON.parse(bytes.toString('utf8')) as { features: { properties: object }[] };
+        expect(collection.features).to.have.length(1);
+        return collection.features[0]!.properties;
+      };
+      expect(await feature({ select: 'iata, latitude, geo_point_2d' })).to.deep.equal({
+        iata: 'SFO',
+        latitude: 37.61900194,
+      });
+      expect(await feature({ select: 'iata, geo_point_2d', use_labels: 'true' })).to.deep.equal({
+        'IATA/FAA code': 'SFO',
+      });
+      // Labels that differ only in case from another key still make two properties.
+      expect(
+        await feature({ select: 'name, iata as AIRPORT, geo_point_2d', use_labels: 'true' }),
+      ).to.deep.equal({ Airport: 'San Francisco International', AIRPORT: 'SFO' });
+    });
+
     it('gpx: waypoints named by name_field, attributes as extensions', async () => {
       const { file } = await download('airports', 'gpx', 'airports.gpx', {
         select: 'iata, city, state, geo_point_2d',

@@ -77,6 +77,9 @@ describe('ODSQL errors', () => {
 
     it('two different outputs under one name', () => {
       expect(errorOf({ select: 'n as v, x as v' }).problem).to.equal('Duplicate output name: v');
+      expect(errorOf({ select: 'n as v, x as V' }).problem).to.equal(
+        'Duplicate output name: V (names are case-insensitive: v)',
+      );
     });
   });
 
