@@ -1,7 +1,7 @@
 // Aggregation queries on flights-3m: the record query over HTTP (parse, compile, run, JSON) against
 // the same question written by hand in SQL and run in a plain DuckDB over the same Parquet file.
 import type { DuckDBConnection } from '@duckdb/node-api';
-import { medianMs, type ServedPortal } from './harness.js';
+import { medianPairMs, type ServedPortal } from './harness.js';
 
 export interface AggregationCase {
   readonly name: string;
@@ -128,16 +128,28 @@ export async function benchAggregations(
 ): Promise<AggregationResult[]> {
   const results: AggregationResult[] = [];
   for (const c of AGGREGATIONS) {
-    const url = `${served.base}/api/explore/v2.1/catalog/datasets/${c.dataset}/records?${new URLSearchParams(c.params).toString()}`;
-    const httpMs = await medianMs(async () => {
-      const response = await fetch(url);
-      if (!response.ok) throw new Error(`${c.name}: HTTP ${response.status} ${await response.text()}`);
-      await response.json();
-    }, runs);
-    const duckdbMs = await medianMs(() => duckdb.runAndReadAll(c.sql), runs);
+    const [httpMs, duckdbMs] = await medianPairMs(
+      recordQuery(served, c.dataset, c.params),
+      () => duckdb.runAndReadAll(c.sql),
+      runs,
+    );
     results.push({ name: c.name, httpMs, duckdbMs, ratio: httpMs / duckdbMs });
   }
   return results;
+}
+
+/** One record query over HTTP, read to its end; fails on any status but 200. */
+export function recordQuery(
+  served: ServedPortal,
+  dataset: string,
+  params: Readonly<Record<string, string>>,
+): () => Promise<void> {
+  const url = `${served.base}/api/explore/v2.1/catalog/datasets/${dataset}/records?${new URLSearchParams(params).toString()}`;
+  return async () => {
+    const response = await fetch(url);
+    if (!response.ok) throw new Error(`${dataset}: HTTP ${response.status} ${await response.text()}`);
+    await response.json();
+  };
 }
 
 export interface ScalingResult {
@@ -148,20 +160,14 @@ export interface ScalingResult {
 
 /** The flights cases over HTTP on flights (3M) and flights30m (30M), to show how cost grows. */
 export async function benchScaling(served: ServedPortal, runs: number): Promise<ScalingResult[]> {
-  const time = (dataset: string, params: Readonly<Record<string, string>>) =>
-    medianMs(async () => {
-      const url = `${served.base}/api/explore/v2.1/catalog/datasets/${dataset}/records?${new URLSearchParams(params).toString()}`;
-      const response = await fetch(url);
-      if (!response.ok) throw new Error(`${dataset}: HTTP ${response.status} ${await response.text()}`);
-      await response.json();
-    }, runs);
   const results: ScalingResult[] = [];
   for (const c of AGGREGATIONS.filter((c) => c.dataset === 'flights')) {
-    results.push({
-      name: c.name,
-      smallMs: await time('flights', c.params),
-      largeMs: await time('flights30m', c.params),
-    });
+    const [smallMs, largeMs] = await medianPairMs(
+      recordQuery(served, 'flights', c.params),
+      recordQuery(served, 'flights30m', c.params),
+      runs,
+    );
+    results.push({ name: c.name, smallMs, largeMs });
   }
   return results;
 }

@@ -5,7 +5,8 @@
 export interface ReportJson {
   readonly date: string;
   readonly aggregations?: readonly { name: string; httpMs: number; duckdbMs: number }[];
-  readonly peers?: Readonly<Record<string, readonly (number | null)[]>>;
+  /** Per peer and aggregation: its time and duckportal's timed beside it (older reports: a number). */
+  readonly peers?: Readonly<Record<string, readonly ({ peerMs: number; httpMs: number } | number | null)[]>>;
   readonly facets?: readonly { name: string; httpMs: number; groupByMs: number }[];
   readonly scaling?: readonly { name: string; smallMs: number; largeMs: number }[];
   readonly exports?: readonly { server: string; format: string; dataset: string; ratio: number }[];
@@ -26,7 +27,8 @@ function ratiosOf(report: ReportJson): Map<string, number> {
   for (const [peer, times] of Object.entries(report.peers ?? {})) {
     (report.aggregations ?? []).forEach((a, i) => {
       const time = times[i];
-      if (time !== null && time !== undefined) ratios.set(`${a.name}: ${peer} / HTTP`, time / a.httpMs);
+      if (typeof time === 'number') ratios.set(`${a.name}: ${peer} / HTTP`, time / a.httpMs);
+      else if (time) ratios.set(`${a.name}: ${peer} / HTTP`, time.peerMs / time.httpMs);
     });
   }
   for (const f of report.facets ?? []) ratios.set(`facets, ${f.name}: HTTP / DuckDB`, f.httpMs / f.groupByMs);

@@ -1,6 +1,6 @@
 // All facets of flights-3m in one request, against one plain GROUP BY over the same rows.
 import type { DuckDBConnection } from '@duckdb/node-api';
-import { medianMs, type ServedPortal } from './harness.js';
+import { medianPairMs, type ServedPortal } from './harness.js';
 
 export interface FacetBench {
   readonly name: string;
@@ -30,18 +30,20 @@ export async function benchFacets(
   duckdb: DuckDBConnection,
   runs: number,
 ): Promise<FacetBench[]> {
-  const groupByMs = await medianMs(
-    () => duckdb.runAndReadAll('SELECT origin, count(*) FROM flights GROUP BY origin'),
-    runs,
-  );
+  const groupBy = () => duckdb.runAndReadAll('SELECT origin, count(*) FROM flights GROUP BY origin');
   const base = `${served.base}/api/explore/v2.1/catalog/datasets/flights`;
-  const httpGroupByMs = await medianMs(
+  const [httpGroupByMs] = await medianPairMs(
     () => getJson(`${base}/records?select=origin,count(*)&group_by=origin&limit=1000`),
+    groupBy,
     runs,
   );
   const results: FacetBench[] = [];
   for (const c of CASES) {
-    const httpMs = await medianMs(() => getJson(`${base}/facets?${c.params}`), runs);
+    const [httpMs, groupByMs] = await medianPairMs(
+      () => getJson(`${base}/facets?${c.params}`),
+      groupBy,
+      runs,
+    );
     results.push({ name: c.name, httpMs, httpGroupByMs, groupByMs });
   }
   return results;

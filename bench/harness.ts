@@ -8,7 +8,7 @@ import { DuckDBInstance, type DuckDBConnection } from '@duckdb/node-api';
 
 /**
  * Median wall time in milliseconds after one warm-up call: at least `runs` calls, and more for
- * quick work (up to 15 calls or one second of measuring), whose medians are the noisiest.
+ * quick work (up to 25 calls or 1.5 s of measuring), whose medians are the noisiest.
  */
 export async function medianMs(work: () => Promise<unknown>, runs = 5): Promise<number> {
   await work();
@@ -25,8 +25,37 @@ export async function medianMs(work: () => Promise<unknown>, runs = 5): Promise<
   return times[Math.floor(times.length / 2)]!;
 }
 
-const MAX_RUNS = 15;
-const MIN_MEASURING_MS = 1000;
+/**
+ * Medians of two pieces of work timed in turns (a, b, a, b, ...) after one warm-up each, with the
+ * stopping rule of `medianMs` applied to both: a busy moment of the machine weighs on both sides
+ * of a ratio alike instead of on whichever was measured then.
+ */
+export async function medianPairMs(
+  a: () => Promise<unknown>,
+  b: () => Promise<unknown>,
+  runs = 5,
+): Promise<[number, number]> {
+  await a();
+  await b();
+  const times: [number[], number[]] = [[], []];
+  let measured = 0;
+  const timed = async (work: () => Promise<unknown>, into: number[]): Promise<void> => {
+    const start = process.hrtime.bigint();
+    await work();
+    const ms = Number(process.hrtime.bigint() - start) / 1e6;
+    into.push(ms);
+    measured += ms;
+  };
+  while (times[0].length < runs || (times[0].length < MAX_RUNS && measured < 2 * MIN_MEASURING_MS)) {
+    await timed(a, times[0]);
+    await timed(b, times[1]);
+  }
+  const median = (values: number[]): number => values.sort((x, y) => x - y)[Math.floor(values.length / 2)]!;
+  return [median(times[0]), median(times[1])];
+}
+
+const MAX_RUNS = 25;
+const MIN_MEASURING_MS = 1500;
 
 /** A `duckportal serve` process on a loopback port. */
 export interface ServedPortal {

@@ -9,6 +9,7 @@ import {
   AGGREGATIONS,
   benchAggregations,
   benchScaling,
+  recordQuery,
   type AggregationResult,
   type ScalingResult,
 } from './aggregations.js';
@@ -19,7 +20,7 @@ import { benchFacets } from './facets.js';
 import { startPeers, type Peer } from './peers.js';
 import { benchLoad, type LoadResult } from './load.js';
 import { DEFAULT_MEMORY_LIMIT } from '../src/server.js';
-import { machine, markdownTable, rawDuckDB, servePortal } from './harness.js';
+import { machine, markdownTable, medianMs, rawDuckDB, servePortal, type ServedPortal } from './harness.js';
 
 const OPTIONS = {
   portal: { type: 'string', default: 'data/portal' },
@@ -72,7 +73,8 @@ export async function main(args: string[]): Promise<void> {
       log('bench: loading PostgreSQL and SQLite');
       peers.push(...(await startPeers(duckdb, peersDir)));
     }
-    const peerTimes = peers.map((peer) => timePeer(peer, runs));
+    const peerTimes: PeerTime[][] = [];
+    for (const peer of peers) peerTimes.push(await timePeer(peer, served, runs));
     const host = machine();
     const date = new Date().toISOString().slice(0, 10);
     const peerJson = Object.fromEntries(peers.map((p, i) => [p.name, peerTimes[i] ?? []]));
@@ -96,7 +98,7 @@ export async function main(args: string[]): Promise<void> {
       `# duckportal bench, ${date}`,
       '',
       `Machine: ${host.cores} cores (${host.cpu}), ${host.memoryGiB} GiB, Node ${host.node}; DuckDB threads: ${threads}; median of at least ${runs} runs after a warm-up`,
-      `(up to 15 for quick queries, or one second of measuring); the whole run took ${minutes.toFixed(1)} minutes.`,
+      `(up to 25 for quick queries, or 1.5 s of measuring); the whole run took ${minutes.toFixed(1)} minutes.`,
       `Load average of the machine (1 min) before the run: ${loadBefore.toFixed(1)}, at its end: ${os.loadavg()[0]!.toFixed(1)} (above ${host.cores}, other work shared the cores).`,
       '',
       summary(aggregations, scaling, load, exports),
@@ -104,7 +106,8 @@ export async function main(args: string[]): Promise<void> {
       '## Aggregations on flights-3m (3,000,000 rows)',
       '',
       'duckportal answers the record query over HTTP; DuckDB, PostgreSQL and SQLite run the same question in their own SQL',
-      "(engine time from each client's timer, so the peers are not charged for HTTP or JSON).",
+      "(engine time from each client's timer, so the peers are not charged for HTTP or JSON). DuckDB and HTTP are timed",
+      'in turns; each peer ratio is against duckportal timed again right after that peer, in the same minute.',
       '',
       aggregationTable(aggregations, peers, peerTimes),
       '',
@@ -200,15 +203,26 @@ function summary(
 }
 
 /** Each aggregation case's time on a peer, in ms, or null where its SQL cannot ask it. */
-function timePeer(peer: Peer, count: number): (number | null)[] {
+/** A peer's time for one aggregation and duckportal's, timed right after it; null where it has no SQL. */
+type PeerTime = { peerMs: number; httpMs: number } | null;
+
+/**
+ * Each aggregation on a peer, then the same question over HTTP at once, so that each ratio's two
+ * sides are measured within seconds of each other rather than minutes apart.
+ */
+async function timePeer(peer: Peer, served: ServedPortal, runs: number): Promise<PeerTime[]> {
   const dialect = peer.name.startsWith('PostgreSQL') ? 'postgres' : 'sqlite';
-  const asked = AGGREGATIONS.map((c) => c[dialect] ?? null);
-  const times = peer.time(
-    asked.filter((sql): sql is string => sql !== null),
-    count,
-  );
-  let next = 0;
-  return asked.map((sql) => (sql === null ? null : times[next++]!));
+  const times: PeerTime[] = [];
+  for (const c of AGGREGATIONS) {
+    const sql = c[dialect];
+    if (sql === undefined) {
+      times.push(null);
+      continue;
+    }
+    const [peerMs] = peer.time([sql], runs);
+    times.push({ peerMs: peerMs!, httpMs: await medianMs(recordQuery(served, c.dataset, c.params), runs) });
+  }
+  return times;
 }
 
 function ms(n: number): string {
@@ -225,7 +239,7 @@ function versus(duckportalMs: number, otherMs: number): string {
 function aggregationTable(
   results: readonly AggregationResult[],
   peerList: readonly Peer[],
-  peerTimes: readonly (number | null)[][],
+  peerTimes: readonly PeerTime[][],
 ): string {
   return markdownTable(
     [
@@ -242,7 +256,7 @@ function aggregationTable(
       versus(r.httpMs, r.duckdbMs),
       ...peerTimes.flatMap((times) => {
         const time = times[i] ?? null;
-        return time === null ? ['n/a', 'n/a'] : [ms(time), versus(r.httpMs, time)];
+        return time === null ? ['n/a', 'n/a'] : [ms(time.peerMs), versus(time.httpMs, time.peerMs)];
       }),
     ]),
   );
