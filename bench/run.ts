@@ -21,7 +21,7 @@ import { benchFacets } from './facets.js';
 import { startPeers, type Peer } from './peers.js';
 import { benchLoad, type LoadResult } from './load.js';
 import { DEFAULT_MEMORY_LIMIT } from '../src/server.js';
-import { machine, markdownTable, medianMs, rawDuckDB, servePortal, type ServedPortal } from './harness.js';
+import { machine, markdownTable, rawDuckDB, servePortal, type ServedPortal } from './harness.js';
 
 const OPTIONS = {
   portal: { type: 'string', default: 'data/portal' },
@@ -108,7 +108,7 @@ export async function main(args: string[]): Promise<void> {
       '',
       'duckportal answers the record query over HTTP; DuckDB, PostgreSQL and SQLite run the same question in their own SQL',
       "(engine time from each client's timer, so the peers are not charged for HTTP or JSON). DuckDB and HTTP are timed",
-      'in turns; each peer ratio is against duckportal timed again right after that peer, in the same minute.',
+      'in turns, and so are each peer and duckportal (each peer ratio is from those turns).',
       '',
       aggregationTable(aggregations, peers, peerTimes),
       '',
@@ -203,16 +203,16 @@ function summary(
   ].join('\n');
 }
 
-/** Each aggregation case's time on a peer, in ms, or null where its SQL cannot ask it. */
-/** A peer's time for one aggregation and duckportal's, timed right after it; null where it has no SQL. */
+/** A peer's time for one aggregation and duckportal's, timed in turns with it; null where it has no SQL. */
 type PeerTime = { peerMs: number; httpMs: number } | null;
 
 /**
- * Each aggregation on a peer, then the same question over HTTP at once, so that each ratio's two
- * sides are measured within seconds of each other rather than minutes apart.
+ * Each aggregation on a peer and over HTTP in turns (one warm run and one timed run of the peer's
+ * client, then one HTTP request), so that both sides of a ratio share the same moments.
  */
 async function timePeer(peer: Peer, served: ServedPortal, runs: number): Promise<PeerTime[]> {
   const dialect = peer.name.startsWith('PostgreSQL') ? 'postgres' : 'sqlite';
+  const median = (values: number[]): number => values.sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
   const times: PeerTime[] = [];
   for (const c of AGGREGATIONS) {
     const sql = c[dialect];
@@ -220,11 +220,20 @@ async function timePeer(peer: Peer, served: ServedPortal, runs: number): Promise
       times.push(null);
       continue;
     }
-    const [peerMs] = peer.time([sql], runs);
-    // The peer's client blocked this event loop: let it see the keep-alive sockets the server
-    // closed meanwhile, or the next request goes out on a dead one.
-    await delay(50);
-    times.push({ peerMs: peerMs!, httpMs: await medianMs(recordQuery(served, c.dataset, c.params), runs) });
+    const http = recordQuery(served, c.dataset, c.params);
+    await http();
+    const peerTimes: number[] = [];
+    const httpTimes: number[] = [];
+    for (let i = 0; i < runs; i++) {
+      peerTimes.push(peer.time([sql], 1)[0]!);
+      // The peer's client blocked this event loop: let it see the keep-alive sockets the server
+      // closed meanwhile, or the next request goes out on a dead one.
+      await delay(50);
+      const start = process.hrtime.bigint();
+      await http();
+      httpTimes.push(Number(process.hrtime.bigint() - start) / 1e6);
+    }
+    times.push({ peerMs: median(peerTimes), httpMs: median(httpTimes) });
   }
   return times;
 }
@@ -319,8 +328,8 @@ function exportsText(results: readonly ExportResult[]): string {
     'Each export is downloaded with curl into /dev/null (total and first-byte times from curl), alternating with DuckDB',
     "writing the same compiled query with the same writer options to a file; geojson's baseline is COPY json of the",
     "same rows, arrow's COPY parquet; JS-written formats have no target and are shown for scale. Peak RSS is the",
-    "server's highest VmRSS sampled every 50 ms during the case. The 30M-row exports run once, on a server just started",
-    `('fresh', so its peak is the export's), with the default DuckDB memory limit (${DEFAULT_MEMORY_LIMIT}), which bounds the batches an`,
+    "server's highest VmRSS sampled every 50 ms during the case. The 30M-row exports run 3 times after a warm-up, on a server",
+    `started for them ('fresh', so its peak is the exports'), with the default DuckDB memory limit (${DEFAULT_MEMORY_LIMIT}), which bounds the batches an`,
     'order-preserving COPY holds for a slower reader.',
     '',
     table,
