@@ -1,7 +1,7 @@
 // Aggregation queries on flights-3m: the record query over HTTP (parse, compile, run, JSON) against
 // the same question written by hand in SQL and run in a plain DuckDB over the same Parquet file.
 import type { DuckDBConnection } from '@duckdb/node-api';
-import { medianPairMs, type ServedPortal } from './harness.js';
+import { medianTurnsMs, type ServedPortal } from './harness.js';
 
 export interface AggregationCase {
   readonly name: string;
@@ -128,9 +128,8 @@ export async function benchAggregations(
 ): Promise<AggregationResult[]> {
   const results: AggregationResult[] = [];
   for (const c of AGGREGATIONS) {
-    const [httpMs, duckdbMs] = await medianPairMs(
-      recordQuery(served, c.dataset, c.params),
-      () => duckdb.runAndReadAll(c.sql),
+    const [httpMs, duckdbMs] = await medianTurnsMs(
+      [recordQuery(served, c.dataset, c.params), () => duckdb.runAndReadAll(c.sql)] as const,
       runs,
     );
     results.push({ name: c.name, httpMs, duckdbMs, ratio: httpMs / duckdbMs });
@@ -162,9 +161,8 @@ export interface ScalingResult {
 export async function benchScaling(served: ServedPortal, runs: number): Promise<ScalingResult[]> {
   const results: ScalingResult[] = [];
   for (const c of AGGREGATIONS.filter((c) => c.dataset === 'flights')) {
-    const [smallMs, largeMs] = await medianPairMs(
-      recordQuery(served, 'flights', c.params),
-      recordQuery(served, 'flights30m', c.params),
+    const [smallMs, largeMs] = await medianTurnsMs(
+      [recordQuery(served, 'flights', c.params), recordQuery(served, 'flights30m', c.params)] as const,
       runs,
     );
     results.push({ name: c.name, smallMs, largeMs });

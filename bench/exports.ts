@@ -10,7 +10,7 @@ import { loadPortal } from '../src/catalog/portal.js';
 import { querySource } from '../src/catalog/source.js';
 import { NATIVE_FORMATS, type ExportOptions, type NativeFormatName } from '../src/exports/native-formats.js';
 import { compileQuery } from '../src/odsql/index.js';
-import type { ServedPortal } from './harness.js';
+import { MAX_RUNS, median, MIN_MEASURING_MS, timeMs, type ServedPortal } from './harness.js';
 
 const run = promisify(execFile);
 
@@ -122,9 +122,6 @@ function baselineCopy(
   return `COPY (${select}) TO '${target.replaceAll("'", "''")}' (${writer.copyOptions(options)})`;
 }
 
-const median = (values: readonly number[]): number =>
-  [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
-
 /**
  * Times each case over HTTP and as the same COPY to a temp file, alternating the two after a
  * warm-up of each so that a busy moment of the machine weighs on both alike.
@@ -175,9 +172,7 @@ async function timeExport(
 ): Promise<ExportResult> {
   const url = `${served.base}/api/explore/v2.1/catalog/datasets/${c.dataset}/exports/${c.format}`;
   const copyOnce = async (): Promise<number> => {
-    const start = process.hrtime.bigint();
-    await copy();
-    const ms = Number(process.hrtime.bigint() - start) / 1e6;
+    const ms = await timeMs(copy);
     await rm(target, { force: true });
     return ms;
   };
@@ -190,9 +185,9 @@ async function timeExport(
   const downloads = [];
   const copies = [];
   try {
-    // Quick cases run more (up to 25 turns or 1.5 s of downloads): their medians are the noisiest.
+    // Quick cases run more, as in medianTurnsMs: their medians are the noisiest.
     let measured = 0;
-    for (let i = 0; i < times || (c.runs === undefined && i < 25 && measured < 1500); i++) {
+    for (let i = 0; i < times || (c.runs === undefined && i < MAX_RUNS && measured < MIN_MEASURING_MS); i++) {
       const downloaded = await download(url);
       downloads.push(downloaded);
       measured += downloaded.ms;

@@ -1,6 +1,6 @@
 // All facets of flights-3m in one request, against one plain GROUP BY over the same rows.
 import type { DuckDBConnection } from '@duckdb/node-api';
-import { medianPairMs, type ServedPortal } from './harness.js';
+import { medianTurnsMs, type ServedPortal } from './harness.js';
 
 export interface FacetBench {
   readonly name: string;
@@ -32,16 +32,14 @@ export async function benchFacets(
 ): Promise<FacetBench[]> {
   const groupBy = () => duckdb.runAndReadAll('SELECT origin, count(*) FROM flights GROUP BY origin');
   const base = `${served.base}/api/explore/v2.1/catalog/datasets/flights`;
-  const [httpGroupByMs] = await medianPairMs(
-    () => getJson(`${base}/records?select=origin,count(*)&group_by=origin&limit=1000`),
-    groupBy,
+  const [httpGroupByMs] = await medianTurnsMs(
+    [() => getJson(`${base}/records?select=origin,count(*)&group_by=origin&limit=1000`), groupBy] as const,
     runs,
   );
   const results: FacetBench[] = [];
   for (const c of CASES) {
-    const [httpMs, groupByMs] = await medianPairMs(
-      () => getJson(`${base}/facets?${c.params}`),
-      groupBy,
+    const [httpMs, groupByMs] = await medianTurnsMs(
+      [() => getJson(`${base}/facets?${c.params}`), groupBy] as const,
       runs,
     );
     results.push({ name: c.name, httpMs, httpGroupByMs, groupByMs });

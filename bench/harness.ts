@@ -6,56 +6,53 @@ import os from 'node:os';
 import path from 'node:path';
 import { DuckDBInstance, type DuckDBConnection } from '@duckdb/node-api';
 
-/**
- * Median wall time in milliseconds after one warm-up call: at least `runs` calls, and more for
- * quick work (up to 25 calls or 1.5 s of measuring), whose medians are the noisiest.
- */
-export async function medianMs(work: () => Promise<unknown>, runs = 5): Promise<number> {
+/** The middle value (the upper one of an even count). */
+export const median = (values: readonly number[]): number =>
+  [...values].sort((x, y) => x - y)[Math.floor(values.length / 2)]!;
+
+/** Wall time of one call, in milliseconds. */
+export async function timeMs(work: () => Promise<unknown>): Promise<number> {
+  const start = process.hrtime.bigint();
   await work();
-  const times: number[] = [];
-  let measured = 0;
-  while (times.length < runs || (times.length < MAX_RUNS && measured < MIN_MEASURING_MS)) {
-    const start = process.hrtime.bigint();
-    await work();
-    const ms = Number(process.hrtime.bigint() - start) / 1e6;
-    times.push(ms);
-    measured += ms;
-  }
-  times.sort((a, b) => a - b);
-  return times[Math.floor(times.length / 2)]!;
+  return Number(process.hrtime.bigint() - start) / 1e6;
 }
+
+/** Most timed turns of quick work, and the measuring time it gets (per piece of work) before that. */
+export const MAX_RUNS = 25;
+export const MIN_MEASURING_MS = 1500;
+
+type Work = () => Promise<unknown>;
 
 /**
- * Medians of two pieces of work timed in turns (a, b, a, b, ...) after one warm-up each, with the
- * stopping rule of `medianMs` applied to both: a busy moment of the machine weighs on both sides
- * of a ratio alike instead of on whichever was measured then.
+ * Median wall times in milliseconds of pieces of work timed in turns (a, b, a, b, ...) after one
+ * warm-up each: at least `runs` turns, and more for quick work (up to MAX_RUNS turns or
+ * MIN_MEASURING_MS of measuring per piece), whose medians are the noisiest. Timed in turns, a
+ * busy moment of the machine weighs on both sides of a ratio alike.
  */
-export async function medianPairMs(
-  a: () => Promise<unknown>,
-  b: () => Promise<unknown>,
+export async function medianTurnsMs<T extends readonly Work[]>(
+  works: T,
   runs = 5,
-): Promise<[number, number]> {
-  await a();
-  await b();
-  const times: [number[], number[]] = [[], []];
+): Promise<{ -readonly [K in keyof T]: number }> {
+  for (const work of works) await work();
+  const times: number[][] = works.map(() => []);
   let measured = 0;
-  const timed = async (work: () => Promise<unknown>, into: number[]): Promise<void> => {
-    const start = process.hrtime.bigint();
-    await work();
-    const ms = Number(process.hrtime.bigint() - start) / 1e6;
-    into.push(ms);
-    measured += ms;
-  };
-  while (times[0].length < runs || (times[0].length < MAX_RUNS && measured < 2 * MIN_MEASURING_MS)) {
-    await timed(a, times[0]);
-    await timed(b, times[1]);
+  let turns = 0;
+  while (turns < runs || (turns < MAX_RUNS && measured < works.length * MIN_MEASURING_MS)) {
+    for (const [i, work] of works.entries()) {
+      const ms = await timeMs(work);
+      times[i]!.push(ms);
+      measured += ms;
+    }
+    turns++;
   }
-  const median = (values: number[]): number => values.sort((x, y) => x - y)[Math.floor(values.length / 2)]!;
-  return [median(times[0]), median(times[1])];
+  return times.map(median) as { -readonly [K in keyof T]: number };
 }
 
-const MAX_RUNS = 25;
-const MIN_MEASURING_MS = 1500;
+/** Median wall time in milliseconds of one piece of work (see medianTurnsMs). */
+export async function medianMs(work: Work, runs = 5): Promise<number> {
+  const [ms] = await medianTurnsMs([work] as const, runs);
+  return ms;
+}
 
 /** A `duckportal serve` process on a loopback port. */
 export interface ServedPortal {

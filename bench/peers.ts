@@ -5,6 +5,7 @@ import { execFileSync, spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import type { DuckDBConnection } from '@duckdb/node-api';
+import { median } from './harness.js';
 
 const PG_BIN = '/usr/lib/postgresql/15/bin';
 const PG_PORT = '54329';
@@ -25,8 +26,6 @@ function ensurePackages(): void {
   if (missing.length === 0) return;
   execFileSync('apt-get', ['install', '-y', '--no-install-recommends', ...missing], { stdio: 'ignore' });
 }
-
-const median = (values: number[]): number => values.sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
 
 /** Each statement run 1 + `runs` times in one client session; the timer lines give the times. */
 function timesOf(output: string, pattern: RegExp, statements: number, runs: number, scale: number): number[] {

@@ -21,7 +21,15 @@ import { benchFacets } from './facets.js';
 import { startPeers, type Peer } from './peers.js';
 import { benchLoad, type LoadResult } from './load.js';
 import { DEFAULT_MEMORY_LIMIT } from '../src/server.js';
-import { machine, markdownTable, rawDuckDB, servePortal, type ServedPortal } from './harness.js';
+import {
+  machine,
+  markdownTable,
+  median,
+  rawDuckDB,
+  servePortal,
+  timeMs,
+  type ServedPortal,
+} from './harness.js';
 
 const OPTIONS = {
   portal: { type: 'string', default: 'data/portal' },
@@ -212,7 +220,6 @@ type PeerTime = { peerMs: number; httpMs: number } | null;
  */
 async function timePeer(peer: Peer, served: ServedPortal, runs: number): Promise<PeerTime[]> {
   const dialect = peer.name.startsWith('PostgreSQL') ? 'postgres' : 'sqlite';
-  const median = (values: number[]): number => values.sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
   const times: PeerTime[] = [];
   for (const c of AGGREGATIONS) {
     const sql = c[dialect];
@@ -229,9 +236,7 @@ async function timePeer(peer: Peer, served: ServedPortal, runs: number): Promise
       // The peer's client blocked this event loop: let it see the keep-alive sockets the server
       // closed meanwhile, or the next request goes out on a dead one.
       await delay(50);
-      const start = process.hrtime.bigint();
-      await http();
-      httpTimes.push(Number(process.hrtime.bigint() - start) / 1e6);
+      httpTimes.push(await timeMs(http));
     }
     times.push({ peerMs: median(peerTimes), httpMs: median(httpTimes) });
   }

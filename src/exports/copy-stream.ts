@@ -138,14 +138,12 @@ class PipeReader extends Readable {
         },
       },
     } as net.SocketConstructorOpts);
-    this.socket.pause();
     this.socket.once('end', () => {
       this.ended = true;
       first();
       this.finish();
     });
     this.socket.once('error', (error) => this.destroy(error));
-    this.socket.resume();
     if (frame.head) this.push(Buffer.from(frame.head));
   }
 
