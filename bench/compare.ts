@@ -5,8 +5,13 @@
 export interface ReportJson {
   readonly date: string;
   readonly aggregations?: readonly { name: string; httpMs: number; duckdbMs: number }[];
-  /** Per peer and aggregation: its time and duckportal's timed beside it (older reports: a number). */
-  readonly peers?: Readonly<Record<string, readonly ({ peerMs: number; httpMs: number } | number | null)[]>>;
+  /**
+   * Per peer and aggregation: its time, duckportal's timed beside it and the median ratio of the
+   * turns (older reports: the two times only, or the peer's time alone).
+   */
+  readonly peers?: Readonly<
+    Record<string, readonly ({ peerMs: number; httpMs: number; ratio?: number } | number | null)[]>
+  >;
   readonly facets?: readonly { name: string; httpMs: number; groupByMs: number }[];
   readonly scaling?: readonly { name: string; smallMs: number; largeMs: number }[];
   readonly exports?: readonly { server: string; format: string; dataset: string; ratio: number }[];
@@ -28,7 +33,7 @@ function ratiosOf(report: ReportJson): Map<string, number> {
     (report.aggregations ?? []).forEach((a, i) => {
       const time = times[i];
       if (typeof time === 'number') ratios.set(`${a.name}: ${peer} / HTTP`, time / a.httpMs);
-      else if (time) ratios.set(`${a.name}: ${peer} / HTTP`, time.peerMs / time.httpMs);
+      else if (time) ratios.set(`${a.name}: ${peer} / HTTP`, time.ratio ?? time.peerMs / time.httpMs);
     });
   }
   for (const f of report.facets ?? []) ratios.set(`facets, ${f.name}: HTTP / DuckDB`, f.httpMs / f.groupByMs);

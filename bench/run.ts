@@ -24,7 +24,9 @@ import { DEFAULT_MEMORY_LIMIT } from '../src/server.js';
 import {
   machine,
   markdownTable,
+  MAX_RUNS,
   median,
+  MIN_MEASURING_MS,
   rawDuckDB,
   servePortal,
   timeMs,
@@ -212,11 +214,19 @@ function summary(
 }
 
 /** A peer's time for one aggregation and duckportal's, timed in turns with it; null where it has no SQL. */
-type PeerTime = { peerMs: number; httpMs: number } | null;
+/**
+ * A peer's time for one aggregation, duckportal's beside it, and the ratio of the two: the median
+ * of the ratios of each turn, so that a slow moment of the machine weighs on both sides alike.
+ */
+type PeerTime = { peerMs: number; httpMs: number; ratio: number } | null;
+
+/** HTTP requests in each turn of a peer's timing: their median is duckportal's time in the turn. */
+const HTTP_PER_TURN = 3;
 
 /**
- * Each aggregation on a peer and over HTTP in turns (one warm run and one timed run of the peer's
- * client, then one HTTP request), so that both sides of a ratio share the same moments.
+ * Each aggregation on a peer and over HTTP in turns (a warm and a timed run in one session of the
+ * peer's client, then HTTP_PER_TURN requests). Quick queries get more turns, as in
+ * medianTurnsMs: up to MAX_RUNS, or MIN_MEASURING_MS of the peer's time.
  */
 async function timePeer(peer: Peer, served: ServedPortal, runs: number): Promise<PeerTime[]> {
   const dialect = peer.name.startsWith('PostgreSQL') ? 'postgres' : 'sqlite';
@@ -229,16 +239,23 @@ async function timePeer(peer: Peer, served: ServedPortal, runs: number): Promise
     }
     const http = recordQuery(served, c.dataset, c.params);
     await http();
-    const peerTimes: number[] = [];
-    const httpTimes: number[] = [];
-    for (let i = 0; i < runs; i++) {
-      peerTimes.push(peer.time([sql], 1)[0]!);
+    const turns: { peerMs: number; httpMs: number }[] = [];
+    let measured = 0;
+    while (turns.length < runs || (turns.length < MAX_RUNS && measured < MIN_MEASURING_MS)) {
+      const peerMs = peer.time([sql], 1)[0]!;
+      measured += peerMs;
       // The peer's client blocked this event loop: let it see the keep-alive sockets the server
       // closed meanwhile, or the next request goes out on a dead one.
       await delay(50);
-      httpTimes.push(await timeMs(http));
+      const httpTimes: number[] = [];
+      for (let i = 0; i < HTTP_PER_TURN; i++) httpTimes.push(await timeMs(http));
+      turns.push({ peerMs, httpMs: median(httpTimes) });
     }
-    times.push({ peerMs: median(peerTimes), httpMs: median(httpTimes) });
+    times.push({
+      peerMs: median(turns.map((t) => t.peerMs)),
+      httpMs: median(turns.map((t) => t.httpMs)),
+      ratio: median(turns.map((t) => t.peerMs / t.httpMs)),
+    });
   }
   return times;
 }
@@ -247,11 +264,11 @@ function ms(n: number): string {
   return n.toFixed(n < 10 ? 1 : 0);
 }
 
-/** duckportal's time against another's, said the way it reads: "2.1x faster" or "1.3x slower". */
-function versus(duckportalMs: number, otherMs: number): string {
-  return otherMs >= duckportalMs
-    ? `${(otherMs / duckportalMs).toFixed(1)}x faster`
-    : `${(duckportalMs / otherMs).toFixed(2)}x slower`;
+/** How duckportal compares, from another's time over duckportal's: "2.1x faster" or "1.3x slower". */
+function versus(otherOverDuckportal: number): string {
+  return otherOverDuckportal >= 1
+    ? `${otherOverDuckportal.toFixed(1)}x faster`
+    : `${(1 / otherOverDuckportal).toFixed(2)}x slower`;
 }
 
 function aggregationTable(
@@ -271,10 +288,10 @@ function aggregationTable(
       r.name,
       ms(r.httpMs),
       ms(r.duckdbMs),
-      versus(r.httpMs, r.duckdbMs),
+      versus(r.duckdbMs / r.httpMs),
       ...peerTimes.flatMap((times) => {
         const time = times[i] ?? null;
-        return time === null ? ['n/a', 'n/a'] : [ms(time.peerMs), versus(time.httpMs, time.peerMs)];
+        return time === null ? ['n/a', 'n/a'] : [ms(time.peerMs), versus(time.ratio)];
       }),
     ]),
   );

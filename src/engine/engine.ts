@@ -60,6 +60,17 @@ export class EngineSaturated extends Error {
   }
 }
 
+/**
+ * DuckDB's allocator gives freed memory back to the system sooner: its thread caches are flushed
+ * after any task that allocated past 16 MB (default 128 MB), and purged by a background thread.
+ * Four 30M-row CSV exports in a row on one server peaked at 346-383 MiB with these, against
+ * 362-469 MiB without, and aggregations over 30M rows timed the same.
+ */
+const ALLOCATOR_SETTINGS = {
+  allocator_flush_threshold: '16MB',
+  allocator_background_threads: 'true',
+} as const;
+
 export class Engine {
   private readonly idle: DuckDBConnection[] = [];
   private readonly waiting: ((connection: DuckDBConnection) => void)[] = [];
@@ -86,6 +97,7 @@ export class Engine {
       autoinstall_known_extensions: 'false',
       autoload_known_extensions: 'false',
       temp_directory: options.tempDirectory,
+      ...ALLOCATOR_SETTINGS,
     };
     if (options.threads) config.threads = String(options.threads);
     if (options.memoryLimit) config.memory_limit = options.memoryLimit;

@@ -32,6 +32,20 @@ describe('engine limits', () => {
   }) =>
     Engine.open({ allowedDirectories: [dir], tempDirectory: path.join(dir, 'tmp'), threads: 1, ...options });
 
+  it('flushes and purges its allocator early, so that memory freed by an export goes back', async () => {
+    const engine = await open({});
+    try {
+      const [row] = await engine.queryJson(
+        `SELECT current_setting('allocator_flush_threshold') AS flush,
+          current_setting('allocator_background_threads') AS background`,
+      );
+      // 16 MB, as DuckDB shows it.
+      expect(row).to.deep.equal({ flush: '15.2 MiB', background: true });
+    } finally {
+      engine.close();
+    }
+  });
+
   it('interrupts a query past its deadline, and the same connection answers the next one', async () => {
     const engine = await open({ queryDeadlineMs: 300, connections: 1 });
     try {
