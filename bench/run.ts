@@ -349,8 +349,9 @@ function exportsText(results: readonly ExportResult[]): string {
   return [
     'Each export is downloaded with curl into /dev/null (total and first-byte times from curl), alternating with DuckDB',
     "writing the same compiled query with the same writer options to a file; geojson's baseline is COPY json of the",
-    "same rows, arrow's COPY parquet; JS-written formats have no target and are shown for scale. Peak RSS is the",
-    "server's highest VmRSS sampled every 50 ms during the case. The 30M-row exports run 3 times after a warm-up, on a server",
+    "same rows, arrow's COPY parquet; JS-written formats have no target and are shown for scale. The ratio is the median",
+    "of each download's time over the COPY's right after it. Peak RSS is the server's highest VmRSS sampled every 50 ms",
+    'during the case. The 30M-row exports run 5 times after a warm-up, on a server',
     `started for them ('fresh', so its peak is the exports'), with the default DuckDB memory limit (${DEFAULT_MEMORY_LIMIT}), which bounds the batches an`,
     'order-preserving COPY holds for a slower reader.',
     '',
