@@ -221,7 +221,13 @@ function summary(
 type PeerTime = { peerMs: number; httpMs: number; ratio: number } | null;
 
 /** HTTP requests in each turn of a peer's timing: their median is duckportal's time in the turn. */
-const HTTP_PER_TURN = 3;
+const HTTP_PER_TURN = 5;
+
+/**
+ * Pause after a peer's run before duckportal's requests: a peer holds both cores for 0.1-3 s, and
+ * answers timed 50 ms after it moved by up to 50% between runs (at most 8% away from peers).
+ */
+const SETTLE_MS = 250;
 
 /**
  * Each aggregation on a peer and over HTTP in turns (a warm and a timed run in one session of the
@@ -244,9 +250,9 @@ async function timePeer(peer: Peer, served: ServedPortal, runs: number): Promise
     while (turns.length < runs || (turns.length < MAX_RUNS && measured < MIN_MEASURING_MS)) {
       const peerMs = peer.time([sql], 1)[0]!;
       measured += peerMs;
-      // The peer's client blocked this event loop: let it see the keep-alive sockets the server
-      // closed meanwhile, or the next request goes out on a dead one.
-      await delay(50);
+      // Also lets this event loop, which the peer's client blocked, see the keep-alive sockets the
+      // server closed meanwhile, or the next request goes out on a dead one.
+      await delay(SETTLE_MS);
       const httpTimes: number[] = [];
       for (let i = 0; i < HTTP_PER_TURN; i++) httpTimes.push(await timeMs(http));
       turns.push({ peerMs, httpMs: median(httpTimes) });
