@@ -1,22 +1,8 @@
 // Arrow IPC stream (no peer of the public service offers it): one record batch per DuckDB chunk
-// of typed cells.
+// of typed cells. apache-arrow is loaded on the first Arrow export: 14 MiB resident that a server
+// never asked for one does not hold.
 import type { DuckDBDataChunk } from '@duckdb/node-api';
-import {
-  Bool,
-  Field,
-  Float64,
-  Int64,
-  List,
-  makeData,
-  RecordBatch,
-  Schema,
-  Struct,
-  Table,
-  tableToIPC,
-  Utf8,
-  vectorFromArray,
-  type DataType,
-} from 'apache-arrow';
+import type { DataType } from 'apache-arrow';
 import type { ExportContext, Exporter } from './export-context.js';
 import { streamQuery } from './query-stream.js';
 import { typedSelect, valuesOf, type CellKind } from './sql-cells.js';
@@ -24,16 +10,30 @@ import { typedSelect, valuesOf, type CellKind } from './sql-cells.js';
 /** Bytes of the IPC end-of-stream marker (continuation, zero length). */
 const END_OF_STREAM = 8;
 
-const ARROW_TYPES: Record<CellKind, () => DataType> = {
-  int: () => new Int64(),
-  double: () => new Float64(),
-  bool: () => new Bool(),
-  text: () => new Utf8(),
-  list: () => new List(new Field('item', new Utf8(), true)),
-};
-
 /** Arrow IPC stream of the rows, columns named as in the other exports. */
-function writeArrow(context: ExportContext) {
+async function writeArrow(context: ExportContext) {
+  const {
+    Bool,
+    Field,
+    Float64,
+    Int64,
+    List,
+    makeData,
+    RecordBatch,
+    Schema,
+    Struct,
+    Table,
+    tableToIPC,
+    Utf8,
+    vectorFromArray,
+  } = await import('apache-arrow');
+  const ARROW_TYPES: Record<CellKind, () => DataType> = {
+    int: () => new Int64(),
+    double: () => new Float64(),
+    bool: () => new Bool(),
+    text: () => new Utf8(),
+    list: () => new List(new Field('item', new Utf8(), true)),
+  };
   const { cells, sql } = typedSelect(context, context.columns);
   const schema = new Schema(
     cells.map(

@@ -1,11 +1,7 @@
 // FlatGeobuf (streamed, no spatial index) and TomTom OV2 points, from typed cells and GeoJSON
-// geometry text.
+// geometry text. flatgeobuf is loaded on the first FlatGeobuf export, as apache-arrow is for Arrow.
 import type { DuckDBDataChunk } from '@duckdb/node-api';
-import { generic } from 'flatgeobuf';
-import { magicbytes } from 'flatgeobuf/lib/mjs/constants.js';
-import { buildFeature } from 'flatgeobuf/lib/mjs/generic/feature.js';
-import { buildHeader } from 'flatgeobuf/lib/mjs/generic/featurecollection.js';
-import { parseGeometry } from 'flatgeobuf/lib/mjs/geojson/geometry.js';
+import type { generic } from 'flatgeobuf';
 import type { HeaderMeta } from 'flatgeobuf/lib/mjs/header-meta.js';
 import type { ColumnMeta } from 'flatgeobuf/lib/mjs/column-meta.js';
 import type { ExportContext, Exporter } from './export-context.js';
@@ -21,16 +17,23 @@ function geoSelect(context: ExportContext): { cells: TypedCell[]; sql: string } 
   return typedSelect(context, others, [geometrySql(geometry)]);
 }
 
-const FGB_TYPES: Record<CellKind, generic.ColumnType> = {
-  int: generic.ColumnType.Long,
-  double: generic.ColumnType.Double,
-  bool: generic.ColumnType.Bool,
-  text: generic.ColumnType.String,
-  list: generic.ColumnType.Json,
-};
-
 /** FlatGeobuf: header (geometry type unknown: mixed allowed), then one feature per located row. */
-function writeFlatGeobuf(context: ExportContext) {
+async function writeFlatGeobuf(context: ExportContext) {
+  const [{ generic }, { magicbytes }, { buildFeature }, { buildHeader }, { parseGeometry }] =
+    await Promise.all([
+      import('flatgeobuf'),
+      import('flatgeobuf/lib/mjs/constants.js'),
+      import('flatgeobuf/lib/mjs/generic/feature.js'),
+      import('flatgeobuf/lib/mjs/generic/featurecollection.js'),
+      import('flatgeobuf/lib/mjs/geojson/geometry.js'),
+    ]);
+  const FGB_TYPES: Record<CellKind, generic.ColumnType> = {
+    int: generic.ColumnType.Long,
+    double: generic.ColumnType.Double,
+    bool: generic.ColumnType.Bool,
+    text: generic.ColumnType.String,
+    list: generic.ColumnType.Json,
+  };
   const { cells, sql } = geoSelect(context);
   const names = cells.map((c) => context.options.headers.get(c.column.key) ?? c.column.key);
   const columns: ColumnMeta[] = cells.map((c, i) => ({
