@@ -10,7 +10,7 @@ import { loadPortal } from '../src/catalog/portal.js';
 import { querySource } from '../src/catalog/source.js';
 import { NATIVE_FORMATS, type ExportOptions, type NativeFormatName } from '../src/exports/native-formats.js';
 import { compileQuery } from '../src/odsql/index.js';
-import { MAX_RUNS, median, MIN_MEASURING_MS, timeMs, type ServedPortal } from './harness.js';
+import { median, timeMs, wantsAnotherTurn, type ServedPortal } from './harness.js';
 
 const run = promisify(execFile);
 
@@ -188,9 +188,12 @@ async function timeExport(
   const downloads = [];
   const copies: number[] = [];
   try {
-    // Quick cases run more, as in medianTurnsMs: their medians are the noisiest.
+    // Quick cases run more, as in medianTurnsMs: their medians are the noisiest. A case with runs
+    // of its own runs exactly those.
     let measured = 0;
-    for (let i = 0; i < times || (c.runs === undefined && i < MAX_RUNS && measured < MIN_MEASURING_MS); i++) {
+    const another = (i: number): boolean =>
+      c.runs === undefined ? wantsAnotherTurn(i, measured, runs) : i < c.runs;
+    for (let i = 0; another(i); i++) {
       const downloaded = await download(url);
       downloads.push(downloaded);
       measured += downloaded.ms;

@@ -18,10 +18,23 @@ export async function timeMs(work: () => Promise<unknown>): Promise<number> {
 }
 
 /** Most timed turns of quick work, and the measuring time it gets (per piece of work) before that. */
-export const MAX_RUNS = 25;
-export const MIN_MEASURING_MS = 1500;
+const MAX_RUNS = 25;
+const MIN_MEASURING_MS = 1500;
 
 type Work = () => Promise<unknown>;
+
+/**
+ * Whether timing goes on for another turn: until `runs` turns, then for quick work until MAX_RUNS
+ * turns or `budgetMs` of measuring, whichever comes first.
+ */
+export function wantsAnotherTurn(
+  turns: number,
+  measuredMs: number,
+  runs: number,
+  budgetMs = MIN_MEASURING_MS,
+): boolean {
+  return turns < runs || (turns < MAX_RUNS && measuredMs < budgetMs);
+}
 
 /**
  * Median wall times in milliseconds of pieces of work timed in turns (a, b, a, b, ...) after one
@@ -37,7 +50,7 @@ export async function medianTurnsMs<T extends readonly Work[]>(
   const times: number[][] = works.map(() => []);
   let measured = 0;
   let turns = 0;
-  while (turns < runs || (turns < MAX_RUNS && measured < works.length * MIN_MEASURING_MS)) {
+  while (wantsAnotherTurn(turns, measured, runs, works.length * MIN_MEASURING_MS)) {
     for (const [i, work] of works.entries()) {
       const ms = await timeMs(work);
       times[i]!.push(ms);

@@ -24,12 +24,11 @@ import { DEFAULT_MEMORY_LIMIT } from '../src/server.js';
 import {
   machine,
   markdownTable,
-  MAX_RUNS,
   median,
-  MIN_MEASURING_MS,
   rawDuckDB,
   servePortal,
   timeMs,
+  wantsAnotherTurn,
   type ServedPortal,
 } from './harness.js';
 
@@ -213,7 +212,6 @@ function summary(
   ].join('\n');
 }
 
-/** A peer's time for one aggregation and duckportal's, timed in turns with it; null where it has no SQL. */
 /**
  * A peer's time for one aggregation, duckportal's beside it, and the ratio of the two: the median
  * of the ratios of each turn, so that a slow moment of the machine weighs on both sides alike.
@@ -232,7 +230,7 @@ const SETTLE_MS = 250;
 /**
  * Each aggregation on a peer and over HTTP in turns (a warm and a timed run in one session of the
  * peer's client, then HTTP_PER_TURN requests). Quick queries get more turns, as in
- * medianTurnsMs: up to MAX_RUNS, or MIN_MEASURING_MS of the peer's time.
+ * medianTurnsMs: up to 25 turns, or 1.5 s of the peer's time (wantsAnotherTurn).
  */
 async function timePeer(peer: Peer, served: ServedPortal, runs: number): Promise<PeerTime[]> {
   const dialect = peer.name.startsWith('PostgreSQL') ? 'postgres' : 'sqlite';
@@ -247,7 +245,7 @@ async function timePeer(peer: Peer, served: ServedPortal, runs: number): Promise
     await http();
     const turns: { peerMs: number; httpMs: number }[] = [];
     let measured = 0;
-    while (turns.length < runs || (turns.length < MAX_RUNS && measured < MIN_MEASURING_MS)) {
+    while (wantsAnotherTurn(turns.length, measured, runs)) {
       const peerMs = peer.time([sql], 1)[0]!;
       measured += peerMs;
       // Also lets this event loop, which the peer's client blocked, see the keep-alive sockets the

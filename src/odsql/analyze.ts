@@ -206,7 +206,8 @@ function keyedField(field: Field, analyzer: ExprAnalyzer): KeyedExpr {
 function dedupe(outputs: readonly KeyedExpr[]): KeyedExpr[] {
   const byKey = new Map<string, KeyedExpr>();
   for (const output of outputs) {
-    const seen = byKey.get(output.key.toLowerCase());
+    const key = output.key.toLowerCase();
+    const seen = byKey.get(key);
     if (seen && seen.key !== output.key) {
       throw new QueryLangError(
         `Duplicate output name: ${output.key} (names are case-insensitive: ${seen.key})`,
@@ -215,7 +216,7 @@ function dedupe(outputs: readonly KeyedExpr[]): KeyedExpr[] {
     if (seen && exprKey(seen.expr) !== exprKey(output.expr)) {
       throw new QueryLangError(`Duplicate output name: ${output.key}`);
     }
-    if (!seen) byKey.set(output.key.toLowerCase(), output);
+    if (!seen) byKey.set(key, output);
   }
   return [...byKey.values()];
 }
