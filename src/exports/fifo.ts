@@ -8,7 +8,8 @@ import readline from 'node:readline';
 import type { Readable, Writable } from 'node:stream';
 
 /** Reads one path per line and answers `ok` or `failed` per line, in order. */
-const LOOP = 'while IFS= read -r p; do if mkfifo -m 600 -- "$p" 2>/dev/null; then echo ok; else echo failed; fi; done';
+const LOOP =
+  'while IFS= read -r p; do if mkfifo -m 600 -- "$p" 2>/dev/null; then echo ok; else echo failed; fi; done';
 
 interface Maker {
   readonly shell: ChildProcessByStdio<Writable, Readable, null>;

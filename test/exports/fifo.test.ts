@@ -22,7 +22,10 @@ describe('named pipes for exports', () => {
     const fifo = path.join(dir, 'one.pipe');
     await makeFifo(fifo);
     const made = await stat(fifo);
-    expect({ fifo: made.isFIFO(), mode: (made.mode & 0o777).toString(8) }).to.deep.equal({ fifo: true, mode: '600' });
+    expect({ fifo: made.isFIFO(), mode: (made.mode & 0o777).toString(8) }).to.deep.equal({
+      fifo: true,
+      mode: '600',
+    });
   });
 
   it('answers 50 requests made at once, each with its own pipe', async () => {
@@ -51,6 +54,9 @@ describe('named pipes for exports', () => {
     const script = `import(${JSON.stringify(module)}).then((m) => m.makeFifo(${JSON.stringify(fifo)})).then(() => console.log('made'))`;
     // execFile's timeout kills a child that hangs: the test then fails on the rejection.
     const { stdout } = await run(process.execPath, ['-e', script], { timeout: 10_000 });
-    expect({ stdout: stdout.trim(), fifo: (await stat(fifo)).isFIFO() }).to.deep.equal({ stdout: 'made', fifo: true });
+    expect({ stdout: stdout.trim(), fifo: (await stat(fifo)).isFIFO() }).to.deep.equal({
+      stdout: 'made',
+      fifo: true,
+    });
   });
 });
