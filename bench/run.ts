@@ -218,7 +218,12 @@ function summary(
  */
 type PeerTime = { peerMs: number; httpMs: number; ratio: number } | null;
 
-/** HTTP requests in each turn of a peer's timing: their median is duckportal's time in the turn. */
+/**
+ * HTTP requests in each turn of a peer's timing: HTTP_WARMING untimed (the peer too runs warm
+ * before its timed run), then HTTP_PER_TURN whose median is duckportal's time in the turn. Right
+ * after a peer, the first two or three answers took up to twice the steady time (measured).
+ */
+const HTTP_WARMING = 2;
 const HTTP_PER_TURN = 5;
 
 /**
@@ -229,7 +234,7 @@ const SETTLE_MS = 250;
 
 /**
  * Each aggregation on a peer and over HTTP in turns (a warm and a timed run in one session of the
- * peer's client, then HTTP_PER_TURN requests). Quick queries get more turns, as in
+ * peer's client, then HTTP_WARMING and HTTP_PER_TURN requests). Quick queries get more turns, as in
  * medianTurnsMs: up to 25 turns, or 1.5 s of the peer's time (wantsAnotherTurn).
  */
 async function timePeer(peer: Peer, served: ServedPortal, runs: number): Promise<PeerTime[]> {
@@ -251,6 +256,7 @@ async function timePeer(peer: Peer, served: ServedPortal, runs: number): Promise
       // Also lets this event loop, which the peer's client blocked, see the keep-alive sockets the
       // server closed meanwhile, or the next request goes out on a dead one.
       await delay(SETTLE_MS);
+      for (let i = 0; i < HTTP_WARMING; i++) await http();
       const httpTimes: number[] = [];
       for (let i = 0; i < HTTP_PER_TURN; i++) httpTimes.push(await timeMs(http));
       turns.push({ peerMs, httpMs: median(httpTimes) });
@@ -354,8 +360,8 @@ function exportsText(results: readonly ExportResult[]): string {
     'Each export is downloaded with curl into /dev/null (total and first-byte times from curl), alternating with DuckDB',
     "writing the same compiled query with the same writer options to a file; geojson's baseline is COPY json of the",
     "same rows, arrow's COPY parquet; JS-written formats have no target and are shown for scale. The ratio is the median",
-    "of each download's time over the COPY's right after it. Peak RSS is the server's highest VmRSS sampled every 50 ms",
-    'during the case. The 30M-row exports run 5 times after a warm-up, on a server',
+    "of each download's time over the COPY's right after it, for at least 5 s of downloads (up to 25). Peak RSS is the",
+    "server's highest VmRSS sampled every 50 ms during the case. The 30M-row exports run 5 times after a warm-up, on a server",
     `started for them ('fresh', so its peak is the exports'), with the default DuckDB memory limit (${DEFAULT_MEMORY_LIMIT}), which bounds the batches an`,
     'order-preserving COPY holds for a slower reader.',
     '',
