@@ -38,7 +38,6 @@ function currentMaker(): Maker {
   // An idle shell does not keep the process alive: at its exit the shell's input closes and it ends.
   shell.unref();
   (shell.stdin as unknown as { unref(): void }).unref();
-  listening(shell, false);
   maker = started;
   return started;
 }
