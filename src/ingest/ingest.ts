@@ -109,7 +109,7 @@ async function buildDataset(context: BuildContext): Promise<Omit<IngestReport, '
   const data = await planStoredData(connection, source, options, previous);
   say(`writing data.parquet (${data.columns.map((c) => `${c.name}: ${c.type}`).join(', ')})`);
   const dataPath = path.join(staging, 'data.parquet');
-  await writeStoredData(connection, data, dataPath);
+  await writeStoredData(connection, data, dataPath, source.rowCount);
   const datasetFile = await describeDataset(context, data, dataPath);
   await writeFile(path.join(staging, 'dataset.json'), `${JSON.stringify(datasetFile, null, 2)}\n`);
   say('building the search index');

@@ -2,12 +2,16 @@
 import { expect } from 'chai';
 import path from 'node:path';
 import { ingest } from '../../src/ingest/ingest.js';
+import { geoRowGroupRows } from '../../src/ingest/stored-data.js';
+import { quoteString } from '../../src/sql-text.js';
 import { expectError } from './csv.test.js';
 import {
   cleanup,
   expectStorageMatchesSchema,
   fieldTypes,
+  dataPath,
   fixture,
+  query,
   readDatasetFile,
   readRows,
   tempDir,
@@ -192,6 +196,38 @@ describe('ingest: geo', () => {
       id: 'ci37868143',
       p: { lon: -118.6671667, lat: 34.4945 },
       s: '{"type":"Point","coordinates":[-118.6671667,34.4945,26.49]}',
+    });
+  });
+  describe('row groups', () => {
+    const rowGroups = async (id: string): Promise<number[]> =>
+      (
+        await query(`SELECT row_group_num_rows AS n FROM parquet_metadata(${quoteString(dataPath(portal, id))})
+          GROUP BY row_group_id, n ORDER BY row_group_id`)
+      ).map((row) => Number(row.n));
+
+    it("holds about 12 MiB of JSON per row group of a geo dataset, in whole vectors, DuckDB's 122,880 at most", () => {
+      expect(geoRowGroupRows(231)).to.equal(53_248); // airports1m
+      expect(geoRowGroupRows(3_000)).to.equal(4_096);
+      expect(geoRowGroupRows(100_000)).to.equal(2_048);
+      expect(geoRowGroupRows(60)).to.equal(122_880);
+      expect(geoRowGroupRows(null)).to.equal(122_880);
+    });
+
+    it('stores wide geo rows in smaller row groups, and the same rows without a point in one', async () => {
+      const file = path.join(dir, 'wide.parquet');
+      await query(`COPY (SELECT i AS n, repeat('x', 2500) AS note, 45 + i / 10000 AS lat, 5.0 AS lon
+        FROM range(12000) t(i)) TO ${quoteString(file)} (FORMAT parquet)`);
+      await ingest({ file, portal, id: 'wide-points' });
+      expect(await rowGroups('wide-points')).to.deep.equal([4_096, 4_096, 3_808]);
+      expect(
+        (await readRows(portal, 'wide-points', 'CAST(n AS INTEGER) AS n')).map((row) => row.n),
+      ).to.deep.equal(Array.from({ length: 12_000 }, (_, i) => i));
+      const plain = path.join(dir, 'wide-plain.parquet');
+      await query(
+        `COPY (SELECT n, note FROM read_parquet(${quoteString(file)})) TO ${quoteString(plain)} (FORMAT parquet)`,
+      );
+      await ingest({ file: plain, portal, id: 'wide-plain' });
+      expect(await rowGroups('wide-plain')).to.deep.equal([12_000]);
     });
   });
 });
