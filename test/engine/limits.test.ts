@@ -32,15 +32,16 @@ describe('engine limits', () => {
   }) =>
     Engine.open({ allowedDirectories: [dir], tempDirectory: path.join(dir, 'tmp'), threads: 1, ...options });
 
-  it('flushes and purges its allocator early, so that memory freed by an export goes back', async () => {
+  it('flushes and purges its allocator early, and keeps no copy of the files it reads', async () => {
     const engine = await open({});
     try {
       const [row] = await engine.queryJson(
         `SELECT current_setting('allocator_flush_threshold') AS flush,
-          current_setting('allocator_background_threads') AS background`,
+          current_setting('allocator_background_threads') AS background,
+          current_setting('enable_external_file_cache') AS file_cache`,
       );
       // 16 MB, as DuckDB shows it.
-      expect(row).to.deep.equal({ flush: '15.2 MiB', background: true });
+      expect(row).to.deep.equal({ flush: '15.2 MiB', background: true, file_cache: false });
     } finally {
       engine.close();
     }
