@@ -1,6 +1,7 @@
 // What data.parquet holds: the planned columns plus `_recordid`, written by DuckDB in one COPY.
 import type { DuckDBConnection } from '@duckdb/node-api';
 import { RECORD_ID_COLUMN, type DatasetFile, type Field } from '../catalog/schema.js';
+import { isGeo } from '../odsql/types.js';
 import { quoteIdentifier, quoteString } from '../sql-text.js';
 import { rememberedSettings } from './dataset-file.js';
 import type { SourceTable } from './load-source.js';
@@ -116,7 +117,7 @@ export async function writeStoredData(
     `${data.recordIdSql} AS ${RECORD_ID_COLUMN}`,
     ...data.columns.map((c) => `${c.sql} AS ${quoteIdentifier(c.name)}`),
   ].join(',\n  ');
-  const geo = data.columns.some((c) => c.type === 'geo_point_2d' || c.type === 'geo_shape');
+  const geo = data.columns.some((c) => isGeo(c.type));
   const rows = geo ? geoRowGroupRows(await jsonWidth(connection, select, rowCount)) : DEFAULT_ROW_GROUP_ROWS;
   await connection.run(
     `COPY (SELECT ${select} FROM ${PLAN_RELATION}) TO ${quoteString(target)} (FORMAT parquet, ROW_GROUP_SIZE ${rows})`,
