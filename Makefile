@@ -32,11 +32,11 @@ dist/.built: $(SOURCES) tsconfig.json $(PARSER) node_modules/.installed
 data: $(PORTAL)/.built
 
 $(PORTAL)/.built: dist/.built
-	$(NODE) bin/duckportal.cjs sample --portal $(PORTAL)
+	bin/duckportal.cjs sample --portal $(PORTAL)
 	touch $@
 
 run: build data
-	$(NODE) bin/duckportal.cjs serve --portal $(PORTAL) --port $(PORT) --host $(HOST)
+	bin/duckportal.cjs serve --portal $(PORTAL) --port $(PORT) --host $(HOST)
 
 lint: install
 	$(BIN)/eslint .

@@ -80,10 +80,10 @@ export async function servePortal(
   threads: number,
   extraArgs: readonly string[] = [],
 ): Promise<ServedPortal> {
+  // The command itself, so that Node starts with the flags of its first line.
   const child: ChildProcess = spawn(
-    process.execPath,
+    'bin/duckportal.cjs',
     [
-      'bin/duckportal.cjs',
       'serve',
       '--portal',
       portal,

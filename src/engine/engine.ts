@@ -68,6 +68,8 @@ export class EngineSaturated extends Error {
  * Its external file cache is off: it kept Parquet pages read from local disk in DuckDB's memory,
  * beside the system's page cache; without it a 30M-row Parquet export after six CSV ones peaked
  * at 415-420 MiB against 426-478 (two runs each), exports and aggregations timed the same.
+ * How soon the allocator hands purged pages back is read at the process's start: see
+ * bin/duckportal.cjs.
  */
 const MEMORY_SETTINGS = {
   allocator_flush_threshold: '16MB',

@@ -69,8 +69,7 @@ describe('ingest: command', () => {
     const dir = await tempDir();
     const file = await fixture(dir, 'towns.csv', 'name,lat,lon\nParis,48.85,2.35\n');
     const portal = path.join(dir, 'portal');
-    const { stdout, stderr } = await run('node', [
-      CLI,
+    const { stdout, stderr } = await run(CLI, [
       'ingest',
       file,
       '--portal',
@@ -94,8 +93,7 @@ describe('ingest: command', () => {
   it('exits 1 with one clear line on bad input', async () => {
     const dir = await tempDir();
     const file = await fixture(dir, 'bad.csv', 'a,b\n1\n');
-    const failure = await run('node', [
-      CLI,
+    const failure = await run(CLI, [
       'ingest',
       file,
       '--portal',
