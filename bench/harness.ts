@@ -83,16 +83,7 @@ export async function servePortal(
   // The command itself, so that Node starts with the flags of its first line.
   const child: ChildProcess = spawn(
     'bin/duckportal.cjs',
-    [
-      'serve',
-      '--portal',
-      portal,
-      '--port',
-      String(port),
-      '--threads',
-      String(threads),
-      ...extraArgs,
-    ],
+    ['serve', '--portal', portal, '--port', String(port), '--threads', String(threads), ...extraArgs],
     { stdio: ['ignore', 'ignore', 'pipe'] },
   );
   await new Promise<void>((resolve, reject) => {

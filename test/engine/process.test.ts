@@ -10,7 +10,7 @@ import { SAMPLE_PORTAL } from '../helpers/sample-portal.js';
 const CLI = path.resolve('bin/duckportal.cjs');
 
 describe('the duckportal process', () => {
-  it('starts Node with a 1 MiB young generation and sizes the thread pool itself', async () => {
+  it('starts Node with a 4 MiB young generation and sizes the thread pool itself', async () => {
     const env = { ...process.env };
     delete env.UV_THREADPOOL_SIZE;
     const child = spawn(CLI, ['serve', '--portal', SAMPLE_PORTAL, '--port', '0'], {
@@ -25,7 +25,7 @@ describe('the duckportal process', () => {
       }
       const argv = (await readFile(`/proc/${child.pid}/cmdline`, 'utf8')).split('\0');
       expect(argv[0]).to.match(/node$/);
-      expect(argv).to.include('--max-semi-space-size=1');
+      expect(argv).to.include('--max-semi-space-size=4');
       // Without UV_THREADPOOL_SIZE in its environment the server would refuse to start.
       expect(output).to.match(/datasets on http:\/\//);
     } finally {
