@@ -9,7 +9,8 @@ export function cellText(column: OutputColumn, separator: string): string {
   const name = quoteIdentifier(column.key);
   if (column.multivalued) return `array_to_string(${name}, ${quoteString(separator)})`;
   if (column.type === 'geo_point_2d') {
-    return `CASE WHEN ${name} IS NULL THEN NULL ELSE ${name}.lat || ', ' || ${name}.lon END`;
+    // As doubles: a point's storage type may be DECIMAL, whose text keeps trailing zeros.
+    return `CASE WHEN ${name} IS NULL THEN NULL ELSE CAST(${name}.lat AS DOUBLE) || ', ' || CAST(${name}.lon AS DOUBLE) END`;
   }
   return `CAST(${name} AS VARCHAR)`;
 }

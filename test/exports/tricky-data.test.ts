@@ -147,8 +147,34 @@ describe('exports of nulls, quotes, line breaks and Unicode, in every format', (
     const jsonld = JSON.parse((await download('jsonld', 'tricky.jsonld')).bytes.toString('utf8'));
     expect(jsonld['@graph'].map((r: { label: string | null }) => r.label)).to.deep.equal(expected);
     const arrow = tableFromIPC((await download('arrow', 'tricky.arrow')).bytes);
-    expect(arrow.getChild('label')!.toArray()).to.deep.equal(expected);
-    expect(arrow.getChild('tags')!.get(0)!.toArray()).to.deep.equal(['a', 'b']);
+    const values = (name: string) => [...arrow.getChild(name)!].map((v) => v ?? null);
+    expect(values('label')).to.deep.equal(expected);
+    expect(arrow.schema.fields.map((f) => `${f.name}: ${String(f.type)}`)).to.deep.equal([
+      'label: Utf8',
+      'n: Int64',
+      'x: Float64',
+      'flag: Bool',
+      'day: Date32<DAY>',
+      'seen_at: Timestamp<MICROSECOND, UTC>',
+      'tags: List<Utf8>',
+      'geo_point_2d: Utf8',
+      'area: Utf8',
+    ]);
+    expect(values('n')).to.deep.equal([1n, -2n, null, 4n, null]);
+    expect(values('x')).to.deep.equal([1.5, null, -0.25, 4, null]);
+    expect(values('flag')).to.deep.equal([true, false, null, true, null]);
+    expect(values('day')).to.deep.equal([Date.UTC(2024, 0, 31), null, Date.UTC(1999, 11, 31), null, null]);
+    expect(values('seen_at')).to.deep.equal([Date.UTC(2024, 0, 31, 12), null, null, null, null]);
+    expect(
+      values('tags').map((list) => (list === null ? null : [...(list as Iterable<string>)])),
+    ).to.deep.equal([['a', 'b'], [], ['ü'], null, null]);
+    expect(values('geo_point_2d')).to.deep.equal([
+      '48.85, 2.35',
+      '44.8, -0.5',
+      '35.7, 139.7',
+      '45.76, 4.83',
+      null,
+    ]);
     const { file } = await download('xlsx', 'tricky.xlsx', { use_labels: 'true' });
     const workbook = new ExcelJS.Workbook();
     await workbook.xlsx.readFile(file);
