@@ -65,6 +65,22 @@ function nulls(bitmap: Uint8Array | null, rows: number): { nullBitmap?: Uint8Arr
 }
 
 /**
+ * The values of `rows` rows of `width` bytes with every null slot zeroed (a copy when there are
+ * nulls): DuckDB leaves whatever its memory held there, which must not leave the server.
+ */
+function zeroNulls(
+  values: Uint8Array,
+  width: number,
+  bitmap: Uint8Array | undefined,
+  rows: number,
+): Uint8Array {
+  if (!bitmap) return values;
+  const copy = values.slice();
+  for (let i = 0; i < rows; i++) if (!bit(bitmap, i)) copy.fill(0, i * width, (i + 1) * width);
+  return copy;
+}
+
+/**
  * Utf8 buffers of the strings at `positions` of a VARCHAR vector of `size` entries, in that
  * order: lengths first (offsets), then the bytes, inline or behind each entry's pointer.
  */
@@ -130,12 +146,11 @@ async function writeArrow(context: ExportContext) {
 
   /** One column of a chunk as Arrow data. */
   const column = (vector: duckdb.Vector, kind: ArrowKind, type: DataType, rows: number): Data => {
-    const fixed = (width: number) => ({
-      type,
-      length: rows,
-      data: duckdb.vector_get_data(vector, rows * width),
-      ...nulls(validityOf(vector, rows), rows),
-    });
+    const fixed = (width: number) => {
+      const validity = nulls(validityOf(vector, rows), rows);
+      const data = zeroNulls(duckdb.vector_get_data(vector, rows * width), width, validity.nullBitmap, rows);
+      return { type, length: rows, data, ...validity };
+    };
     switch (kind) {
       case 'int':
       case 'timestamp': {

@@ -161,6 +161,9 @@ describe('exports of nulls, quotes, line breaks and Unicode, in every format', (
       'area: Utf8',
     ]);
     expect(values('n')).to.deep.equal([1n, -2n, null, 4n, null]);
+    // Under a null, zeros: never what DuckDB's memory held there.
+    expect([...arrow.getChild('n')!.data[0]!.values]).to.deep.equal([1n, -2n, 0n, 4n, 0n]);
+    expect([...arrow.getChild('x')!.data[0]!.values]).to.deep.equal([1.5, 0, -0.25, 4, 0]);
     expect(values('x')).to.deep.equal([1.5, null, -0.25, 4, null]);
     expect(values('flag')).to.deep.equal([true, false, null, true, null]);
     expect(values('day')).to.deep.equal([Date.UTC(2024, 0, 31), null, Date.UTC(1999, 11, 31), null, null]);
