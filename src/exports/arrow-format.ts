@@ -12,30 +12,22 @@ import type { OutputColumn } from '../odsql/index.js';
 import { quoteIdentifier } from '../sql-text.js';
 import type { ExportContext, Exporter } from './export-context.js';
 import { streamQuery } from './query-stream.js';
-import { cellText } from './sql-cells.js';
+import { typedCell, type CellKind } from './sql-cells.js';
 
 /** Bytes of the IPC end-of-stream marker (continuation, zero length). */
 const END_OF_STREAM = 8;
 
-/** How a column travels: the DuckDB type it is cast to decides the Arrow type. */
-type ArrowKind = 'int' | 'double' | 'bool' | 'date' | 'timestamp' | 'text' | 'list';
+/** How a column travels: the typed cells of the other writers, and dates and times kept typed. */
+type ArrowKind = CellKind | 'date' | 'timestamp';
 
 /** The kind of an output column and the SQL giving its value as that kind. */
 function arrowCell(column: OutputColumn, separator: string): { kind: ArrowKind; sql: string } {
   const name = quoteIdentifier(column.key);
-  if (column.multivalued) return { kind: 'list', sql: `CAST(${name} AS VARCHAR[])` };
-  const casts: Partial<Record<OutputColumn['type'], [ArrowKind, string]>> = {
-    int: ['int', 'BIGINT'],
-    double: ['double', 'DOUBLE'],
-    number: ['double', 'DOUBLE'],
-    boolean: ['bool', 'BOOLEAN'],
-    date: ['date', 'DATE'],
-    datetime: ['timestamp', 'TIMESTAMPTZ'],
-  };
-  const cast = casts[column.type];
-  return cast
-    ? { kind: cast[0], sql: `CAST(${name} AS ${cast[1]})` }
-    : { kind: 'text', sql: cellText(column, separator) };
+  if (!column.multivalued && column.type === 'date') return { kind: 'date', sql: `CAST(${name} AS DATE)` };
+  if (!column.multivalued && column.type === 'datetime') {
+    return { kind: 'timestamp', sql: `CAST(${name} AS TIMESTAMPTZ)` };
+  }
+  return typedCell(column, separator);
 }
 
 /** Bits set in each byte value. */
@@ -118,8 +110,10 @@ function utf8Buffers(vector: duckdb.Vector, size: number, positions: Int32Array)
   return { valueOffsets, data, ...nulls(bitmap, count) };
 }
 
-/** 0, 1, ..., n - 1: the positions of a plain column's rows. */
-const firstRows = (n: number): Int32Array => Int32Array.from({ length: n }, (_, i) => i);
+/** 0, 1, ..., n - 1: the positions of a plain column's rows (a chunk has 2,048 at most). */
+const FIRST_ROWS = Int32Array.from({ length: 2048 }, (_, i) => i);
+const firstRows = (n: number): Int32Array =>
+  n <= FIRST_ROWS.length ? FIRST_ROWS.subarray(0, n) : Int32Array.from({ length: n }, (_, i) => i);
 
 /** Arrow IPC stream of the rows, columns named as in the other exports, stored types kept. */
 async function writeArrow(context: ExportContext) {

@@ -1,6 +1,7 @@
 // The formats DuckDB writes itself: the shaping SELECT around the compiled query, and the COPY options.
 import type { OutputColumn } from '../odsql/index.js';
 import { quoteIdentifier, quoteString } from '../sql-text.js';
+import { cellText } from './sql-cells.js';
 
 /** What a writer needs to know of the request. */
 export interface ExportOptions {
@@ -32,17 +33,11 @@ const renamed = (
   value: (c: OutputColumn) => string,
 ) => columns.map((c) => `${value(c)} AS ${quoteIdentifier(options.headers.get(c.key) ?? c.key)}`).join(', ');
 
-/** A CSV cell: points as `lat, lon` (the public service's form), lists joined, JSON as text. */
+/** A CSV cell: points, lists and JSON as the text cells of every format, other values as stored. */
 function csvCell(column: OutputColumn, options: ExportOptions): string {
-  const name = quoteIdentifier(column.key);
-  if (column.multivalued) return `array_to_string(${name}, ${quoteString(options.listSeparator)})`;
-  if (column.type === 'geo_point_2d') {
-    return `CASE WHEN ${name} IS NULL THEN NULL ELSE ${name}.lat || ', ' || ${name}.lon END`;
-  }
-  if (column.type === 'json' || column.type === 'geo_shape' || column.type === 'json_blob') {
-    return `CAST(${name} AS VARCHAR)`;
-  }
-  return name;
+  const asText =
+    column.multivalued || ['geo_point_2d', 'json', 'geo_shape', 'json_blob'].includes(column.type);
+  return asText ? cellText(column, options.listSeparator) : quoteIdentifier(column.key);
 }
 
 export const NATIVE_FORMATS = {
