@@ -14,14 +14,17 @@ import { catalogTable } from './catalog/catalog-table.js';
 /**
  * DuckDB's memory limit unless `--memory-limit` says otherwise. DuckDB's own default (80% of RAM)
  * lets an order-preserving COPY hold batches for a slow reader until the machine is full: a 30M-row
- * CSV export peaked at 1.3 GiB resident with it, 429 MiB with this (274 MiB at 256MB, but then
- * 12 exports whose readers stall hold enough batches that page queries beside them ran out of
- * memory). Larger sorts and aggregations spill to the portal's spill folder; nine heavy 30M-row
- * aggregations at once pass. A query that cannot get its memory is a 503 QueryOutOfMemory. Some
- * allocations (aggregate states, allocator arenas) are outside DuckDB's accounting: after heavy
- * aggregations the process can stay above 1 GiB resident.
+ * CSV export peaked at 1.3 GiB resident with it. The COPY holds up to a quarter of the limit, which
+ * sets an export's memory: the 30M-row CSV and Parquet exports peaked at 296-303 and 329-344 MiB
+ * with this, 343-345 and 352-400 at 512MB (3 fresh servers each). Nothing measured was slower for
+ * it: the bench's nine aggregations over 30M rows took the same time, a 30M-row group_by of 4
+ * fields that spills took 13.7-15.4 s at 256, 384 and 512MB alike, and the nine sent at once
+ * beside 12 stalled 30M-row exports all answered. Larger sorts and aggregations spill to the portal's spill folder; a
+ * query that cannot get its memory is a 503 QueryOutOfMemory. Some allocations (aggregate states,
+ * allocator arenas) are outside DuckDB's accounting: after heavy aggregations the process can stay
+ * above 1 GiB resident.
  */
-export const DEFAULT_MEMORY_LIMIT = '512MB';
+export const DEFAULT_MEMORY_LIMIT = '384MB';
 
 export interface ServerOptions {
   readonly portalDir: string;

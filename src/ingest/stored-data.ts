@@ -69,7 +69,7 @@ export function storedFields(data: StoredData): Field[] {
 /**
  * JSON text one row group of a dataset with a geometry may hold. Every export is DuckDB's
  * order-keeping COPY: it holds the groups read and formatted ahead of the writer up to a quarter of
- * the memory limit (128 MB at the default 512MB), and its first bytes wait for one group per
+ * the memory limit (96 MB at the default 384MB), and its first bytes wait for one group per
  * thread. A feature is wider than its row (airports1m: 245 bytes of GeoJSON, 231 of JSON), so
  * 122,880 points are 30 MB of GeoJSON: DuckDB alone wrote airports1m's GeoJSON in 0.93 s from such
  * groups, 0.69 s from 81,920 rows and 0.60 s from 61,440 (median of 7, 512MB), its aggregations
