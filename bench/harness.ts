@@ -24,16 +24,17 @@ const MIN_MEASURING_MS = 1500;
 type Work = () => Promise<unknown>;
 
 /**
- * Whether timing goes on for another turn: until `runs` turns, then for quick work until MAX_RUNS
- * turns or `budgetMs` of measuring, whichever comes first.
+ * Whether timing goes on for another turn: until `runs` turns, then for quick work until
+ * `maxTurns` turns or `budgetMs` of measuring, whichever comes first.
  */
 export function wantsAnotherTurn(
   turns: number,
   measuredMs: number,
   runs: number,
   budgetMs = MIN_MEASURING_MS,
+  maxTurns = MAX_RUNS,
 ): boolean {
-  return turns < runs || (turns < MAX_RUNS && measuredMs < budgetMs);
+  return turns < runs || (turns < maxTurns && measuredMs < budgetMs);
 }
 
 /**
