@@ -35,10 +35,10 @@ export const MEMORY_CASES: readonly ExportCase[] = [
 ];
 
 /**
- * Downloads timed per case, at least (up to EXPORT_MAX_TURNS): five turns of the 3M-row exports gave
- * ratios 15-40% apart between runs, one COPY of 0.6-1.1 s moving with the machine, and 5 s of
- * them (6-7 turns of the CSV) medians 1.04-1.14 for the same code. One turn's ratio of the 3M-row
- * CSV spread 0.74-1.05 over 15 turns of one run; 10 s gives it 10-14 turns.
+ * Downloads timed per case, at least (up to EXPORT_MAX_TURNS): five turns of the 3M-row exports
+ * gave ratios 15-40% apart between runs, one COPY of 0.6-1.1 s moving with the machine, and 5 s
+ * of them (6-7 turns of the CSV) medians 1.04 and 1.14 in runs 12 and 14. One turn's ratio of the
+ * 3M-row CSV spread 0.74-1.05 over 15 turns of one run; 10 s gives it about 13 turns.
  */
 export const EXPORT_MEASURING_MS = 10_000;
 

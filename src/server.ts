@@ -19,10 +19,11 @@ import { catalogTable } from './catalog/catalog-table.js';
  * with this, 343-345 and 352-400 at 512MB (3 fresh servers each). Nothing measured was slower for
  * it: the bench's nine aggregations over 30M rows took the same time, a 30M-row group_by of 4
  * fields that spills took 13.7-15.4 s at 256, 384 and 512MB alike, and the nine sent at once
- * beside 12 stalled 30M-row exports all answered. Larger sorts and aggregations spill to the portal's spill folder; a
- * query that cannot get its memory is a 503 QueryOutOfMemory. Some allocations (aggregate states,
- * allocator arenas) are outside DuckDB's accounting: after heavy aggregations the process can stay
- * above 1 GiB resident.
+ * beside 12 stalled 30M-row exports all answered. 256MB passed those too; 384MB keeps half as
+ * much again for heavier queries. Larger sorts and aggregations spill to the portal's spill
+ * folder; a query that cannot get its memory is a 503 QueryOutOfMemory. Some allocations
+ * (aggregate states, allocator arenas) are outside DuckDB's accounting: after heavy aggregations
+ * the process can stay above 1 GiB resident.
  */
 export const DEFAULT_MEMORY_LIMIT = '384MB';
 
