@@ -12,7 +12,7 @@ import type { OutputColumn } from '../odsql/index.js';
 import { quoteIdentifier } from '../sql-text.js';
 import type { ExportContext, Exporter } from './export-context.js';
 import { streamQuery } from './query-stream.js';
-import { typedCell, type CellKind } from './sql-cells.js';
+import { typedCell, typedSelect, type CellKind } from './sql-cells.js';
 
 /** Bytes of the IPC end-of-stream marker (continuation, zero length). */
 const END_OF_STREAM = 8;
@@ -129,8 +129,7 @@ async function writeArrow(context: ExportContext) {
     text: () => new arrow.Utf8(),
     list: () => new List(item),
   };
-  const cells = context.columns.map((c) => ({ column: c, ...arrowCell(c, context.options.listSeparator) }));
-  const sql = `SELECT ${cells.map((c) => c.sql).join(', ') || 'NULL'} FROM (${context.sql})`;
+  const { cells, sql } = typedSelect(context, context.columns, [], arrowCell);
   const types = cells.map((c) => ARROW_TYPES[c.kind]());
   const schema = new Schema(
     cells.map(

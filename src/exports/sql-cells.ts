@@ -96,20 +96,24 @@ export function typedCell(column: OutputColumn, separator: string): { kind: Cell
   return { kind, sql: casts[kind] };
 }
 
-/** A typed cell of one output column. */
-export interface TypedCell {
+/** A typed cell of one output column (`K`: the kinds of the writer, typedCell's by default). */
+export interface TypedCell<K extends string = CellKind> {
   readonly column: OutputColumn;
-  readonly kind: CellKind;
+  readonly kind: K;
   readonly sql: string;
 }
 
-/** SELECT of typed cells of `columns` over the compiled rows, `leading` expressions first. */
-export function typedSelect(
+/**
+ * SELECT of typed cells of `columns` over the compiled rows, `leading` expressions first; `cell`
+ * gives each column's kind and SQL (typedCell, or a writer's own that falls back to it).
+ */
+export function typedSelect<K extends string = CellKind>(
   context: { readonly sql: string; readonly options: { readonly listSeparator: string } },
   columns: readonly OutputColumn[],
   leading: readonly string[] = [],
-): { cells: TypedCell[]; sql: string } {
-  const cells = columns.map((c) => ({ column: c, ...typedCell(c, context.options.listSeparator) }));
+  cell: (column: OutputColumn, separator: string) => { kind: K; sql: string } = typedCell as never,
+): { cells: TypedCell<K>[]; sql: string } {
+  const cells = columns.map((c) => ({ column: c, ...cell(c, context.options.listSeparator) }));
   const list = [...leading, ...cells.map((c) => c.sql)];
   return { cells, sql: `SELECT ${list.join(', ') || 'NULL'} FROM (${context.sql})` };
 }
