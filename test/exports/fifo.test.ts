@@ -1,12 +1,13 @@
-// The named pipes exports stream through, made by one long-lived shell.
+// The named pipes exports stream through, made and widened by one long-lived helper.
 import { expect } from 'chai';
 import { execFile } from 'node:child_process';
+import { closeSync, constants, openSync, writeSync } from 'node:fs';
 import { mkdtemp, rm, stat } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
-import { makeFifo } from '../../src/exports/fifo.js';
+import { makeFifo, widenFifo, WIDE_PIPE_BYTES } from '../../src/exports/fifo.js';
 
 const run = promisify(execFile);
 
@@ -43,9 +44,43 @@ describe('named pipes for exports', () => {
     expect((await stat(path.join(dir, 'after-failure.pipe'))).isFIFO()).to.equal(true);
   });
 
-  it('refuses a path with a line break rather than send two lines to the shell', async () => {
+  it('refuses a path with a line break rather than send two lines to the helper', async () => {
     const failure = await makeFifo(path.join(dir, 'a\nb.pipe')).catch((error: Error) => error.message);
     expect(failure).to.match(/^a pipe path cannot hold a line break/);
+  });
+
+  /** Bytes a writer can put in the open pipe at `fifo` while nobody reads, after `prepare`. */
+  async function unreadCapacity(fifo: string, prepare: () => Promise<unknown>): Promise<number> {
+    const reader = openSync(fifo, constants.O_RDONLY | constants.O_NONBLOCK);
+    const writer = openSync(fifo, constants.O_WRONLY | constants.O_NONBLOCK);
+    try {
+      await prepare();
+      // A non-blocking write into a pipe takes what fits and says how much that was.
+      return writeSync(writer, Buffer.alloc(2 * WIDE_PIPE_BYTES));
+    } finally {
+      closeSync(writer);
+      closeSync(reader);
+    }
+  }
+
+  it('widens an open pipe from 64 KiB to 1 MiB', async () => {
+    const fifo = path.join(dir, 'wide.pipe');
+    await makeFifo(fifo);
+    let widened: boolean | undefined;
+    const before = await unreadCapacity(fifo, () => Promise.resolve());
+    const after = await unreadCapacity(fifo, async () => (widened = await widenFifo(fifo)));
+    expect({ before, widened, after }).to.deep.equal({
+      before: 64 * 1024,
+      widened: true,
+      after: 1024 * 1024,
+    });
+  });
+
+  it('answers false for a pipe it cannot widen, and goes on answering', async () => {
+    expect(await widenFifo(path.join(dir, 'no-such.pipe'))).to.equal(false);
+    const fifo = path.join(dir, 'after-no-widen.pipe');
+    await makeFifo(fifo);
+    expect(await unreadCapacity(fifo, () => widenFifo(fifo))).to.equal(WIDE_PIPE_BYTES);
   });
 
   it('does not keep a process alive once its pipes are made', async () => {

@@ -49,9 +49,10 @@ describe('exports written by DuckDB (sample portal)', () => {
     const before = pipeBuffers.allocated;
     const { response, bytes, file } = await download('flights', 'csv', { with_bom: 'false' });
     expect(response.status).to.equal(200);
-    // 124 MB in 64 KiB reads: about 1,900 chunks, through no more buffers than the stream holds.
+    // 124 MB in reads of up to 256 KiB: about 500 chunks, through the 4 the stream holds and a few
+    // in the socket's hands (7 measured).
     expect(bytes.length).to.be.above(100e6);
-    expect(pipeBuffers.allocated - before).to.be.at.most(32);
+    expect(pipeBuffers.allocated - before).to.be.at.most(12);
     const digest = `count(*)::INTEGER AS n, bit_xor(hash(origin, destination, delay, distance))::VARCHAR AS h`;
     const [read] = await suite.reference.rows(
       `SELECT ${digest} FROM read_csv('${file}', delim=';', header=true)`,
