@@ -1,7 +1,7 @@
 // Aggregation queries on flights-3m: the record query over HTTP (parse, compile, run, JSON) against
 // the same question written by hand in SQL and run in a plain DuckDB over the same Parquet file.
 import type { DuckDBConnection } from '@duckdb/node-api';
-import { medianTurnsMs, type ServedPortal } from './harness.js';
+import { medianTurnsInRounds, type ServedPortal } from './harness.js';
 
 export interface AggregationCase {
   readonly name: string;
@@ -120,21 +120,20 @@ export interface AggregationResult {
   readonly ratio: number;
 }
 
-/** Times each case both ways, in the same run, on the same files. */
+/** Times each case both ways, in the same run, on the same files (all cases in rounds). */
 export async function benchAggregations(
   served: ServedPortal,
   duckdb: DuckDBConnection,
   runs: number,
 ): Promise<AggregationResult[]> {
-  const results: AggregationResult[] = [];
-  for (const c of AGGREGATIONS) {
-    const [httpMs, duckdbMs] = await medianTurnsMs(
-      [recordQuery(served, c.dataset, c.params), () => duckdb.runAndReadAll(c.sql)] as const,
-      runs,
-    );
-    results.push({ name: c.name, httpMs, duckdbMs, ratio: httpMs / duckdbMs });
-  }
-  return results;
+  const medians = await medianTurnsInRounds(
+    AGGREGATIONS.map((c) => [recordQuery(served, c.dataset, c.params), () => duckdb.runAndReadAll(c.sql)]),
+    runs,
+  );
+  return AGGREGATIONS.map((c, i) => {
+    const [httpMs, duckdbMs] = medians[i]!;
+    return { name: c.name, httpMs: httpMs!, duckdbMs: duckdbMs!, ratio: httpMs! / duckdbMs! };
+  });
 }
 
 /** One record query over HTTP, read to its end; fails on any status but 200. */
@@ -159,13 +158,10 @@ export interface ScalingResult {
 
 /** The flights cases over HTTP on flights (3M) and flights30m (30M), to show how cost grows. */
 export async function benchScaling(served: ServedPortal, runs: number): Promise<ScalingResult[]> {
-  const results: ScalingResult[] = [];
-  for (const c of AGGREGATIONS.filter((c) => c.dataset === 'flights')) {
-    const [smallMs, largeMs] = await medianTurnsMs(
-      [recordQuery(served, 'flights', c.params), recordQuery(served, 'flights30m', c.params)] as const,
-      runs,
-    );
-    results.push({ name: c.name, smallMs, largeMs });
-  }
-  return results;
+  const cases = AGGREGATIONS.filter((c) => c.dataset === 'flights');
+  const medians = await medianTurnsInRounds(
+    cases.map((c) => [recordQuery(served, 'flights', c.params), recordQuery(served, 'flights30m', c.params)]),
+    runs,
+  );
+  return cases.map((c, i) => ({ name: c.name, smallMs: medians[i]![0]!, largeMs: medians[i]![1]! }));
 }

@@ -1,6 +1,6 @@
 // All facets of flights-3m in one request, against one plain GROUP BY over the same rows.
 import type { DuckDBConnection } from '@duckdb/node-api';
-import { medianTurnsMs, type ServedPortal } from './harness.js';
+import { medianTurnsInRounds, type ServedPortal } from './harness.js';
 
 export interface FacetBench {
   readonly name: string;
@@ -24,7 +24,7 @@ async function getJson(url: string): Promise<void> {
   await response.json();
 }
 
-/** Times each facet request and one `GROUP BY origin`, over HTTP and in DuckDB, in the same run. */
+/** Times each facet request and one `GROUP BY origin`, over HTTP and in DuckDB, in the same run (in rounds). */
 export async function benchFacets(
   served: ServedPortal,
   duckdb: DuckDBConnection,
@@ -32,17 +32,14 @@ export async function benchFacets(
 ): Promise<FacetBench[]> {
   const groupBy = () => duckdb.runAndReadAll('SELECT origin, count(*) FROM flights GROUP BY origin');
   const base = `${served.base}/api/explore/v2.1/catalog/datasets/flights`;
-  const [httpGroupByMs] = await medianTurnsMs(
-    [() => getJson(`${base}/records?select=origin,count(*)&group_by=origin&limit=1000`), groupBy] as const,
+  const groupByOverHttp = () => getJson(`${base}/records?select=origin,count(*)&group_by=origin&limit=1000`);
+  const medians = await medianTurnsInRounds(
+    [[groupByOverHttp, groupBy], ...CASES.map((c) => [() => getJson(`${base}/facets?${c.params}`), groupBy])],
     runs,
   );
-  const results: FacetBench[] = [];
-  for (const c of CASES) {
-    const [httpMs, groupByMs] = await medianTurnsMs(
-      [() => getJson(`${base}/facets?${c.params}`), groupBy] as const,
-      runs,
-    );
-    results.push({ name: c.name, httpMs, httpGroupByMs, groupByMs });
-  }
-  return results;
+  const httpGroupByMs = medians[0]![0]!;
+  return CASES.map((c, i) => {
+    const [httpMs, groupByMs] = medians[i + 1]!;
+    return { name: c.name, httpMs: httpMs!, httpGroupByMs, groupByMs: groupByMs! };
+  });
 }

@@ -38,34 +38,57 @@ export function wantsAnotherTurn(
 }
 
 /**
- * Median wall times in milliseconds of pieces of work timed in turns (a, b, a, b, ...) after one
- * warm-up each: at least `runs` turns, and more for quick work (up to MAX_RUNS turns or
- * MIN_MEASURING_MS of measuring per piece), whose medians are the noisiest. Timed in turns, a
- * busy moment of the machine weighs on both sides of a ratio alike.
+ * Median wall times in milliseconds of cases, each a tuple of pieces of work timed in turns
+ * (a, b, a, b, ...) after one warm-up each: at least `runs` turns, and more for quick work (up to
+ * MAX_RUNS turns or MIN_MEASURING_MS of measuring per piece), whose medians are the noisiest.
+ * Timed in turns, a busy moment of the machine weighs on both sides of a ratio alike. The cases
+ * take their turns in rounds (one turn of each case that wants one, then again), so each case's
+ * turns spread over the whole of the timing: a slow moment of the machine (seconds long on a
+ * shared VM, weighing unequally on work of two threads and of one) then falls on a few turns of
+ * every case, which the medians pass over, rather than on all the turns of one case. Returns each
+ * case's medians, in order.
  */
-export async function medianTurnsMs<T extends readonly Work[]>(
-  works: T,
+export async function medianTurnsInRounds(
+  cases: readonly (readonly Work[])[],
   runs = 5,
-): Promise<{ -readonly [K in keyof T]: number }> {
-  for (const work of works) await work();
-  const times: number[][] = works.map(() => []);
-  let measured = 0;
-  let turns = 0;
-  while (wantsAnotherTurn(turns, measured, runs, works.length * MIN_MEASURING_MS)) {
-    for (const [i, work] of works.entries()) {
-      const ms = await timeMs(work);
-      times[i]!.push(ms);
-      measured += ms;
-    }
-    turns++;
-  }
-  return times.map(median) as { -readonly [K in keyof T]: number };
+): Promise<number[][]> {
+  for (const works of cases) for (const work of works) await work();
+  const timing = cases.map((works) => ({
+    works,
+    times: works.map((): number[] => []),
+    measured: 0,
+    turns: 0,
+  }));
+  await inRounds(
+    timing,
+    (c) => wantsAnotherTurn(c.turns, c.measured, runs, c.works.length * MIN_MEASURING_MS),
+    async (c) => {
+      for (const [i, work] of c.works.entries()) {
+        const ms = await timeMs(work);
+        c.times[i]!.push(ms);
+        c.measured += ms;
+      }
+      c.turns++;
+    },
+  );
+  return timing.map((c) => c.times.map(median));
 }
 
-/** Median wall time in milliseconds of one piece of work (see medianTurnsMs). */
+/** Gives `turn` to each case that `wants` one, round after round, until none wants one. */
+export async function inRounds<C>(
+  cases: readonly C[],
+  wants: (c: C) => boolean,
+  turn: (c: C) => Promise<void>,
+): Promise<void> {
+  for (let round = cases.filter(wants); round.length > 0; round = cases.filter(wants)) {
+    for (const c of round) await turn(c);
+  }
+}
+
+/** Median wall time in milliseconds of one piece of work (see medianTurnsInRounds). */
 export async function medianMs(work: Work, runs = 5): Promise<number> {
-  const [ms] = await medianTurnsMs([work] as const, runs);
-  return ms;
+  const [medians] = await medianTurnsInRounds([[work]], runs);
+  return medians![0]!;
 }
 
 /** A `duckportal serve` process on a loopback port. */

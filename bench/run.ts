@@ -28,6 +28,7 @@ import { startPeers, type Peer } from './peers.js';
 import { benchLoad, type LoadResult } from './load.js';
 import { DEFAULT_MEMORY_LIMIT } from '../src/server.js';
 import {
+  inRounds,
   machine,
   markdownTable,
   median,
@@ -114,7 +115,8 @@ export async function main(args: string[]): Promise<void> {
       `# duckportal bench, ${date}`,
       '',
       `Machine: ${host.cores} cores (${host.cpu}), ${host.memoryGiB} GiB, Node ${host.node}; DuckDB threads: ${threads}; median of at least ${runs} runs after a warm-up`,
-      `(up to 25 for quick queries, or 1.5 s of measuring); the whole run took ${minutes.toFixed(1)} minutes.`,
+      `(up to 25 for quick queries, or 1.5 s of measuring), the two sides of a ratio timed in turns and the cases of a table in rounds`,
+      `(one turn of each case, then again: a slow moment of the machine falls on a few turns of every case); the whole run took ${minutes.toFixed(1)} minutes.`,
       `Load average of the machine (1 min) before the run: ${loadBefore.toFixed(1)}, at its end: ${os.loadavg()[0]!.toFixed(1)} (above ${host.cores}, other work shared the cores).`,
       '',
       summary(aggregations, scaling, load, exports),
@@ -245,40 +247,43 @@ const SETTLE_MS = 250;
 
 /**
  * Each aggregation on a peer and over HTTP in turns (a warm and a timed run in one session of the
- * peer's client, then HTTP_WARMING and HTTP_PER_TURN requests). Quick queries get more turns, as in
- * medianTurnsMs: up to 25 turns, or 1.5 s of the peer's time (wantsAnotherTurn).
+ * peer's client, then HTTP_WARMING and HTTP_PER_TURN requests), the cases in rounds, as in
+ * medianTurnsInRounds; quick queries get more turns: up to 25, or 1.5 s of the peer's time.
  */
 async function timePeer(peer: Peer, served: ServedPortal, runs: number): Promise<PeerTime[]> {
   const dialect = peer.name.startsWith('PostgreSQL') ? 'postgres' : 'sqlite';
-  const times: PeerTime[] = [];
-  for (const c of AGGREGATIONS) {
-    const sql = c[dialect];
-    if (sql === undefined) {
-      times.push(null);
-      continue;
-    }
-    const http = recordQuery(served, c.dataset, c.params);
-    await http();
-    const turns: { peerMs: number; httpMs: number }[] = [];
-    let measured = 0;
-    while (wantsAnotherTurn(turns.length, measured, runs)) {
-      const peerMs = peer.time([sql], 1)[0]!;
-      measured += peerMs;
+  const cases = AGGREGATIONS.map((c) => ({
+    sql: c[dialect],
+    http: recordQuery(served, c.dataset, c.params),
+    turns: [] as { peerMs: number; httpMs: number }[],
+    measured: 0,
+  }));
+  const timed = cases.filter((c) => c.sql !== undefined);
+  for (const c of timed) await c.http();
+  await inRounds(
+    timed,
+    (c) => wantsAnotherTurn(c.turns.length, c.measured, runs),
+    async (c) => {
+      const peerMs = peer.time([c.sql!], 1)[0]!;
+      c.measured += peerMs;
       // Also lets this event loop, which the peer's client blocked, see the keep-alive sockets the
       // server closed meanwhile, or the next request goes out on a dead one.
       await delay(SETTLE_MS);
-      for (let i = 0; i < HTTP_WARMING; i++) await http();
+      for (let i = 0; i < HTTP_WARMING; i++) await c.http();
       const httpTimes: number[] = [];
-      for (let i = 0; i < HTTP_PER_TURN; i++) httpTimes.push(await timeMs(http));
-      turns.push({ peerMs, httpMs: median(httpTimes) });
-    }
-    times.push({
-      peerMs: median(turns.map((t) => t.peerMs)),
-      httpMs: median(turns.map((t) => t.httpMs)),
-      ratio: median(turns.map((t) => t.peerMs / t.httpMs)),
-    });
-  }
-  return times;
+      for (let i = 0; i < HTTP_PER_TURN; i++) httpTimes.push(await timeMs(c.http));
+      c.turns.push({ peerMs, httpMs: median(httpTimes) });
+    },
+  );
+  return cases.map(({ sql, turns }) =>
+    sql === undefined
+      ? null
+      : {
+          peerMs: median(turns.map((t) => t.peerMs)),
+          httpMs: median(turns.map((t) => t.httpMs)),
+          ratio: median(turns.map((t) => t.peerMs / t.httpMs)),
+        },
+  );
 }
 
 function ms(n: number): string {
