@@ -24,7 +24,10 @@ async function getJson(url: string): Promise<void> {
   await response.json();
 }
 
-/** Times each facet request and one `GROUP BY origin`, over HTTP and in DuckDB, in the same run (in rounds). */
+/**
+ * Times each facet request and one `GROUP BY origin`, over HTTP and in DuckDB, in the same run
+ * (the cases in rounds).
+ */
 export async function benchFacets(
   served: ServedPortal,
   duckdb: DuckDBConnection,
