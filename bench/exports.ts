@@ -202,8 +202,8 @@ async function timeExport(
   const downloads = [];
   const copies: number[] = [];
   try {
-    // Quick cases run more, as in medianTurnsInRounds, here until EXPORT_MEASURING_MS of downloads or
-    // EXPORT_MAX_TURNS. A case with runs of its own runs exactly those.
+    // Quick cases run more, as in medianTurnsInRounds, here until EXPORT_MEASURING_MS of downloads
+    // or EXPORT_MAX_TURNS. A case with runs of its own runs exactly those.
     let measured = 0;
     const another = (i: number): boolean =>
       c.runs === undefined

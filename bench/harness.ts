@@ -53,22 +53,16 @@ export async function medianTurnsInRounds(
   runs = 5,
 ): Promise<number[][]> {
   for (const works of cases) for (const work of works) await work();
-  const timing = cases.map((works) => ({
-    works,
-    times: works.map((): number[] => []),
-    measured: 0,
-    turns: 0,
-  }));
+  const timing = cases.map((works) => ({ works, times: works.map((): number[] => []), measured: 0 }));
   await inRounds(
     timing,
-    (c) => wantsAnotherTurn(c.turns, c.measured, runs, c.works.length * MIN_MEASURING_MS),
+    (c) => wantsAnotherTurn(c.times[0]!.length, c.measured, runs, c.works.length * MIN_MEASURING_MS),
     async (c) => {
       for (const [i, work] of c.works.entries()) {
         const ms = await timeMs(work);
         c.times[i]!.push(ms);
         c.measured += ms;
       }
-      c.turns++;
     },
   );
   return timing.map((c) => c.times.map(median));

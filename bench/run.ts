@@ -252,19 +252,24 @@ const SETTLE_MS = 250;
  */
 async function timePeer(peer: Peer, served: ServedPortal, runs: number): Promise<PeerTime[]> {
   const dialect = peer.name.startsWith('PostgreSQL') ? 'postgres' : 'sqlite';
-  const cases = AGGREGATIONS.map((c) => ({
-    sql: c[dialect],
-    http: recordQuery(served, c.dataset, c.params),
-    turns: [] as { peerMs: number; httpMs: number }[],
-    measured: 0,
-  }));
-  const timed = cases.filter((c) => c.sql !== undefined);
+  const cases = AGGREGATIONS.map((c) => {
+    const sql = c[dialect];
+    return sql === undefined
+      ? null
+      : {
+          sql,
+          http: recordQuery(served, c.dataset, c.params),
+          turns: [] as { peerMs: number; httpMs: number }[],
+          measured: 0,
+        };
+  });
+  const timed = cases.filter((c) => c !== null);
   for (const c of timed) await c.http();
   await inRounds(
     timed,
     (c) => wantsAnotherTurn(c.turns.length, c.measured, runs),
     async (c) => {
-      const peerMs = peer.time([c.sql!], 1)[0]!;
+      const peerMs = peer.time([c.sql], 1)[0]!;
       c.measured += peerMs;
       // Also lets this event loop, which the peer's client blocked, see the keep-alive sockets the
       // server closed meanwhile, or the next request goes out on a dead one.
@@ -275,13 +280,13 @@ async function timePeer(peer: Peer, served: ServedPortal, runs: number): Promise
       c.turns.push({ peerMs, httpMs: median(httpTimes) });
     },
   );
-  return cases.map(({ sql, turns }) =>
-    sql === undefined
+  return cases.map((c) =>
+    c === null
       ? null
       : {
-          peerMs: median(turns.map((t) => t.peerMs)),
-          httpMs: median(turns.map((t) => t.httpMs)),
-          ratio: median(turns.map((t) => t.peerMs / t.httpMs)),
+          peerMs: median(c.turns.map((t) => t.peerMs)),
+          httpMs: median(c.turns.map((t) => t.httpMs)),
+          ratio: median(c.turns.map((t) => t.peerMs / t.httpMs)),
         },
   );
 }
