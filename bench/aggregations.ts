@@ -1,7 +1,7 @@
 // Aggregation queries on flights-3m: the record query over HTTP (parse, compile, run, JSON) against
 // the same question written by hand in SQL and run in a plain DuckDB over the same Parquet file.
 import type { DuckDBConnection } from '@duckdb/node-api';
-import { medianTurnsInRounds, type ServedPortal } from './harness.js';
+import { medianTurnsInRounds, type MeasuredRatio, type ServedPortal } from './harness.js';
 
 export interface AggregationCase {
   readonly name: string;
@@ -113,11 +113,11 @@ export const AGGREGATIONS: readonly AggregationCase[] = [
   },
 ];
 
-export interface AggregationResult {
+/** A case's two times and, HTTP over DuckDB, the median of its turns' ratios. */
+export interface AggregationResult extends MeasuredRatio {
   readonly name: string;
   readonly httpMs: number;
   readonly duckdbMs: number;
-  readonly ratio: number;
 }
 
 /** Times each case both ways, in the same run, on the same files (all cases in rounds). */
@@ -126,13 +126,13 @@ export async function benchAggregations(
   duckdb: DuckDBConnection,
   runs: number,
 ): Promise<AggregationResult[]> {
-  const medians = await medianTurnsInRounds(
+  const times = await medianTurnsInRounds(
     AGGREGATIONS.map((c) => [recordQuery(served, c.dataset, c.params), () => duckdb.runAndReadAll(c.sql)]),
     runs,
   );
   return AGGREGATIONS.map((c, i) => {
-    const [httpMs, duckdbMs] = medians[i]!;
-    return { name: c.name, httpMs: httpMs!, duckdbMs: duckdbMs!, ratio: httpMs! / duckdbMs! };
+    const [httpMs, duckdbMs] = times[i]!.medians;
+    return { name: c.name, httpMs: httpMs!, duckdbMs: duckdbMs!, ...times[i]!.ratio! };
   });
 }
 
@@ -150,18 +150,29 @@ export function recordQuery(
   };
 }
 
-export interface ScalingResult {
+/** A case's time on 3M and 30M rows and, 30M over 3M, the median of its turns' ratios. */
+export interface ScalingResult extends MeasuredRatio {
   readonly name: string;
   readonly smallMs: number;
   readonly largeMs: number;
 }
 
-/** The flights cases over HTTP on flights (3M) and flights30m (30M), to show how cost grows. */
+/**
+ * Measuring time per scaling case before its ratio stops however well known: the 30M-row side
+ * of a turn takes up to 1.2 s, and nine cases at RATIO_MEASURING_MS would add two minutes.
+ */
+const SCALING_MEASURING_MS = 15_000;
+
+/** The flights cases over HTTP on flights30m (30M) and flights (3M), to show how cost grows. */
 export async function benchScaling(served: ServedPortal, runs: number): Promise<ScalingResult[]> {
   const cases = AGGREGATIONS.filter((c) => c.dataset === 'flights');
-  const medians = await medianTurnsInRounds(
-    cases.map((c) => [recordQuery(served, 'flights', c.params), recordQuery(served, 'flights30m', c.params)]),
+  const times = await medianTurnsInRounds(
+    cases.map((c) => [recordQuery(served, 'flights30m', c.params), recordQuery(served, 'flights', c.params)]),
     runs,
+    SCALING_MEASURING_MS,
   );
-  return cases.map((c, i) => ({ name: c.name, smallMs: medians[i]![0]!, largeMs: medians[i]![1]! }));
+  return cases.map((c, i) => {
+    const [largeMs, smallMs] = times[i]!.medians;
+    return { name: c.name, smallMs: smallMs!, largeMs: largeMs!, ...times[i]!.ratio! };
+  });
 }

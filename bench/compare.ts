@@ -4,7 +4,8 @@
 /** The parts of a report's JSON that hold ratios; older reports may lack some. */
 export interface ReportJson {
   readonly date: string;
-  readonly aggregations?: readonly { name: string; httpMs: number; duckdbMs: number }[];
+  /** Older reports: `ratio` is httpMs / duckdbMs; from run 21, the median of the turns' ratios. */
+  readonly aggregations?: readonly { name: string; httpMs: number; duckdbMs: number; ratio?: number }[];
   /**
    * Per peer and aggregation: its time, duckportal's timed beside it and the median ratio of the
    * turns (older reports: the two times only, or the peer's time alone).
@@ -12,8 +13,9 @@ export interface ReportJson {
   readonly peers?: Readonly<
     Record<string, readonly ({ peerMs: number; httpMs: number; ratio?: number } | number | null)[]>
   >;
-  readonly facets?: readonly { name: string; httpMs: number; groupByMs: number }[];
-  readonly scaling?: readonly { name: string; smallMs: number; largeMs: number }[];
+  /** Facets and scaling: the median of the turns' ratios from run 21, the ratio of the medians before. */
+  readonly facets?: readonly { name: string; httpMs: number; groupByMs: number; ratio?: number }[];
+  readonly scaling?: readonly { name: string; smallMs: number; largeMs: number; ratio?: number }[];
   readonly exports?: readonly { server: string; format: string; dataset: string; ratio: number }[];
 }
 
@@ -28,7 +30,9 @@ export const AGREEMENT = 1.15;
 /** Each ratio of a report by a name stable across runs. */
 function ratiosOf(report: ReportJson): Map<string, number> {
   const ratios = new Map<string, number>();
-  for (const a of report.aggregations ?? []) ratios.set(`${a.name}: HTTP / DuckDB`, a.httpMs / a.duckdbMs);
+  for (const a of report.aggregations ?? []) {
+    ratios.set(`${a.name}: HTTP / DuckDB`, a.ratio ?? a.httpMs / a.duckdbMs);
+  }
   for (const [peer, times] of Object.entries(report.peers ?? {})) {
     (report.aggregations ?? []).forEach((a, i) => {
       const time = times[i];
@@ -36,8 +40,10 @@ function ratiosOf(report: ReportJson): Map<string, number> {
       else if (time) ratios.set(`${a.name}: ${peer} / HTTP`, time.ratio ?? time.peerMs / time.httpMs);
     });
   }
-  for (const f of report.facets ?? []) ratios.set(`facets, ${f.name}: HTTP / DuckDB`, f.httpMs / f.groupByMs);
-  for (const s of report.scaling ?? []) ratios.set(`${s.name}: 30M / 3M`, s.largeMs / s.smallMs);
+  for (const f of report.facets ?? []) {
+    ratios.set(`facets, ${f.name}: HTTP / DuckDB`, f.ratio ?? f.httpMs / f.groupByMs);
+  }
+  for (const s of report.scaling ?? []) ratios.set(`${s.name}: 30M / 3M`, s.ratio ?? s.largeMs / s.smallMs);
   for (const e of report.exports ?? []) {
     ratios.set(`export ${e.format} of ${e.dataset} (${e.server}): HTTP / COPY`, e.ratio);
   }

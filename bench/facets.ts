@@ -1,8 +1,9 @@
 // All facets of flights-3m in one request, against one plain GROUP BY over the same rows.
 import type { DuckDBConnection } from '@duckdb/node-api';
-import { medianTurnsInRounds, type ServedPortal } from './harness.js';
+import { medianTurnsInRounds, type MeasuredRatio, type ServedPortal } from './harness.js';
 
-export interface FacetBench {
+/** A facet request's time, the GROUP BYs' and, facets over DuckDB's GROUP BY, its turns' median ratio. */
+export interface FacetBench extends MeasuredRatio {
   readonly name: string;
   readonly httpMs: number;
   /** `group_by=origin` with count(*), through the record query over HTTP (same path, same costs). */
@@ -36,13 +37,13 @@ export async function benchFacets(
   const groupBy = () => duckdb.runAndReadAll('SELECT origin, count(*) FROM flights GROUP BY origin');
   const base = `${served.base}/api/explore/v2.1/catalog/datasets/flights`;
   const groupByOverHttp = () => getJson(`${base}/records?select=origin,count(*)&group_by=origin&limit=1000`);
-  const medians = await medianTurnsInRounds(
+  const times = await medianTurnsInRounds(
     [[groupByOverHttp, groupBy], ...CASES.map((c) => [() => getJson(`${base}/facets?${c.params}`), groupBy])],
     runs,
   );
-  const httpGroupByMs = medians[0]![0]!;
+  const httpGroupByMs = times[0]!.medians[0]!;
   return CASES.map((c, i) => {
-    const [httpMs, groupByMs] = medians[i + 1]!;
-    return { name: c.name, httpMs: httpMs!, httpGroupByMs, groupByMs: groupByMs! };
+    const [httpMs, groupByMs] = times[i + 1]!.medians;
+    return { name: c.name, httpMs: httpMs!, httpGroupByMs, groupByMs: groupByMs!, ...times[i + 1]!.ratio! };
   });
 }

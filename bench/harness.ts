@@ -38,25 +38,91 @@ export function wantsAnotherTurn(
 }
 
 /**
+ * How well a ratio must be known before its timing stops: the standard error of the median of its
+ * turns' log ratios, 0.035 (about ±7% at 95%). Two runs' ratios each known that well differ with a
+ * standard error of 0.05, so 15% (0.14) is 2.8 of them. With five turns of the peers' ratios, whose
+ * turns spread by 10-20% (standard deviation of the log ratio), the error was 0.06-0.11, and four or
+ * five ratios of 48 missed 15% run after run.
+ */
+export const RATIO_ERROR = 0.035;
+
+/** Fewest turns whose spread is trusted to stop on, and the most a ratio gets. */
+const FEWEST_TO_STOP = 8;
+const MAX_RATIO_TURNS = 60;
+
+/** Measuring time (all the pieces of a case together) after which a ratio stops however well known. */
+export const RATIO_MEASURING_MS = 20_000;
+
+/**
+ * The standard error of the median of the logs of `ratios`, from their median absolute deviation
+ * (robust to the few turns a busy moment of the machine slows): 1.2533 × 1.4826 × MAD / √n.
+ */
+export function medianLogError(ratios: readonly number[]): number {
+  const logs = ratios.map(Math.log);
+  const middle = median(logs);
+  const deviation = median(logs.map((x) => Math.abs(x - middle)));
+  return (1.2533 * 1.4826 * deviation) / Math.sqrt(logs.length);
+}
+
+/**
+ * Whether a ratio's timing goes on for another turn: until `runs` turns, then until its median is
+ * known to RATIO_ERROR (from FEWEST_TO_STOP turns on), within MAX_RATIO_TURNS and `budgetMs`.
+ */
+export function ratioWantsAnotherTurn(
+  ratios: readonly number[],
+  measuredMs: number,
+  runs: number,
+  budgetMs = RATIO_MEASURING_MS,
+): boolean {
+  if (ratios.length < runs) return true;
+  if (ratios.length >= MAX_RATIO_TURNS || measuredMs >= budgetMs) return false;
+  return ratios.length < FEWEST_TO_STOP || medianLogError(ratios) > RATIO_ERROR;
+}
+
+/** A ratio from turns: the median of the turns' ratios, its medianLogError and the turns. */
+export interface MeasuredRatio {
+  readonly ratio: number;
+  readonly error: number;
+  readonly turns: number;
+}
+
+/** The medians of a case's pieces of work and, for a pair, works[0] over works[1]. */
+export interface CaseTimes {
+  readonly medians: number[];
+  readonly ratio: MeasuredRatio | null;
+}
+
+/** The MeasuredRatio of turns' ratios. */
+export function measuredRatio(ratios: readonly number[]): MeasuredRatio {
+  return { ratio: median(ratios), error: medianLogError(ratios), turns: ratios.length };
+}
+
+/**
  * Median wall times in milliseconds of cases, each a tuple of pieces of work timed in turns
- * (a, b, a, b, ...) after one warm-up each: at least `runs` turns, and more for quick work (up to
- * MAX_RUNS turns or MIN_MEASURING_MS of measuring per piece), whose medians are the noisiest.
+ * (a, b, a, b, ...) after one warm-up each. A pair (a ratio, a over b) is timed until the median of
+ * its turns' ratios is known to RATIO_ERROR (ratioWantsAnotherTurn); a single piece of work for at
+ * least `runs` turns, and more if quick (up to MAX_RUNS turns or MIN_MEASURING_MS of measuring).
  * Timed in turns, a busy moment of the machine weighs on both sides of a ratio alike. The cases
  * take their turns in rounds (one turn of each case that wants one, then again), so each case's
  * turns spread over the whole of the timing: a slow moment of the machine (seconds long on a
  * shared VM, weighing unequally on work of two threads and of one) then falls on a few turns of
  * every case, which the medians pass over, rather than on all the turns of one case. Returns each
- * case's medians, in order.
+ * case's times, in order.
  */
 export async function medianTurnsInRounds(
   cases: readonly (readonly Work[])[],
   runs = 5,
-): Promise<number[][]> {
+  budgetMs = RATIO_MEASURING_MS,
+): Promise<CaseTimes[]> {
   for (const works of cases) for (const work of works) await work();
   const timing = cases.map((works) => ({ works, times: works.map((): number[] => []), measured: 0 }));
+  const ratios = (c: (typeof timing)[number]): number[] => c.times[0]!.map((a, i) => a / c.times[1]![i]!);
   await inRounds(
     timing,
-    (c) => wantsAnotherTurn(c.times[0]!.length, c.measured, runs, c.works.length * MIN_MEASURING_MS),
+    (c) =>
+      c.works.length === 2
+        ? ratioWantsAnotherTurn(ratios(c), c.measured, runs, budgetMs)
+        : wantsAnotherTurn(c.times[0]!.length, c.measured, runs, c.works.length * MIN_MEASURING_MS),
     async (c) => {
       for (const [i, work] of c.works.entries()) {
         const ms = await timeMs(work);
@@ -65,7 +131,10 @@ export async function medianTurnsInRounds(
       }
     },
   );
-  return timing.map((c) => c.times.map(median));
+  return timing.map((c) => ({
+    medians: c.times.map(median),
+    ratio: c.works.length === 2 ? measuredRatio(ratios(c)) : null,
+  }));
 }
 
 /** Gives `turn` to each case that `wants` one, round after round, until none wants one. */
@@ -81,8 +150,8 @@ export async function inRounds<C>(
 
 /** Median wall time in milliseconds of one piece of work (see medianTurnsInRounds). */
 export async function medianMs(work: Work, runs = 5): Promise<number> {
-  const [medians] = await medianTurnsInRounds([[work]], runs);
-  return medians![0]!;
+  const [times] = await medianTurnsInRounds([[work]], runs);
+  return times!.medians[0]!;
 }
 
 /** A `duckportal serve` process on a loopback port. */

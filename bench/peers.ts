@@ -1,20 +1,35 @@
 // The engines users would otherwise pick, loaded with the same rows: PostgreSQL 15 (CKAN's
-// DataStore) on a private port in a temp dir, and SQLite (Datasette). Each times the same
-// questions in its own dialect, server-side, with its own client's timer.
-import { execFileSync, spawnSync } from 'node:child_process';
+// DataStore) on a private port in a temp dir, and SQLite (Datasette). Each answers the same
+// questions in its own dialect, in one open session of its own client, timed by that client's own
+// timer, in turns with duckportal answering over HTTP.
+import { execFileSync, spawn, spawnSync, type ChildProcessByStdio } from 'node:child_process';
 import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
+import { createInterface } from 'node:readline';
+import type { Readable, Writable } from 'node:stream';
+import { setTimeout as delay } from 'node:timers/promises';
 import type { DuckDBConnection } from '@duckdb/node-api';
-import { median } from './harness.js';
+import { AGGREGATIONS, recordQuery } from './aggregations.js';
+import {
+  inRounds,
+  measuredRatio,
+  median,
+  ratioWantsAnotherTurn,
+  timeMs,
+  type MeasuredRatio,
+  type ServedPortal,
+} from './harness.js';
 
 const PG_BIN = '/usr/lib/postgresql/15/bin';
 const PG_PORT = '54329';
 
-/** One peer engine: times each statement (median of `runs` after a warm-up), or null if missing. */
+/** One peer engine with flights loaded and a session of its client open. */
 export interface Peer {
   readonly name: string;
-  time(sqls: readonly string[], runs: number): number[];
-  stop(): void;
+  readonly dialect: 'postgres' | 'sqlite';
+  /** Runs one statement in the session; its time in milliseconds by the client's own timer. */
+  time(sql: string): Promise<number>;
+  stop(): Promise<void>;
 }
 
 /** Installs PostgreSQL 15 and SQLite from Debian when absent (the bench's only system step). */
@@ -27,20 +42,68 @@ function ensurePackages(): void {
   execFileSync('apt-get', ['install', '-y', '--no-install-recommends', ...missing], { stdio: 'ignore' });
 }
 
-/** Each statement run 1 + `runs` times in one client session; the timer lines give the times. */
-function timesOf(output: string, pattern: RegExp, statements: number, runs: number, scale: number): number[] {
-  const times = [...output.matchAll(pattern)].map((m) => Number(m[1]) * scale);
-  if (times.length !== statements * (runs + 1))
-    throw new Error(`peer timing: ${times.length} timings in\n${output}`);
-  return Array.from({ length: statements }, (_, i) =>
-    median(times.slice(i * (runs + 1) + 1, (i + 1) * (runs + 1))),
-  );
+/** The line a session's client prints after each statement (and once after its setup). */
+const DONE = 'duckportal-bench-done';
+
+/** A peer's client: its command line, and its input for one statement, which ends by printing DONE. */
+interface Client {
+  readonly command: string;
+  readonly args: readonly string[];
+  /** Sent once, first (its timer on). */
+  readonly setup: string;
+  readonly statement: (sql: string) => string;
 }
 
-const repeatAll = (sqls: readonly string[], runs: number): string =>
-  sqls
-    .flatMap((sql) => Array.from({ length: runs + 1 }, () => `${sql.replace(/\s+/g, ' ').trim()};`))
-    .join('\n');
+/**
+ * An interactive session of a peer's client on pipes: a statement in, then the client's command
+ * that prints DONE; what it printed in between is the timer line, or else an error. The client
+ * runs under `stdbuf -oL`, or its lines would wait in a full stdout buffer, and its stderr goes to
+ * the same pipe, so that an error comes before DONE. It stops at the first error (the caller's
+ * options), which fails the statements still waiting.
+ */
+class Session {
+  private readonly child: ChildProcessByStdio<Writable, Readable, null>;
+  /** Each statement's outcome, in order; the first is the setup's, whose lines are not read. */
+  private readonly waiting: { resolve: (lines: string[]) => void; reject: (error: Error) => void }[] = [];
+  private lines: string[] = [];
+
+  constructor(private readonly client: Client) {
+    const { command, args, setup, statement } = client;
+    this.child = spawn('sh', ['-c', 'exec "$@" 2>&1', 'sh', 'stdbuf', '-oL', command, ...args], {
+      stdio: ['pipe', 'pipe', 'ignore'],
+    });
+    createInterface({ input: this.child.stdout }).on('line', (line) => {
+      if (line !== DONE) return void this.lines.push(line);
+      this.waiting.shift()?.resolve(this.lines);
+      this.lines = [];
+    });
+    this.child.once('exit', (code) => {
+      const error = new Error(`${command} exited with ${code}: ${this.lines.join('\n')}`);
+      for (const waiter of this.waiting.splice(0)) waiter.reject(error);
+    });
+    this.waiting.push({ resolve: () => undefined, reject: () => undefined });
+    this.child.stdin.write(`${setup}${statement('SELECT 1')}`);
+  }
+
+  /** Runs one statement; resolves to the line it printed, which must match `timer`. */
+  async run(sql: string, timer: RegExp): Promise<RegExpExecArray> {
+    const lines = await new Promise<string[]>((resolve, reject) => {
+      this.waiting.push({ resolve, reject });
+      this.child.stdin.write(this.client.statement(sql.replace(/\s+/g, ' ').trim()));
+    });
+    const match = lines.length === 1 ? timer.exec(lines[0]!) : null;
+    if (!match) throw new Error(`${this.client.command}: ${lines.join('\n')}`);
+    return match;
+  }
+
+  close(): Promise<void> {
+    if (this.child.exitCode !== null) return Promise.resolve();
+    return new Promise((resolve) => {
+      this.child.once('exit', () => resolve());
+      this.child.stdin.end();
+    });
+  }
+}
 
 /** Writes the flights table as CSV with DuckDB, for both peers to load. */
 async function flightsCsv(duckdb: DuckDBConnection, dir: string): Promise<string> {
@@ -68,50 +131,51 @@ function startPostgres(dir: string, csv: string): Peer {
     '-o',
     `-p ${PG_PORT} -k ${dir} -c listen_addresses='' -c shared_buffers=2GB -c work_mem=256MB -c max_parallel_workers_per_gather=2`,
   ]);
-  const psql = (input: string): string =>
-    execFileSync(
-      'psql',
-      ['-h', dir, '-p', PG_PORT, '-U', 'bench', '-d', 'postgres', '-v', 'ON_ERROR_STOP=1', '-o', '/dev/null'],
-      {
-        input,
-        encoding: 'utf8',
-        maxBuffer: 1 << 26,
-      },
-    );
-  psql(
-    `CREATE TABLE flights (date timestamptz, delay integer, distance integer, origin text, destination text);
+  const connection = ['-h', dir, '-p', PG_PORT, '-U', 'bench', '-d', 'postgres', '-v', 'ON_ERROR_STOP=1'];
+  execFileSync('psql', [...connection, '-o', '/dev/null'], {
+    input: `CREATE TABLE flights (date timestamptz, delay integer, distance integer, origin text, destination text);
      COPY flights FROM '${csv}' WITH (FORMAT csv, HEADER true); VACUUM ANALYZE flights;`,
-  );
+    stdio: ['pipe', 'ignore', 'inherit'],
+  });
+  const session = new Session({
+    command: 'psql',
+    args: [...connection, '-q', '-o', '/dev/null'],
+    setup: '\\timing on\n',
+    statement: (sql) => `${sql};\n\\echo ${DONE}\n`,
+  });
   return {
     name: 'PostgreSQL 15',
-    time: (sqls, runs) =>
-      timesOf(psql(`\\timing on\n${repeatAll(sqls, runs)}`), /^Time: ([\d.]+) ms/gm, sqls.length, runs, 1),
-    stop: () => asPostgres('pg_ctl', ['-D', data, '-w', 'stop', '-m', 'fast']),
+    dialect: 'postgres',
+    time: async (sql) => Number((await session.run(sql, /^Time: ([\d.]+) ms/))[1]),
+    stop: async () => {
+      await session.close();
+      asPostgres('pg_ctl', ['-D', data, '-w', 'stop', '-m', 'fast']);
+    },
   };
 }
 
 function startSqlite(dir: string, csv: string): Peer {
   const db = path.join(dir, 'flights.sqlite');
-  const sqlite = (input: string): string =>
-    execFileSync('sqlite3', [db], { input, encoding: 'utf8', maxBuffer: 1 << 26 });
-  sqlite(
-    [
+  execFileSync('sqlite3', ['-bail', db], {
+    input: [
       'CREATE TABLE flights (date TEXT, delay INTEGER, distance INTEGER, origin TEXT, destination TEXT);',
       `.import --csv --skip 1 ${csv} flights`,
       'ANALYZE;',
     ].join('\n'),
-  );
+    stdio: ['pipe', 'ignore', 'inherit'],
+  });
+  // `.once`, not `.output`: the rows of the next statement only, or DONE would not be printed.
+  const session = new Session({
+    command: 'sqlite3',
+    args: ['-bail', db],
+    setup: '.timer on\n',
+    statement: (sql) => `.once /dev/null\n${sql};\n.print ${DONE}\n`,
+  });
   return {
     name: 'SQLite',
-    time: (sqls, runs) =>
-      timesOf(
-        sqlite(`.timer on\n.output /dev/null\n${repeatAll(sqls, runs)}`),
-        /^Run Time: real ([\d.]+)/gm,
-        sqls.length,
-        runs,
-        1000,
-      ),
-    stop: () => undefined,
+    dialect: 'sqlite',
+    time: async (sql) => Number((await session.run(sql, /^Run Time: real ([\d.]+)/))[1]) * 1000,
+    stop: () => session.close(),
   };
 }
 
@@ -121,5 +185,86 @@ export async function startPeers(duckdb: DuckDBConnection, workDir: string): Pro
   mkdirSync(workDir, { recursive: true });
   writeFileSync(path.join(workDir, 'README'), 'duckportal bench peers: removed after the run\n');
   const csv = await flightsCsv(duckdb, workDir);
-  return [startPostgres(workDir, csv), startSqlite(workDir, csv)];
+  const postgres = startPostgres(workDir, csv);
+  try {
+    return [postgres, startSqlite(workDir, csv)];
+  } catch (error) {
+    await postgres.stop();
+    throw error;
+  }
+}
+
+/** A peer's time for one aggregation, duckportal's beside it, and the median of their turns' ratios. */
+export interface PeerTime extends MeasuredRatio {
+  readonly peerMs: number;
+  readonly httpMs: number;
+}
+
+/**
+ * HTTP requests in each turn of a peer's timing: HTTP_WARMING untimed, then HTTP_PER_TURN whose
+ * median is duckportal's time in the turn. Right after a peer, the first two or three answers took
+ * up to twice the steady time (measured).
+ */
+const HTTP_WARMING = 2;
+const HTTP_PER_TURN = 3;
+
+/**
+ * Pause after a peer's statement before duckportal's requests: a peer holds both cores for
+ * 0.1-3 s, and answers timed 50 ms after it moved by up to 50% between runs (at most 8% away).
+ */
+const SETTLE_MS = 250;
+
+/** Wall time per case (its turns whole, pause included) after which its ratio stops however well known. */
+const PEER_MEASURING_MS = 20_000;
+
+/**
+ * Each aggregation the peer's SQL can ask, on the peer and over HTTP in turns (the statement in
+ * the peer's warm session, a pause, then the HTTP requests), the cases in rounds until each ratio
+ * is known (ratioWantsAnotherTurn). Null where the peer cannot ask the question.
+ */
+export async function benchPeer(
+  peer: Peer,
+  served: ServedPortal,
+  runs: number,
+): Promise<(PeerTime | null)[]> {
+  const cases = AGGREGATIONS.map((c) => {
+    const sql = c[peer.dialect];
+    return sql === undefined
+      ? null
+      : {
+          sql,
+          http: recordQuery(served, c.dataset, c.params),
+          turns: [] as { peerMs: number; httpMs: number }[],
+          measured: 0,
+        };
+  });
+  const timed = cases.filter((c) => c !== null);
+  for (const c of timed) {
+    await peer.time(c.sql);
+    await c.http();
+  }
+  const ratios = (c: (typeof timed)[number]): number[] => c.turns.map((t) => t.peerMs / t.httpMs);
+  await inRounds(
+    timed,
+    (c) => ratioWantsAnotherTurn(ratios(c), c.measured, runs, PEER_MEASURING_MS),
+    async (c) => {
+      c.measured += await timeMs(async () => {
+        const peerMs = await peer.time(c.sql);
+        await delay(SETTLE_MS);
+        for (let i = 0; i < HTTP_WARMING; i++) await c.http();
+        const httpTimes: number[] = [];
+        for (let i = 0; i < HTTP_PER_TURN; i++) httpTimes.push(await timeMs(c.http));
+        c.turns.push({ peerMs, httpMs: median(httpTimes) });
+      });
+    },
+  );
+  return cases.map((c) =>
+    c === null
+      ? null
+      : {
+          peerMs: median(c.turns.map((t) => t.peerMs)),
+          httpMs: median(c.turns.map((t) => t.httpMs)),
+          ...measuredRatio(ratios(c)),
+        },
+  );
 }

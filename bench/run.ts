@@ -3,14 +3,11 @@
 import { mkdir, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
-import { setTimeout as delay } from 'node:timers/promises';
 import { parseArgs } from 'node:util';
 import { pathToFileURL } from 'node:url';
 import {
-  AGGREGATIONS,
   benchAggregations,
   benchScaling,
-  recordQuery,
   type AggregationResult,
   type ScalingResult,
 } from './aggregations.js';
@@ -24,19 +21,16 @@ import {
   type ExportResult,
 } from './exports.js';
 import { benchFacets } from './facets.js';
-import { startPeers, type Peer } from './peers.js';
+import { benchPeer, startPeers, type Peer, type PeerTime } from './peers.js';
 import { benchLoad, type LoadResult } from './load.js';
 import { DEFAULT_MEMORY_LIMIT } from '../src/server.js';
 import {
-  inRounds,
   machine,
   markdownTable,
-  median,
   rawDuckDB,
+  RATIO_ERROR,
   servePortal,
-  timeMs,
-  wantsAnotherTurn,
-  type ServedPortal,
+  type MeasuredRatio,
 } from './harness.js';
 
 const OPTIONS = {
@@ -59,7 +53,8 @@ export async function main(args: string[]): Promise<void> {
   const loadBefore = os.loadavg()[0]!;
   const threads = Number(values.threads);
   const runs = Number(values.runs);
-  const log = (line: string): void => void process.stderr.write(`${line}\n`);
+  const log = (line: string): void =>
+    void process.stderr.write(`${line} (${((Date.now() - started) / 60000).toFixed(1)} min)\n`);
   const portalDir = await buildBenchPortal(values.portal, log);
   const peersDir = path.join(os.tmpdir(), `duckportal-peers-${process.pid}`);
   const served = await servePortal(portalDir, Number(values.port), threads);
@@ -90,8 +85,8 @@ export async function main(args: string[]): Promise<void> {
       log('bench: loading PostgreSQL and SQLite');
       peers.push(...(await startPeers(duckdb, peersDir)));
     }
-    const peerTimes: PeerTime[][] = [];
-    for (const peer of peers) peerTimes.push(await timePeer(peer, served, runs));
+    const peerTimes: (PeerTime | null)[][] = [];
+    for (const peer of peers) peerTimes.push(await benchPeer(peer, served, runs));
     const host = machine();
     const date = new Date().toISOString().slice(0, 10);
     const peerJson = Object.fromEntries(peers.map((p, i) => [p.name, peerTimes[i] ?? []]));
@@ -114,9 +109,10 @@ export async function main(args: string[]): Promise<void> {
     const report = [
       `# duckportal bench, ${date}`,
       '',
-      `Machine: ${host.cores} cores (${host.cpu}), ${host.memoryGiB} GiB, Node ${host.node}; DuckDB threads: ${threads}; median of at least ${runs} runs after a warm-up`,
-      `(up to 25 for quick queries, or 1.5 s of measuring), the two sides of a ratio timed in turns and the cases of a table in rounds`,
-      `(one turn of each case, then again: a slow moment of the machine falls on a few turns of every case); the whole run took ${minutes.toFixed(1)} minutes.`,
+      `Machine: ${host.cores} cores (${host.cpu}), ${host.memoryGiB} GiB, Node ${host.node}; DuckDB threads: ${threads}. The two sides of a ratio are`,
+      `timed in turns after a warm-up, and the ratio is the median of its turns' ratios: at least ${runs} turns, then more until it is known to`,
+      `${plusMinus(RATIO_ERROR)} (95%; shown beside it) or its case has had 15-20 s. The cases of a table take their turns in rounds (one turn of each`,
+      `case, then again: a slow moment of the machine falls on a few turns of every case). Times are medians. The whole run took ${minutes.toFixed(1)} minutes.`,
       `Load average of the machine (1 min) before the run: ${loadBefore.toFixed(1)}, at its end: ${os.loadavg()[0]!.toFixed(1)} (above ${host.cores}, other work shared the cores).`,
       '',
       summary(aggregations, scaling, load, exports),
@@ -124,8 +120,8 @@ export async function main(args: string[]): Promise<void> {
       '## Aggregations on flights-3m (3,000,000 rows)',
       '',
       'duckportal answers the record query over HTTP; DuckDB, PostgreSQL and SQLite run the same question in their own SQL',
-      "(engine time from each client's timer, so the peers are not charged for HTTP or JSON). DuckDB and HTTP are timed",
-      'in turns, and so are each peer and duckportal (each peer ratio is from those turns).',
+      "(engine time from each client's timer, in one open session of that client, so the peers are not charged for HTTP or",
+      'JSON). DuckDB and HTTP are timed in turns, and so are each peer and duckportal.',
       '',
       aggregationTable(aggregations, peers, peerTimes),
       '',
@@ -146,7 +142,7 @@ export async function main(args: string[]): Promise<void> {
           ms(r.httpGroupByMs),
           `${(r.httpMs / r.httpGroupByMs).toFixed(2)}x`,
           ms(r.groupByMs),
-          `${(r.httpMs / r.groupByMs).toFixed(2)}x`,
+          known(r, (ratio) => `${ratio.toFixed(2)}x`),
         ]),
       ),
       '',
@@ -154,7 +150,12 @@ export async function main(args: string[]): Promise<void> {
       '',
       markdownTable(
         ['query', '3M rows (ms)', '30M rows (ms)', '30M / 3M'],
-        scaling.map((r) => [r.name, ms(r.smallMs), ms(r.largeMs), `${(r.largeMs / r.smallMs).toFixed(1)}x`]),
+        scaling.map((r) => [
+          r.name,
+          ms(r.smallMs),
+          ms(r.largeMs),
+          known(r, (ratio) => `${ratio.toFixed(1)}x`),
+        ]),
       ),
       '',
       '## Throughput and latency under load (closed loops, each client sending its next request when answered)',
@@ -178,7 +179,7 @@ export async function main(args: string[]): Promise<void> {
       `${JSON.stringify({ ...json, comparison }, null, 2)}\n`,
     );
   } finally {
-    for (const peer of peers) peer.stop();
+    for (const peer of peers) await peer.stop();
     await served.stop();
     await rm(peersDir, { recursive: true, force: true });
   }
@@ -203,7 +204,7 @@ function summary(
       `${rest} (p99 ${ms(overload.p99)} ms).`
     : 'the open-loop overload was not measured.';
   const typical = aggregations.filter((r) => r.name !== 'search()');
-  const growth = scaling.map((r) => r.largeMs / r.smallMs);
+  const growth = scaling.map((r) => r.ratio);
   const exported = (format: string, dataset: string, server = 'default') =>
     exports.find((e) => e.format === format && e.dataset === dataset && e.server === server);
   const csv = exported('csv', 'flights');
@@ -225,72 +226,6 @@ function summary(
   ].join('\n');
 }
 
-/**
- * A peer's time for one aggregation, duckportal's beside it, and the ratio of the two: the median
- * of the ratios of each turn, so that a slow moment of the machine weighs on both sides alike.
- */
-type PeerTime = { peerMs: number; httpMs: number; ratio: number } | null;
-
-/**
- * HTTP requests in each turn of a peer's timing: HTTP_WARMING untimed (the peer too runs warm
- * before its timed run), then HTTP_PER_TURN whose median is duckportal's time in the turn. Right
- * after a peer, the first two or three answers took up to twice the steady time (measured).
- */
-const HTTP_WARMING = 2;
-const HTTP_PER_TURN = 5;
-
-/**
- * Pause after a peer's run before duckportal's requests: a peer holds both cores for 0.1-3 s, and
- * answers timed 50 ms after it moved by up to 50% between runs (at most 8% away from peers).
- */
-const SETTLE_MS = 250;
-
-/**
- * Each aggregation on a peer and over HTTP in turns (a warm and a timed run in one session of the
- * peer's client, then HTTP_WARMING and HTTP_PER_TURN requests), the cases in rounds, as in
- * medianTurnsInRounds; quick queries get more turns: up to 25, or 1.5 s of the peer's time.
- */
-async function timePeer(peer: Peer, served: ServedPortal, runs: number): Promise<PeerTime[]> {
-  const dialect = peer.name.startsWith('PostgreSQL') ? 'postgres' : 'sqlite';
-  const cases = AGGREGATIONS.map((c) => {
-    const sql = c[dialect];
-    return sql === undefined
-      ? null
-      : {
-          sql,
-          http: recordQuery(served, c.dataset, c.params),
-          turns: [] as { peerMs: number; httpMs: number }[],
-          measured: 0,
-        };
-  });
-  const timed = cases.filter((c) => c !== null);
-  for (const c of timed) await c.http();
-  await inRounds(
-    timed,
-    (c) => wantsAnotherTurn(c.turns.length, c.measured, runs),
-    async (c) => {
-      const peerMs = peer.time([c.sql], 1)[0]!;
-      c.measured += peerMs;
-      // Also lets this event loop, which the peer's client blocked, see the keep-alive sockets the
-      // server closed meanwhile, or the next request goes out on a dead one.
-      await delay(SETTLE_MS);
-      for (let i = 0; i < HTTP_WARMING; i++) await c.http();
-      const httpTimes: number[] = [];
-      for (let i = 0; i < HTTP_PER_TURN; i++) httpTimes.push(await timeMs(c.http));
-      c.turns.push({ peerMs, httpMs: median(httpTimes) });
-    },
-  );
-  return cases.map((c) =>
-    c === null
-      ? null
-      : {
-          peerMs: median(c.turns.map((t) => t.peerMs)),
-          httpMs: median(c.turns.map((t) => t.httpMs)),
-          ratio: median(c.turns.map((t) => t.peerMs / t.httpMs)),
-        },
-  );
-}
-
 function ms(n: number): string {
   return n.toFixed(n < 10 ? 1 : 0);
 }
@@ -302,10 +237,20 @@ function versus(otherOverDuckportal: number): string {
     : `${(1 / otherOverDuckportal).toFixed(2)}x slower`;
 }
 
+/** A ratio's 95% interval from the standard error of its log: "±7%". */
+function plusMinus(error: number): string {
+  return `±${Math.round((Math.exp(1.96 * error) - 1) * 100)}%`;
+}
+
+/** A measured ratio written as `write` writes it, with its interval. */
+function known(measured: MeasuredRatio, write: (ratio: number) => string): string {
+  return `${write(measured.ratio)} ${plusMinus(measured.error)}`;
+}
+
 function aggregationTable(
   results: readonly AggregationResult[],
   peerList: readonly Peer[],
-  peerTimes: readonly PeerTime[][],
+  peerTimes: readonly (PeerTime | null)[][],
 ): string {
   return markdownTable(
     [
@@ -319,10 +264,10 @@ function aggregationTable(
       r.name,
       ms(r.httpMs),
       ms(r.duckdbMs),
-      versus(r.duckdbMs / r.httpMs),
+      known(r, (ratio) => versus(1 / ratio)),
       ...peerTimes.flatMap((times) => {
         const time = times[i] ?? null;
-        return time === null ? ['n/a', 'n/a'] : [ms(time.peerMs), versus(time.ratio)];
+        return time === null ? ['n/a', 'n/a'] : [ms(time.peerMs), known(time, versus)];
       }),
     ]),
   );
