@@ -50,8 +50,11 @@ export const RATIO_ERROR = 0.035;
 const FEWEST_TO_STOP = 8;
 const MAX_RATIO_TURNS = 60;
 
-/** Measuring time (all the pieces of a case together) after which a ratio stops however well known. */
-export const RATIO_MEASURING_MS = 20_000;
+/**
+ * Measuring time of a table (its cases' turns together) after which no ratio takes another turn
+ * however well known, unless the caller gives its own.
+ */
+export const TABLE_MEASURING_MS = 60_000;
 
 /**
  * The standard error of the median of the logs of `ratios`, from their median absolute deviation
@@ -65,17 +68,13 @@ export function medianLogError(ratios: readonly number[]): number {
 }
 
 /**
- * Whether a ratio's timing goes on for another turn: until `runs` turns, then until its median is
- * known to RATIO_ERROR (from FEWEST_TO_STOP turns on), within MAX_RATIO_TURNS and `budgetMs`.
+ * Whether a ratio takes another turn: until `runs` turns; then, while its table has measuring
+ * time left, until its median is known to RATIO_ERROR (judged from FEWEST_TO_STOP turns on), up
+ * to MAX_RATIO_TURNS.
  */
-export function ratioWantsAnotherTurn(
-  ratios: readonly number[],
-  measuredMs: number,
-  runs: number,
-  budgetMs = RATIO_MEASURING_MS,
-): boolean {
+export function ratioWantsAnotherTurn(ratios: readonly number[], runs: number, timeLeft: boolean): boolean {
   if (ratios.length < runs) return true;
-  if (ratios.length >= MAX_RATIO_TURNS || measuredMs >= budgetMs) return false;
+  if (!timeLeft || ratios.length >= MAX_RATIO_TURNS) return false;
   return ratios.length < FEWEST_TO_STOP || medianLogError(ratios) > RATIO_ERROR;
 }
 
@@ -100,8 +99,9 @@ export function measuredRatio(ratios: readonly number[]): MeasuredRatio {
 /**
  * Median wall times in milliseconds of cases, each a tuple of pieces of work timed in turns
  * (a, b, a, b, ...) after one warm-up each. A pair (a ratio, a over b) is timed until the median of
- * its turns' ratios is known to RATIO_ERROR (ratioWantsAnotherTurn); a single piece of work for at
- * least `runs` turns, and more if quick (up to MAX_RUNS turns or MIN_MEASURING_MS of measuring).
+ * its turns' ratios is known to RATIO_ERROR, or the table has had `budgetMs` of measuring
+ * (ratioWantsAnotherTurn); a single piece of work for at least `runs` turns, and more if quick (up
+ * to MAX_RUNS turns or MIN_MEASURING_MS of measuring).
  * Timed in turns, a busy moment of the machine weighs on both sides of a ratio alike. The cases
  * take their turns in rounds (one turn of each case that wants one, then again), so each case's
  * turns spread over the whole of the timing: a slow moment of the machine (seconds long on a
@@ -112,22 +112,24 @@ export function measuredRatio(ratios: readonly number[]): MeasuredRatio {
 export async function medianTurnsInRounds(
   cases: readonly (readonly Work[])[],
   runs = 5,
-  budgetMs = RATIO_MEASURING_MS,
+  budgetMs = TABLE_MEASURING_MS,
 ): Promise<CaseTimes[]> {
   for (const works of cases) for (const work of works) await work();
   const timing = cases.map((works) => ({ works, times: works.map((): number[] => []), measured: 0 }));
   const ratios = (c: (typeof timing)[number]): number[] => c.times[0]!.map((a, i) => a / c.times[1]![i]!);
+  let spent = 0;
   await inRounds(
     timing,
     (c) =>
       c.works.length === 2
-        ? ratioWantsAnotherTurn(ratios(c), c.measured, runs, budgetMs)
+        ? ratioWantsAnotherTurn(ratios(c), runs, spent < budgetMs)
         : wantsAnotherTurn(c.times[0]!.length, c.measured, runs, c.works.length * MIN_MEASURING_MS),
     async (c) => {
       for (const [i, work] of c.works.entries()) {
         const ms = await timeMs(work);
         c.times[i]!.push(ms);
         c.measured += ms;
+        spent += ms;
       }
     },
   );

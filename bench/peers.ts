@@ -16,6 +16,7 @@ import {
   median,
   ratioWantsAnotherTurn,
   timeMs,
+  wantsAnotherTurn,
   type MeasuredRatio,
   type ServedPortal,
 } from './harness.js';
@@ -201,12 +202,14 @@ export interface PeerTime extends MeasuredRatio {
 }
 
 /**
- * HTTP requests in each turn of a peer's timing: HTTP_WARMING untimed, then HTTP_PER_TURN whose
- * median is duckportal's time in the turn. Right after a peer, the first two or three answers took
- * up to twice the steady time (measured).
+ * HTTP requests in each turn of a peer's timing: HTTP_WARMING untimed (right after a peer, the
+ * first two or three answers took up to twice the steady time), then at least three timed, and
+ * more of the quick ones, up to HTTP_MEASURING_MS or 15: the turn's time is their median. A 20 ms
+ * answer right after SQLite took 17-38 ms, so three of them left the turn's ratio as noisy as the
+ * peer's own time.
  */
 const HTTP_WARMING = 2;
-const HTTP_PER_TURN = 3;
+const HTTP_MEASURING_MS = 300;
 
 /**
  * Pause after a peer's statement before duckportal's requests: a peer holds both cores for
@@ -214,8 +217,12 @@ const HTTP_PER_TURN = 3;
  */
 const SETTLE_MS = 250;
 
-/** Wall time per case (its turns whole, pause included) after which its ratio stops however well known. */
-const PEER_MEASURING_MS = 20_000;
+/**
+ * Wall time of a peer's table (its turns whole, pauses included) after which no ratio takes
+ * another turn. A turn of SQLite's heavier questions takes about 2 s and, their times spreading
+ * by 10-15% from one turn to the next, some 20 turns to be known to ±7%.
+ */
+const PEER_MEASURING_MS = 150_000;
 
 /**
  * Each aggregation the peer's SQL can ask, on the peer and over HTTP in turns (the statement in
@@ -235,7 +242,6 @@ export async function benchPeer(
           sql,
           http: recordQuery(served, c.dataset, c.params),
           turns: [] as { peerMs: number; httpMs: number }[],
-          measured: 0,
         };
   });
   const timed = cases.filter((c) => c !== null);
@@ -244,16 +250,20 @@ export async function benchPeer(
     await c.http();
   }
   const ratios = (c: (typeof timed)[number]): number[] => c.turns.map((t) => t.peerMs / t.httpMs);
+  let spent = 0;
   await inRounds(
     timed,
-    (c) => ratioWantsAnotherTurn(ratios(c), c.measured, runs, PEER_MEASURING_MS),
+    (c) => ratioWantsAnotherTurn(ratios(c), runs, spent < PEER_MEASURING_MS),
     async (c) => {
-      c.measured += await timeMs(async () => {
+      spent += await timeMs(async () => {
         const peerMs = await peer.time(c.sql);
         await delay(SETTLE_MS);
         for (let i = 0; i < HTTP_WARMING; i++) await c.http();
         const httpTimes: number[] = [];
-        for (let i = 0; i < HTTP_PER_TURN; i++) httpTimes.push(await timeMs(c.http));
+        for (let measured = 0; wantsAnotherTurn(httpTimes.length, measured, 3, HTTP_MEASURING_MS, 15);) {
+          httpTimes.push(await timeMs(c.http));
+          measured += httpTimes.at(-1)!;
+        }
         c.turns.push({ peerMs, httpMs: median(httpTimes) });
       });
     },
