@@ -161,7 +161,7 @@ export interface ScalingResult extends MeasuredRatio {
  * Measuring time of the scaling table: the 30M-row side of a turn takes 0.1-1.2 s, and the
  * median's ratio, whose turns spread by about 12%, needs some 20 turns to be known to ±7%.
  */
-const SCALING_MEASURING_MS = 100_000;
+const SCALING_MEASURING_MS = 90_000;
 
 /** The flights cases over HTTP on flights30m (30M) and flights (3M), to show how cost grows. */
 export async function benchScaling(served: ServedPortal, runs: number): Promise<ScalingResult[]> {

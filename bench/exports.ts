@@ -10,7 +10,7 @@ import { loadPortal } from '../src/catalog/portal.js';
 import { querySource } from '../src/catalog/source.js';
 import { NATIVE_FORMATS, type ExportOptions, type NativeFormatName } from '../src/exports/native-formats.js';
 import { compileQuery } from '../src/odsql/index.js';
-import { median, ratioWantsAnotherTurn, timeMs, type ServedPortal } from './harness.js';
+import { median, timeMs, wantsAnotherTurn, type ServedPortal } from './harness.js';
 
 const run = promisify(execFile);
 
@@ -35,13 +35,18 @@ export const MEMORY_CASES: readonly ExportCase[] = [
 ];
 
 /**
- * Downloads' time per case within which its ratio takes turns until known (ratioWantsAnotherTurn):
- * five turns of the 3M-row exports gave ratios 15-40% apart between runs, one COPY of 0.6-1.1 s
- * moving with the machine. One turn's ratio of the 3M-row CSV spread 0.74-1.05 over 15 turns of one
- * run; 10 s gives it about 13 turns. The JS-written exports of airports take 40-80 ms against a
- * COPY of 8-12 ms, and 25 turns of them gave ratios 6-23% apart between runs.
+ * Downloads timed per case, at least (up to EXPORT_MAX_TURNS): five turns of the 3M-row exports
+ * gave ratios 15-40% apart between runs, one COPY of 0.6-1.1 s moving with the machine, and 5 s
+ * of them (6-7 turns of the CSV) medians 1.04 and 1.14 in runs 12 and 14. One turn's ratio of the
+ * 3M-row CSV spread 0.74-1.05 over 15 turns of one run; 10 s gives it about 13 turns.
  */
 export const EXPORT_MEASURING_MS = 10_000;
+
+/**
+ * Most turns of an export case. The JS-written exports of airports take 40-80 ms against a COPY
+ * of 8-12 ms, and 25 turns of them gave ratios 6-23% apart between runs.
+ */
+export const EXPORT_MAX_TURNS = 100;
 
 export const EXPORT_CASES: readonly ExportCase[] = [
   { format: 'csv', dataset: 'flights', baseline: 'csv', target: 1.1 },
@@ -194,19 +199,15 @@ async function timeExport(
     await copyOnce();
   }
   const sampler = sampleRss(served.pid);
-  const downloads: Awaited<ReturnType<typeof download>>[] = [];
+  const downloads = [];
   const copies: number[] = [];
   try {
-    // Until the ratio is known, as in medianTurnsInRounds, within EXPORT_MEASURING_MS of downloads.
-    // A case with runs of its own runs exactly those.
+    // Quick cases run more, as in medianTurnsInRounds, here until EXPORT_MEASURING_MS of downloads
+    // or EXPORT_MAX_TURNS. A case with runs of its own runs exactly those.
     let measured = 0;
     const another = (i: number): boolean =>
       c.runs === undefined
-        ? ratioWantsAnotherTurn(
-            downloads.map((d, turn) => d.ms / copies[turn]!),
-            runs,
-            measured < EXPORT_MEASURING_MS,
-          )
+        ? wantsAnotherTurn(i, measured, runs, EXPORT_MEASURING_MS, EXPORT_MAX_TURNS)
         : i < c.runs;
     for (let i = 0; another(i); i++) {
       const downloaded = await download(url);

@@ -222,7 +222,7 @@ const SETTLE_MS = 250;
  * another turn. A turn of SQLite's heavier questions takes about 2 s and, their times spreading
  * by 10-15% from one turn to the next, some 20 turns to be known to ±7%.
  */
-const PEER_MEASURING_MS = 150_000;
+const PEER_MEASURING_MS = 140_000;
 
 /**
  * Each aggregation the peer's SQL can ask, on the peer and over HTTP in turns (the statement in
