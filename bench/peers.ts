@@ -67,6 +67,8 @@ class Session {
   /** Each statement's outcome, in order; the first is the setup's, whose lines are not read. */
   private readonly waiting: { resolve: (lines: string[]) => void; reject: (error: Error) => void }[] = [];
   private lines: string[] = [];
+  /** Why the client exited, once it has. */
+  private failure: Error | null = null;
 
   constructor(private readonly client: Client) {
     const { command, args, setup, statement } = client;
@@ -79,15 +81,18 @@ class Session {
       this.lines = [];
     });
     this.child.once('exit', (code) => {
-      const error = new Error(`${command} exited with ${code}: ${this.lines.join('\n')}`);
-      for (const waiter of this.waiting.splice(0)) waiter.reject(error);
+      this.failure = new Error(`${command} exited with ${code}: ${this.lines.join('\n')}`);
+      for (const waiter of this.waiting.splice(0)) waiter.reject(this.failure);
     });
+    // A client gone fails its statements from the exit above, not from writes into a closed pipe.
+    this.child.stdin.on('error', () => undefined);
     this.waiting.push({ resolve: () => undefined, reject: () => undefined });
     this.child.stdin.write(`${setup}${statement('SELECT 1')}`);
   }
 
   /** Runs one statement; resolves to the line it printed, which must match `timer`. */
   async run(sql: string, timer: RegExp): Promise<RegExpExecArray> {
+    if (this.failure) throw this.failure;
     const lines = await new Promise<string[]>((resolve, reject) => {
       this.waiting.push({ resolve, reject });
       this.child.stdin.write(this.client.statement(sql.replace(/\s+/g, ' ').trim()));
