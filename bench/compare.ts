@@ -4,7 +4,7 @@
 /** The parts of a report's JSON that hold ratios; older reports may lack some. */
 export interface ReportJson {
   readonly date: string;
-  /** Older reports: `ratio` is httpMs / duckdbMs; from run 21, the median of the turns' ratios. */
+  /** `ratio`: httpMs / duckdbMs up to run 20, then the median of the turns' ratios. */
   readonly aggregations?: readonly { name: string; httpMs: number; duckdbMs: number; ratio?: number }[];
   /**
    * Per peer and aggregation: its time, duckportal's timed beside it and the median ratio of the
@@ -13,7 +13,7 @@ export interface ReportJson {
   readonly peers?: Readonly<
     Record<string, readonly ({ peerMs: number; httpMs: number; ratio?: number } | number | null)[]>
   >;
-  /** Facets and scaling: the median of the turns' ratios from run 21, the ratio of the medians before. */
+  /** Facets and scaling: the ratio of the medians up to run 20, then the median of the turns' ratios. */
   readonly facets?: readonly { name: string; httpMs: number; groupByMs: number; ratio?: number }[];
   readonly scaling?: readonly { name: string; smallMs: number; largeMs: number; ratio?: number }[];
   readonly exports?: readonly { server: string; format: string; dataset: string; ratio: number }[];

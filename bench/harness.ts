@@ -58,7 +58,7 @@ const MAX_RATIO_TURNS = 60;
  * Measuring time of a table (its cases' turns together) after which no ratio takes another turn
  * however well known, unless the caller gives its own.
  */
-export const TABLE_MEASURING_MS = 60_000;
+const TABLE_MEASURING_MS = 60_000;
 
 /**
  * The standard error of the median of the logs of `ratios`, from their median absolute deviation
