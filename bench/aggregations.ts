@@ -132,7 +132,7 @@ export async function benchAggregations(
   );
   return AGGREGATIONS.map((c, i) => {
     const [httpMs, duckdbMs] = times[i]!.medians;
-    return { name: c.name, httpMs: httpMs!, duckdbMs: duckdbMs!, ...times[i]!.ratio! };
+    return { name: c.name, httpMs, duckdbMs, ...times[i]!.ratio };
   });
 }
 
@@ -173,6 +173,6 @@ export async function benchScaling(served: ServedPortal, runs: number): Promise<
   );
   return cases.map((c, i) => {
     const [largeMs, smallMs] = times[i]!.medians;
-    return { name: c.name, smallMs: smallMs!, largeMs: largeMs!, ...times[i]!.ratio! };
+    return { name: c.name, smallMs, largeMs, ...times[i]!.ratio };
   });
 }

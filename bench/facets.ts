@@ -1,6 +1,6 @@
 // All facets of flights-3m in one request, against one plain GROUP BY over the same rows.
 import type { DuckDBConnection } from '@duckdb/node-api';
-import { medianTurnsInRounds, type MeasuredRatio, type ServedPortal } from './harness.js';
+import { medianTurnsInRounds, type MeasuredRatio, type ServedPortal, type Work } from './harness.js';
 
 /** A facet request's time, the GROUP BYs' and, facets over DuckDB's GROUP BY, its turns' median ratio. */
 export interface FacetBench extends MeasuredRatio {
@@ -38,12 +38,15 @@ export async function benchFacets(
   const base = `${served.base}/api/explore/v2.1/catalog/datasets/flights`;
   const groupByOverHttp = () => getJson(`${base}/records?select=origin,count(*)&group_by=origin&limit=1000`);
   const times = await medianTurnsInRounds(
-    [[groupByOverHttp, groupBy], ...CASES.map((c) => [() => getJson(`${base}/facets?${c.params}`), groupBy])],
+    [
+      [groupByOverHttp, groupBy],
+      ...CASES.map((c): [Work, Work] => [() => getJson(`${base}/facets?${c.params}`), groupBy]),
+    ],
     runs,
   );
-  const httpGroupByMs = times[0]!.medians[0]!;
+  const httpGroupByMs = times[0]!.medians[0];
   return CASES.map((c, i) => {
     const [httpMs, groupByMs] = times[i + 1]!.medians;
-    return { name: c.name, httpMs: httpMs!, httpGroupByMs, groupByMs: groupByMs!, ...times[i + 1]!.ratio! };
+    return { name: c.name, httpMs, httpGroupByMs, groupByMs, ...times[i + 1]!.ratio };
   });
 }

@@ -21,7 +21,7 @@ export async function timeMs(work: () => Promise<unknown>): Promise<number> {
 const MAX_RUNS = 25;
 const MIN_MEASURING_MS = 1500;
 
-type Work = () => Promise<unknown>;
+export type Work = () => Promise<unknown>;
 
 /**
  * Whether timing goes on for another turn: until `runs` turns, then for quick work until
@@ -89,10 +89,10 @@ export interface MeasuredRatio {
   readonly turns: number;
 }
 
-/** The medians of a case's pieces of work and, for a pair, works[0] over works[1]. */
-export interface CaseTimes {
-  readonly medians: number[];
-  readonly ratio: MeasuredRatio | null;
+/** A pair's median times, a then b, and a over b from its turns. */
+export interface PairTimes {
+  readonly medians: readonly [number, number];
+  readonly ratio: MeasuredRatio;
 }
 
 /** The MeasuredRatio of turns' ratios. */
@@ -101,11 +101,9 @@ export function measuredRatio(ratios: readonly number[]): MeasuredRatio {
 }
 
 /**
- * Median wall times in milliseconds of cases, each a tuple of pieces of work timed in turns
- * (a, b, a, b, ...) after one warm-up each. A pair (a ratio, a over b) is timed until the median of
- * its turns' ratios is known to RATIO_ERROR, or the table has had `budgetMs` of measuring
- * (ratioWantsAnotherTurn); a single piece of work for at least `runs` turns, and more if quick (up
- * to MAX_RUNS turns or MIN_MEASURING_MS of measuring).
+ * Median wall times in milliseconds of pairs of pieces of work (a ratio, a over b), timed in
+ * turns (a, b, a, b, ...) after one warm-up each, until the median of each pair's turns' ratios is
+ * known to RATIO_ERROR or the table has had `budgetMs` of measuring (ratioWantsAnotherTurn).
  * Timed in turns, a busy moment of the machine weighs on both sides of a ratio alike. The cases
  * take their turns in rounds (one turn of each case that wants one, then again), so each case's
  * turns spread over the whole of the timing: a slow moment of the machine (seconds long on a
@@ -114,32 +112,28 @@ export function measuredRatio(ratios: readonly number[]): MeasuredRatio {
  * case's times, in order.
  */
 export async function medianTurnsInRounds(
-  cases: readonly (readonly Work[])[],
+  cases: readonly (readonly [Work, Work])[],
   runs = 5,
   budgetMs = TABLE_MEASURING_MS,
-): Promise<CaseTimes[]> {
+): Promise<PairTimes[]> {
   for (const works of cases) for (const work of works) await work();
-  const timing = cases.map((works) => ({ works, times: works.map((): number[] => []), measured: 0 }));
-  const ratios = (c: (typeof timing)[number]): number[] => c.times[0]!.map((a, i) => a / c.times[1]![i]!);
+  const timing = cases.map((works) => ({ works, times: [[], []] as [number[], number[]] }));
+  const ratios = (c: (typeof timing)[number]): number[] => c.times[0].map((a, i) => a / c.times[1][i]!);
   let spent = 0;
   await inRounds(
     timing,
-    (c) =>
-      c.works.length === 2
-        ? ratioWantsAnotherTurn(ratios(c), runs, spent < budgetMs)
-        : wantsAnotherTurn(c.times[0]!.length, c.measured, runs, c.works.length * MIN_MEASURING_MS),
+    (c) => ratioWantsAnotherTurn(ratios(c), runs, spent < budgetMs),
     async (c) => {
       for (const [i, work] of c.works.entries()) {
         const ms = await timeMs(work);
         c.times[i]!.push(ms);
-        c.measured += ms;
         spent += ms;
       }
     },
   );
   return timing.map((c) => ({
-    medians: c.times.map(median),
-    ratio: c.works.length === 2 ? measuredRatio(ratios(c)) : null,
+    medians: [median(c.times[0]), median(c.times[1])],
+    ratio: measuredRatio(ratios(c)),
   }));
 }
 
@@ -154,10 +148,11 @@ export async function inRounds<C>(
   }
 }
 
-/** Median wall time in milliseconds of one piece of work (see medianTurnsInRounds). */
-export async function medianMs(work: Work, runs = 5): Promise<number> {
-  const [times] = await medianTurnsInRounds([[work]], runs);
-  return times!.medians[0]!;
+/** Warms `work` up: one call, then as wantsAnotherTurn allows for one turn (up to 25 quick ones). */
+export async function warmUp(work: Work): Promise<void> {
+  await work();
+  for (let turns = 0, measured = 0; wantsAnotherTurn(turns, measured, 1); turns++)
+    measured += await timeMs(work);
 }
 
 /** A `duckportal serve` process on a loopback port. */

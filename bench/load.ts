@@ -3,7 +3,7 @@
 // the page capacity, counting every status and the latency percentiles. Under overload only 2xx,
 // 429 and 503 may come back.
 import http from 'node:http';
-import { medianMs, type ServedPortal } from './harness.js';
+import { warmUp, type ServedPortal } from './harness.js';
 
 /** The 10-row page query of the load test: a filter and the first page, as a portal's table view asks. */
 export const PAGE_QUERY = "/api/explore/v2.1/catalog/datasets/flights/records?where=origin%3D'SFO'&limit=10";
@@ -132,7 +132,7 @@ export async function openLoop(base: string, path: string, perSecond: number, se
 export async function benchLoad(served: ServedPortal, seconds: number): Promise<LoadResult[]> {
   const closed = [];
   for (const request of Object.keys(LOAD_REQUESTS) as (keyof typeof LOAD_REQUESTS)[]) {
-    await medianMs(() => fetch(served.base + LOAD_REQUESTS[request]).then((r) => r.text()), 1);
+    await warmUp(() => fetch(served.base + LOAD_REQUESTS[request]).then((r) => r.text()));
     for (const concurrency of CONCURRENCY)
       closed.push(await closedLoop(served.base, request, concurrency, seconds));
   }
