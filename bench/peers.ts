@@ -2,13 +2,12 @@
 // DataStore) on a private port in a temp dir, and SQLite (Datasette). Each answers the same
 // questions in its own dialect, in one open session of its own client, timed by that client's own
 // timer, in turns with duckportal answering over HTTP.
-import { execFileSync, spawn, spawnSync, type ChildProcessByStdio } from 'node:child_process';
+import { execFileSync, spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { createInterface } from 'node:readline';
-import type { Readable, Writable } from 'node:stream';
 import { setTimeout as delay } from 'node:timers/promises';
 import type { DuckDBConnection } from '@duckdb/node-api';
+import { LineChild } from '../src/line-child.js';
 import { AGGREGATIONS, recordQuery } from './aggregations.js';
 import {
   inRounds,
@@ -56,58 +55,35 @@ interface Client {
 }
 
 /**
- * An interactive session of a peer's client on pipes: a statement in, then the client's command
- * that prints DONE; what it printed in between is the timer line, or else an error. The client
- * runs under `stdbuf -oL`, or its lines would wait in a full stdout buffer, and its stderr goes to
- * the same pipe, so that an error comes before DONE. It stops at the first error (the caller's
+ * An interactive session of a peer's client: a statement in, then the client's command that
+ * prints DONE; what it printed in between is the timer line, or else an error. The client runs
+ * under `stdbuf -oL`, or its lines would wait in a full stdout buffer, and its stderr goes to the
+ * same pipe, so that an error comes before DONE. It stops at the first error (the caller's
  * options), which fails the statements still waiting.
  */
 class Session {
-  private readonly child: ChildProcessByStdio<Writable, Readable, null>;
-  /** Each statement's outcome, in order; the first is the setup's, whose lines are not read. */
-  private readonly waiting: { resolve: (lines: string[]) => void; reject: (error: Error) => void }[] = [];
-  private lines: string[] = [];
-  /** Why the client exited, once it has. */
-  private failure: Error | null = null;
+  private readonly child: LineChild;
 
   constructor(private readonly client: Client) {
     const { command, args, setup, statement } = client;
-    this.child = spawn('sh', ['-c', 'exec "$@" 2>&1', 'sh', 'stdbuf', '-oL', command, ...args], {
-      stdio: ['pipe', 'pipe', 'ignore'],
+    this.child = new LineChild('sh', ['-c', 'exec "$@" 2>&1', 'sh', 'stdbuf', '-oL', command, ...args], {
+      name: command,
+      endLine: DONE,
     });
-    createInterface({ input: this.child.stdout }).on('line', (line) => {
-      if (line !== DONE) return void this.lines.push(line);
-      this.waiting.shift()?.resolve(this.lines);
-      this.lines = [];
-    });
-    this.child.once('exit', (code) => {
-      this.failure = new Error(`${command} exited with ${code}: ${this.lines.join('\n')}`);
-      for (const waiter of this.waiting.splice(0)) waiter.reject(this.failure);
-    });
-    // A client gone fails its statements from the exit above, not from writes into a closed pipe.
-    this.child.stdin.on('error', () => undefined);
-    this.waiting.push({ resolve: () => undefined, reject: () => undefined });
-    this.child.stdin.write(`${setup}${statement('SELECT 1')}`);
+    // The setup's answer is not read: a failure there fails the first statement.
+    this.child.ask(`${setup}${statement('SELECT 1')}`).catch(() => undefined);
   }
 
   /** Runs one statement; resolves to the line it printed, which must match `timer`. */
   async run(sql: string, timer: RegExp): Promise<RegExpExecArray> {
-    if (this.failure) throw this.failure;
-    const lines = await new Promise<string[]>((resolve, reject) => {
-      this.waiting.push({ resolve, reject });
-      this.child.stdin.write(this.client.statement(sql.replace(/\s+/g, ' ').trim()));
-    });
+    const lines = await this.child.ask(this.client.statement(sql.replace(/\s+/g, ' ').trim()));
     const match = lines.length === 1 ? timer.exec(lines[0]!) : null;
     if (!match) throw new Error(`${this.client.command}: ${lines.join('\n')}`);
     return match;
   }
 
   close(): Promise<void> {
-    if (this.child.exitCode !== null) return Promise.resolve();
-    return new Promise((resolve) => {
-      this.child.once('exit', () => resolve());
-      this.child.stdin.end();
-    });
+    return this.child.close();
   }
 }
 

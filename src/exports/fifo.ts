@@ -14,9 +14,7 @@
 // (/proc/sys/fs/pipe-user-pages-soft, 64 MiB) before Linux makes each new pipe of theirs 8 KiB.
 // Widening can fail (past that limit, or on a kernel without F_SETPIPE_SZ): the pipe then keeps
 // its 64 KiB.
-import { spawn, type ChildProcessByStdio } from 'node:child_process';
-import readline from 'node:readline';
-import type { Readable, Writable } from 'node:stream';
+import { LineChild } from '../line-child.js';
 
 /** The bytes a widened pipe holds. */
 export const WIDE_PIPE_BYTES = 1024 * 1024;
@@ -43,54 +41,13 @@ while (my $line = <STDIN>) {
   print $ok ? "ok\\n" : "failed\\n";
 }`;
 
-interface Helper {
-  readonly process: ChildProcessByStdio<Writable, Readable, null>;
-  /** Callers waiting for an answer, oldest first (the helper answers in order). */
-  readonly waiting: Array<(answer: string | Error) => void>;
-}
+let helper: LineChild | null = null;
 
-let helper: Helper | null = null;
-
-/** The running helper, started on first use and again after it died. */
-function currentHelper(): Helper {
-  if (helper) return helper;
-  const child = spawn('perl', ['-e', HELPER], { stdio: ['pipe', 'pipe', 'ignore'] });
-  const started: Helper = { process: child, waiting: [] };
-  const fail = (error: Error): void => {
-    if (helper === started) helper = null;
-    for (const answer of started.waiting.splice(0)) answer(error);
-  };
-  readline.createInterface({ input: child.stdout }).on('line', (line) => {
-    started.waiting.shift()?.(line);
-    if (started.waiting.length === 0) listening(child, false);
-  });
-  child.once('error', fail);
-  child.once('exit', () => fail(new Error('the helper making named pipes exited')));
-  child.stdin.on('error', fail);
-  // An idle helper does not keep the process alive: at its exit the helper's input closes and it ends.
-  child.unref();
-  (child.stdin as unknown as { unref(): void }).unref();
-  helper = started;
-  return started;
-}
-
-/** Whether the process waits for the helper's answers (only while a caller does). */
-function listening(child: Helper['process'], on: boolean): void {
-  const output = child.stdout as unknown as { ref(): void; unref(): void };
-  if (on) output.ref();
-  else output.unref();
-}
-
-/** Sends one request; resolves to whether the helper did it. */
+/** Sends one request to the helper (started on first use and again after it died); whether it did it. */
 async function ask(verb: 'make' | 'widen', fifoPath: string): Promise<boolean> {
   if (fifoPath.includes('\n')) throw new Error(`a pipe path cannot hold a line break: ${fifoPath}`);
-  const { process: child, waiting } = currentHelper();
-  const answer = await new Promise<string | Error>((resolve) => {
-    waiting.push(resolve);
-    listening(child, true);
-    child.stdin.write(`${verb} ${fifoPath}\n`);
-  });
-  if (answer instanceof Error) throw answer;
+  if (!helper?.alive) helper = new LineChild('perl', ['-e', HELPER], { onlyWhileAsked: true });
+  const [answer] = await helper.ask(`${verb} ${fifoPath}\n`);
   return answer === 'ok';
 }
 
