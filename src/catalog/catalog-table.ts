@@ -1,7 +1,7 @@
 // The catalog as a table of datasets, so that ODSQL queries it like any dataset
 // (supplement 2: `<template>.<name>`, `default.` optional).
 import type { Dataset, Portal } from './portal.js';
-import { STORAGE_TYPES, type Field, type FieldType } from './schema.js';
+import { ORDINAL_COLUMN, RECORD_ID_COLUMN, STORAGE_TYPES, type Field, type FieldType } from './schema.js';
 import { datasetFeatures } from './features.js';
 import type { QuerySource } from './source.js';
 
@@ -115,10 +115,11 @@ export function catalogTable(portal: Portal): CatalogTable {
         ...(c.name === 'modified' && { timerangeFilter: [] }),
       },
     }));
-  const structure: Record<string, string> = { _recordid: 'VARCHAR' };
+  // A dataset's id is its record id; its ordinal, as a dataset view's, breaks ties in sorts.
+  const structure: Record<string, string> = { [RECORD_ID_COLUMN]: 'VARCHAR', [ORDINAL_COLUMN]: 'BIGINT' };
   for (const c of columns) structure[c.name] = c.multivalued ? 'VARCHAR[]' : STORAGE_TYPES[c.type];
-  const rows = datasets.map((d) => {
-    const row: Record<string, unknown> = { _recordid: d.id };
+  const rows = datasets.map((d, i) => {
+    const row: Record<string, unknown> = { [RECORD_ID_COLUMN]: d.id, [ORDINAL_COLUMN]: i + 1 };
     for (const c of columns) row[c.name] = c.value(d);
     return row;
   });

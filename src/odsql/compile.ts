@@ -1,5 +1,5 @@
 // Analyzed query -> one DuckDB SELECT, its count query, and the output columns.
-import { RECORD_ID_COLUMN, type FieldType } from '../catalog/schema.js';
+import { ORDINAL_COLUMN, RECORD_ID_COLUMN, type FieldType } from '../catalog/schema.js';
 import type { QuerySource } from '../catalog/source.js';
 import { quoteIdentifier } from '../sql-text.js';
 import type { AnalyzedQuery, KeyedExpr } from './analyze.js';
@@ -110,7 +110,7 @@ export function compileAnalyzed(
     withGroupCount = false,
   }: { page: Page; context: Context; withRecordId?: boolean; withGroupCount?: boolean },
 ): CompiledQuery {
-  const rowCtx: CompileContext = { ...context, rowIdentity: quoteIdentifier(RECORD_ID_COLUMN) };
+  const rowCtx: CompileContext = { ...context, rowIdentity: quoteIdentifier(ORDINAL_COLUMN) };
   const rowCompiler: ExprCompiler = { facts: query.facts, ctx: rowCtx, groupKeys: new Map() };
   const conditions = [
     ...filters,
@@ -183,8 +183,10 @@ function compileOutputs(query: AnalyzedQuery, groups: readonly GroupSql[], compi
 }
 
 /**
- * Nulls last whatever the direction. Ties are broken by the record id (or the group keys) so
- * that pages never overlap. Without order_by records come in storage order and no sort is paid.
+ * Nulls last whatever the direction. Ties are broken by the record's ordinal (or the group keys)
+ * so that pages never overlap: records that sort alike keep their storage order, as without
+ * order_by, where no sort is paid. Not by the record id: a sorted page of 10 over 3M rows read
+ * and compared that text column for every matching row, 74 ms where the ordinal takes 15 ms.
  */
 function compileOrderBy(query: AnalyzedQuery, groups: readonly GroupSql[], compiler: ExprCompiler): string {
   // A constant sorts nothing, and a bare integer would be read by DuckDB as a column position.
@@ -198,7 +200,7 @@ function compileOrderBy(query: AnalyzedQuery, groups: readonly GroupSql[], compi
   const ties = query.grouped
     ? groups.map((g) => `${g.sort} ASC NULLS LAST`)
     : keys.length
-      ? [`${quoteIdentifier(RECORD_ID_COLUMN)} ASC`]
+      ? [`${quoteIdentifier(ORDINAL_COLUMN)} ASC`]
       : [];
   const all = [...new Set([...keys, ...ties])];
   return all.length ? ` ORDER BY ${all.join(', ')}` : '';

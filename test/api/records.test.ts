@@ -37,6 +37,14 @@ describe('v2.1 records (sample portal)', () => {
       expect(second.body.results).to.deep.equal(first.body.results.slice(10));
     });
 
+    it('keeps records that sort alike in storage order, as without order_by', async () => {
+      const sunny = { where: "weather = 'sun'", select: 'date', limit: '50' };
+      const stored = await records('seattle-weather', sunny);
+      const sorted = await records('seattle-weather', { ...sunny, order_by: 'weather desc' });
+      expect(stored.body.results).to.have.length(50);
+      expect(sorted.body.results).to.deep.equal(stored.body.results);
+    });
+
     it('refuses a limit above 100, or a page past the first 10,000 records', async () => {
       const over = await records('flights', { limit: '101' });
       expect(over.status).to.equal(400);

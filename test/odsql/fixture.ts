@@ -91,7 +91,7 @@ export async function openFixture(): Promise<Fixture> {
     tempDirectory: path.join(dir, 'spill'),
     connections: 2,
   });
-  await engine.defineView(SOURCE.table, file);
+  await engine.defineView(SOURCE.table, file, 'dataset');
   return {
     dir,
     engine,

@@ -6,7 +6,7 @@ export const DECLARATION_FUNCTIONS: readonly FunctionEntry[] = [
   { name: 'include', kind: 'declaration', clauses: ['select'], params: fixed('pattern'), arity: '1' },
   { name: 'exclude', kind: 'declaration', clauses: ['select'], params: fixed('pattern'), arity: '1' },
   {
-    // A hash of the row's identity (record id, or group keys) and the seed: the same seed gives
+    // A hash of the row's identity (its ordinal, or the group keys) and the seed: the same seed gives
     // the same order, page after page; the direction is ignored.
     name: 'random',
     kind: 'ordering',

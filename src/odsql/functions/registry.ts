@@ -30,7 +30,7 @@ export interface CompileContext {
   readonly timezone: string;
   readonly lang: Lang;
   readonly output: Output;
-  /** SQL naming a row: the record id, or the group keys of a grouped query (for random()). */
+  /** SQL naming a row: its ordinal, or the group keys of a grouped query (for random()). */
   readonly rowIdentity: string;
 }
 

@@ -41,7 +41,7 @@ order_by: l desc
 SELECT length("name") AS "l"
 FROM "things"
 WHERE (length("name") > 3)
-ORDER BY length("name") DESC NULLS LAST, "_recordid" ASC;
+ORDER BY length("name") DESC NULLS LAST, "_ordinal" ASC;
 
 select: date'2020-01-15' as day, d, t
 timezone: America/New_York
