@@ -182,7 +182,7 @@ export class Engine {
   /** Runs one statement and reads its whole result. */
   async query(sql: string, params: readonly DuckDBValue[] = [], signal?: AbortSignal): Promise<QueryResult> {
     return this.withDeadline(async (connection) => {
-      const reader = await connection.runAndReadAll(sql, [...params]);
+      const reader = await connection.runAndReadAll(sql, bound(params));
       const columns = reader
         .columnNames()
         .map((name, i) => ({ name, type: reader.columnType(i).toString() }));
@@ -197,7 +197,7 @@ export class Engine {
     signal?: AbortSignal,
   ): Promise<Record<string, JsonValue>[]> {
     return this.withDeadline(
-      async (connection) => readJsonRows(await connection.runAndReadAll(sql, [...params])),
+      async (connection) => readJsonRows(await connection.runAndReadAll(sql, bound(params))),
       signal,
     );
   }
@@ -306,6 +306,14 @@ export async function checkLockdown(
     if (escaped) throw new LockdownError(`DuckDB lockdown self-test failed: \`${probe}\` succeeded`);
   }
 }
+
+/**
+ * Parameters for DuckDB, or none: given any array, even empty, the client prepares the statement
+ * before running it, which planned it twice. A count over airports' 3,376 rows took 2.5 ms that
+ * way against 1.5 ms run directly.
+ */
+const bound = (params: readonly DuckDBValue[]): DuckDBValue[] | undefined =>
+  params.length > 0 ? [...params] : undefined;
 
 /** The view over a Parquet file; a dataset view also exposes `ORDINAL_COLUMN` (1-based row position). */
 export function parquetViewSql(name: string, parquetPath: string, kind: 'dataset' | 'plain'): string {
