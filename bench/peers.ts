@@ -201,9 +201,11 @@ const SETTLE_MS = 250;
 /**
  * Wall time of a peer's table (its turns whole, pauses included) after which no ratio takes
  * another turn. A turn of SQLite's heavier questions takes about 2 s and, their times spreading
- * by 10-15% from one turn to the next, some 20 turns to be known to ±7%.
+ * by 10-15% from one turn to the next, some 20 turns to be known to ±7%. A round of PostgreSQL's
+ * eight takes about 11 s: 140 s stopped its noisiest ratios at their 12th turn, known to ±9-13%
+ * (run 27); the rounds after the 12th are of those only, about 5 s each.
  */
-const PEER_MEASURING_MS = 140_000;
+const PEER_MEASURING_MS = 200_000;
 
 /**
  * Each aggregation the peer's SQL can ask, on the peer and over HTTP in turns (the statement in
