@@ -4,7 +4,10 @@ import type { Dataset } from './portal.js';
 
 /** A queryable table: the dataset view, its full-text index view, and its field schema. */
 export interface QuerySource {
-  /** View name of the rows (the dataset id); the hidden `_recordid` column is always present. */
+  /**
+   * View name of the rows (the dataset id). Its hidden `_recordid` and `_ordinal` columns are always
+   * present: the record id, and the row's position, which sorts break ties on and random() hashes.
+   */
   readonly table: string;
   /** View over `search.parquet` beside the data, or null when the dataset has none. */
   readonly searchTable: string | null;

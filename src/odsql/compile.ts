@@ -38,6 +38,9 @@ export interface Page {
 
 type Context = Omit<CompileContext, 'rowIdentity'>;
 
+/** A record's identity in SQL: its ordinal (see compileOrderBy). */
+const ORDINAL = quoteIdentifier(ORDINAL_COLUMN);
+
 function inClause<T>(clause: Clause, work: () => T): T {
   try {
     return work();
@@ -110,7 +113,7 @@ export function compileAnalyzed(
     withGroupCount = false,
   }: { page: Page; context: Context; withRecordId?: boolean; withGroupCount?: boolean },
 ): CompiledQuery {
-  const rowCtx: CompileContext = { ...context, rowIdentity: quoteIdentifier(ORDINAL_COLUMN) };
+  const rowCtx: CompileContext = { ...context, rowIdentity: ORDINAL };
   const rowCompiler: ExprCompiler = { facts: query.facts, ctx: rowCtx, groupKeys: new Map() };
   const conditions = [
     ...filters,
@@ -200,7 +203,7 @@ function compileOrderBy(query: AnalyzedQuery, groups: readonly GroupSql[], compi
   const ties = query.grouped
     ? groups.map((g) => `${g.sort} ASC NULLS LAST`)
     : keys.length
-      ? [`${quoteIdentifier(ORDINAL_COLUMN)} ASC`]
+      ? [`${ORDINAL} ASC`]
       : [];
   const all = [...new Set([...keys, ...ties])];
   return all.length ? ` ORDER BY ${all.join(', ')}` : '';
