@@ -3,7 +3,7 @@
 import type Router from '@koa/router';
 import { z } from 'zod';
 import { catalogListParams, datasetLookupParams } from './v2/catalog-routes.js';
-import { exportParams } from './v2/export-routes.js';
+import { catalogExportParams, exportParams } from './v2/export-routes.js';
 import { facetParams } from './v2/facet-routes.js';
 import { recordParams, recordsParams } from './v2/records-routes.js';
 import { v1DatasetParams } from './v1/datasets-v1.js';
@@ -22,6 +22,7 @@ export const ROUTE_PARAMS: Readonly<Record<string, ParamsSchema>> = {
   '/api/explore/v2.1/catalog/datasets/:dataset_id/facets': facetParams,
   '/api/explore/v2.1/catalog/facets': facetParams,
   '/api/explore/v2.1/catalog/datasets/:dataset_id/exports/:format': exportParams,
+  '/api/explore/v2.1/catalog/exports/:format': catalogExportParams,
   '/api/datasets/1.0/search': v1SearchParams,
   '/api/datasets/1.0/:dataset_id': v1DatasetParams,
   '/api/records/1.0/search': v1RecordsParams,

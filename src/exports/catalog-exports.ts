@@ -33,7 +33,6 @@ const rdfXml = (profile?: string): CatalogDocumentFormat => ({
 /** Document formats of the catalog export (supplement 1); `-` spellings are normalised to `_`. */
 export const CATALOG_RDF_FORMATS: Readonly<Record<string, CatalogDocumentFormat>> = {
   rdf: rdfXml(),
-  dcat: rdfXml(),
   ttl: { contentType: 'text/turtle; charset=utf-8', extension: 'ttl', kind: 'turtle' },
   rss: { contentType: 'application/rss+xml', extension: 'rss', kind: 'rss' },
   dcat_ap_ch: rdfXml('https://www.dcat-ap.ch/'),
@@ -44,6 +43,30 @@ export const CATALOG_RDF_FORMATS: Readonly<Record<string, CatalogDocumentFormat>
   dcat_ap_vl: rdfXml('https://data.vlaanderen.be/doc/applicatieprofiel/DCAT-AP-VL/'),
   dcat_ap_benap: rdfXml('https://dcat.be/'),
 };
+
+/** Values of `dcat_ap_format`, which the `dcat` format requires: `dcat` + value names a profile above. */
+export const DCAT_AP_FORMATS = [
+  '_ap_ch',
+  '_ap_de',
+  '_ap_se',
+  '_ap_sp',
+  '_ap_it',
+  '_ap_vl',
+  '_ap_benap',
+] as const;
+export type DcatApFormat = (typeof DCAT_AP_FORMATS)[number];
+
+/**
+ * The document format of a catalog export path format (`-` already folded to `_`), or null when
+ * there is none; `dcat` is the profile its `dcat_ap_format` names, as the `dcat_ap_*` paths are.
+ */
+export function catalogDocumentFormat(
+  format: string,
+  dcatApFormat: DcatApFormat | undefined,
+): CatalogDocumentFormat | null {
+  if (format === 'dcat') return dcatApFormat ? CATALOG_RDF_FORMATS[`dcat${dcatApFormat}`]! : null;
+  return Object.hasOwn(CATALOG_RDF_FORMATS, format) ? CATALOG_RDF_FORMATS[format]! : null;
+}
 
 /** Options of a catalog document. */
 export interface CatalogDocumentOptions {

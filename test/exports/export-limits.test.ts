@@ -130,7 +130,7 @@ describe('export limits (fixture portal with a large dataset)', () => {
       `${V21}/catalog/datasets/words/exports/csv`,
       `${V21}/catalog/datasets/towns/exports/geojson`,
       `${V21}/catalog/exports/csv`,
-      `${V21}/catalog/exports/dcat`,
+      `${V21}/catalog/exports/dcat?dcat_ap_format=_ap_de`,
       `/api/records/1.0/download?dataset=words&format=csv`,
     ];
 

@@ -233,9 +233,34 @@ describe('exports of nulls, quotes, line breaks and Unicode, in every format', (
       });
     }
 
+    /** The values of dcat_ap_format (explore-api.md, export-specific parameters). */
+    const DCAT_AP_FORMATS = ['_ap_ch', '_ap_de', '_ap_se', '_ap_sp', '_ap_it', '_ap_vl', '_ap_benap'];
+
+    it('dcat with dcat_ap_format answers the bytes of the dcat_ap_* path format it names', async () => {
+      for (const profile of DCAT_AP_FORMATS) {
+        const query = `include_exports=csv&where=${encodeURIComponent("dataset_id != 'words'")}`;
+        const viaParameter = await server.get(`${CATALOG}/dcat?dcat_ap_format=${profile}&${query}`);
+        const viaPath = await server.get(`${CATALOG}/dcat${profile}?${query}`);
+        expect([profile, viaParameter.status]).to.deep.equal([profile, 200]);
+        expect(viaParameter.headers.get('content-type')).to.equal(viaPath.headers.get('content-type'));
+        const bytes = Buffer.from(await viaParameter.arrayBuffer());
+        expect(bytes.equals(Buffer.from(await viaPath.arrayBuffer()))).to.equal(true);
+        expect(bytes.toString()).to.include(CATALOG_RDF_FORMATS[`dcat${profile}`]!.profile);
+      }
+    });
+
+    it('dcat without dcat_ap_format, or with an unknown one, is a 400 naming it and its values', async () => {
+      for (const query of ['', '?dcat_ap_format=_ap_fr', '?dcat_ap_format=ch']) {
+        const { status, body } = await server.json(`${CATALOG}/dcat${query}`);
+        expect([query, status, body.error_code]).to.deep.equal([query, 400, 'InvalidRESTParameterError']);
+        expect(body.message).to.include('dcat_ap_format');
+        for (const value of DCAT_AP_FORMATS) expect(body.message).to.include(value);
+      }
+    });
+
     it('dcat applies the catalog filter: only the datasets matching where are described', async () => {
       const where = encodeURIComponent("dataset_id = 'words'");
-      const response = await server.get(`${CATALOG}/dcat?where=${where}`);
+      const response = await server.get(`${CATALOG}/dcat?dcat_ap_format=_ap_it&where=${where}`);
       const file = await saved(dir, 'catalog-filtered', Buffer.from(await response.arrayBuffer()));
       const triples = await rapperNTriples(file, 'rdfxml');
       const datasets = triples.match(/ <http:\/\/www.w3.org\/ns\/dcat#Dataset> \./g) ?? [];

@@ -54,6 +54,10 @@ describe('OpenAPI document', () => {
     expect(records.get('where')!.schema).to.deep.equal({ type: 'array', items: { type: 'string' } });
     expect(records.get('lang')!.schema.enum).to.include('fr');
     expect(records.get('timezone')!.schema.default).to.equal('UTC');
+    expect(params('/api/explore/v2.1/catalog/exports/{format}').get('dcat_ap_format')!.schema).to.deep.equal({
+      type: 'string',
+      enum: ['_ap_ch', '_ap_de', '_ap_se', '_ap_sp', '_ap_it', '_ap_vl', '_ap_benap'],
+    });
     const v1 = params('/api/records/1.0/search');
     expect(v1.get('rows')!.schema).to.deep.equal({
       type: 'integer',

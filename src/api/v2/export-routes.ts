@@ -5,7 +5,12 @@ import type { Context } from 'koa';
 import type Router from '@koa/router';
 import { z } from 'zod';
 import type { QuerySource } from '../../catalog/source.js';
-import { catalogExporterOf, CATALOG_RDF_FORMATS, writeCatalogRdf } from '../../exports/catalog-exports.js';
+import {
+  catalogDocumentFormat,
+  catalogExporterOf,
+  DCAT_AP_FORMATS,
+  writeCatalogRdf,
+} from '../../exports/catalog-exports.js';
 import type { ExportContext, Exporter } from '../../exports/export-context.js';
 import { geometryColumn } from '../../exports/geometry.js';
 import { projectionOf } from '../../exports/projection.js';
@@ -44,6 +49,7 @@ type ExportParams = z.output<typeof exportParams>;
 
 /** Parameters of a catalog export: the dataset export's, plus the DCAT ones. */
 export const catalogExportParams = exportParams.extend({
+  dcat_ap_format: oneOf('dcat_ap_format', DCAT_AP_FORMATS, undefined),
   include_exports: text(),
   use_labels_in_exports: boolean('use_labels_in_exports', true),
 });
@@ -140,7 +146,13 @@ export function exportRoutes(router: Router, services: Services): void {
       await sendExport(ctx, services, file, () => tabular.write(context));
       return;
     }
-    const rdf = CATALOG_RDF_FORMATS[format];
+    if (format === 'dcat' && params.dcat_ap_format === undefined) {
+      throw invalidParameter(
+        'dcat_ap_format',
+        `the dcat format requires it: one of ${DCAT_AP_FORMATS.join(', ')} is expected.`,
+      );
+    }
+    const rdf = catalogDocumentFormat(format, params.dcat_ap_format);
     if (!rdf) throw unknownFormat(ctx.params.format!);
     const query = { ...toQueryParams(source, params), limit: params.limit, offset: params.offset };
     const compiled = compileQuery(source, { ...query, select: undefined, groupBy: undefined }, 'json');
