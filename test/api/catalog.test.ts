@@ -79,10 +79,25 @@ describe('v2.1 catalog', () => {
         label: 'Name',
         type: 'text',
         description: null,
-        annotations: { facet: true },
+        annotations: { facet: [] },
       });
       expect(Object.keys(body.metas)).to.deep.equal(['default', 'dcat']);
       expect(body.metas.dcat).to.deep.equal({ creator: 'tests' });
+    });
+
+    it('writes annotations without arguments as empty arrays, in the lookup and the catalog list alike', async () => {
+      // explore-api.md: in v2.1 an annotation maps to its args, an empty array when there are none.
+      const expected = [
+        ['name', { facet: [] }],
+        ['population', {}],
+        ['founded', { timerangeFilter: [] }],
+      ];
+      const lookup = (await server.json(`${V21}/catalog/datasets/towns`)).body;
+      const list = (await server.json(`${V21}/catalog/datasets?where=dataset_id%3D'towns'`)).body;
+      for (const fields of [lookup.fields, list.results[0].fields]) {
+        const byName = new Map(fields.map((f: any) => [f.name, f.annotations]));
+        for (const [name, annotations] of expected) expect(byName.get(name)).to.deep.equal(annotations);
+      }
     });
 
     it('fills metas.default with every key of the spec', async () => {

@@ -78,13 +78,14 @@ export function datasetLinks(baseUrl: string, id: string): { rel: string; href: 
   ];
 }
 
-/** v2.1 annotations: `true` for an annotation without arguments, else its argument list. */
+/**
+ * v2.1 annotations: each name maps to its argument list, `[]` when it has none (explore-api.md;
+ * the supplement's `true` loses where the two differ).
+ */
 export function annotationsObject(
   annotations: Readonly<Record<string, readonly string[]>>,
-): Record<string, true | readonly string[]> {
-  return Object.fromEntries(
-    Object.entries(annotations).map(([name, args]) => [name, args.length === 0 ? true : args]),
-  );
+): Record<string, readonly string[]> {
+  return Object.fromEntries(Object.entries(annotations).map(([name, args]) => [name, [...args]]));
 }
 
 /** The dataset object exactly in the v2.1 shape. */
