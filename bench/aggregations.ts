@@ -74,7 +74,7 @@ export const AGGREGATIONS: readonly AggregationCase[] = [
     name: 'count distinct',
     dataset: 'flights',
     params: { select: 'origin, count(distinct destination) as routes', group_by: 'origin', limit: '300' },
-    sql: `SELECT origin, approx_count_distinct(destination) AS routes
+    sql: `SELECT origin, count(DISTINCT destination) AS routes
           FROM flights GROUP BY origin ORDER BY origin LIMIT 300`,
     postgres: `SELECT origin, count(DISTINCT destination) AS routes FROM flights GROUP BY origin ORDER BY origin LIMIT 300`,
     sqlite: `SELECT origin, count(DISTINCT destination) AS routes FROM flights GROUP BY origin ORDER BY origin LIMIT 300`,

@@ -30,7 +30,8 @@ export const AGGREGATE_FUNCTIONS: readonly FunctionEntry[] = [
     compile: ([x]) => `avg(${x!.sql})`,
   },
   {
-    // "Always approximate" (explore-api.md): the distinct count is DuckDB's HyperLogLog estimate.
+    // Exact, though the spec allows an estimate: DuckDB's HyperLogLog answered 165 for 174
+    // distributors and was slower than count(DISTINCT) on 3M flights (README, ODSQL).
     name: 'count',
     kind: 'aggregate',
     clauses: AGGREGATE_CLAUSES,
@@ -40,7 +41,7 @@ export const AGGREGATE_FUNCTIONS: readonly FunctionEntry[] = [
     returns: () => 'int',
     compile: ([x], _ctx, call) => {
       if (x!.node.kind === 'star') return 'count(*)';
-      return call.distinct ? `approx_count_distinct(${x!.sql})` : `count(${x!.sql})`;
+      return call.distinct ? `count(DISTINCT ${x!.sql})` : `count(${x!.sql})`;
     },
   },
   {
