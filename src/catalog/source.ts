@@ -14,6 +14,8 @@ export interface QuerySource {
   readonly fields: readonly Field[];
   /** An ODSQL `where` ANDed before every query on this source (an audience's row filter), or null. */
   readonly rowFilter?: string | null;
+  /** Rows of the table (records_count), which bounds what holistic aggregations may hold; absent: few. */
+  readonly rows?: number;
 }
 
 /** The view over a dataset's full-text index. */
@@ -41,5 +43,6 @@ export function querySource(dataset: Dataset, view?: SourceView): QuerySource {
         : null,
     fields: view ? dataset.file.fields.filter((f) => !view.hiddenFields.has(f.name)) : dataset.file.fields,
     rowFilter: view?.rowFilter ?? null,
+    rows: dataset.file.computed.records_count,
   };
 }

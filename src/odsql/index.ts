@@ -8,6 +8,7 @@ import { compileAnalyzed, type CompiledQuery } from './compile.js';
 import { QueryLangError, type Clause } from './errors.js';
 import type { Lang } from './functions/date.js';
 import type { Output } from './functions/registry.js';
+import { checkHolisticCost, quantileLists } from './limits-holistic.js';
 import { parseGroupBy, parseOrderBy, parseSelect, parseWhereClause } from './parse.js';
 
 export type { Lang } from './functions/date.js';
@@ -98,6 +99,7 @@ export function compileQuery(
     orderBy: items(params.orderBy, parseOrderBy),
   };
   const analyzed = analyzeQuery(source.fields, parsed, timezone);
+  checkHolisticCost(analyzed, source.rows ?? 0);
   const recordFilter =
     params.recordId === undefined
       ? []
@@ -106,7 +108,7 @@ export function compileQuery(
     page: { limit: params.limit ?? null, offset: params.offset ?? 0 },
     withRecordId: params.withRecordId ?? false,
     withGroupCount: params.withGroupCount ?? false,
-    context: { source, timezone, lang: params.lang ?? 'fr', output },
+    context: { source, timezone, lang: params.lang ?? 'fr', output, quantiles: quantileLists(analyzed) },
   });
 }
 

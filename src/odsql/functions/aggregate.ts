@@ -1,7 +1,9 @@
 // Registry entries of the aggregations: avg, count, max, min, median, percentile, sum.
 import { QueryLangError } from '../errors.js';
 import type { ValueType } from '../types.js';
-import { fixed, type Arg, type FunctionEntry } from './registry.js';
+import type { Call, Expr } from '../ast.js';
+import { exprKey } from '../clause-rules.js';
+import { fixed, type Arg, type CompileContext, type CompiledArg, type FunctionEntry } from './registry.js';
 
 const AGGREGATE_CLAUSES = ['select', 'order_by'] as const;
 
@@ -15,9 +17,23 @@ function checkPercentile(args: readonly Arg[]): void {
   }
 }
 
-/** Fraction of a percentage, written as SQL text. */
-const fraction = (arg: Arg | undefined): string =>
-  String(arg?.node.kind === 'number' ? arg.node.value / 100 : 0.5);
+/** The quantile fraction a median or percentile call asks for. */
+export function quantileFraction(name: string, p: Expr | undefined): number {
+  return name === 'percentile' && p?.kind === 'number' ? p.value / 100 : 0.5;
+}
+
+/**
+ * Exact quantiles (quantile_cont, interpolated as the spec's examples are). Every median and
+ * percentile of one argument reads its value from one list over all their fractions: DuckDB
+ * computes identical aggregates once, so they share one state (one sorted copy of the values).
+ */
+function quantileSql([x, p]: readonly CompiledArg[], ctx: CompileContext, call: Call): string {
+  const fraction = quantileFraction(call.name.toLowerCase(), p?.node);
+  const list = ctx.quantiles?.get(exprKey(x!.node));
+  const at = list?.indexOf(fraction) ?? -1;
+  if (!list || at < 0) return `quantile_cont(${x!.sql}, ${fraction})`;
+  return `quantile_cont(${x!.sql}, [${list.join(', ')}])[${at + 1}]`;
+}
 
 export const AGGREGATE_FUNCTIONS: readonly FunctionEntry[] = [
   {
@@ -69,7 +85,7 @@ export const AGGREGATE_FUNCTIONS: readonly FunctionEntry[] = [
     params: fixed('number'),
     arity: '1',
     returns: () => 'double',
-    compile: ([x]) => `quantile_cont(${x!.sql}, 0.5)`,
+    compile: quantileSql,
   },
   {
     name: 'percentile',
@@ -79,7 +95,7 @@ export const AGGREGATE_FUNCTIONS: readonly FunctionEntry[] = [
     arity: '2',
     check: checkPercentile,
     returns: () => 'double',
-    compile: ([x, p]) => `quantile_cont(${x!.sql}, ${fraction(p)})`,
+    compile: quantileSql,
   },
   {
     name: 'sum',

@@ -32,6 +32,8 @@ export interface CompileContext {
   readonly output: Output;
   /** SQL naming a row: its ordinal, or the group keys of a grouped query (for random()). */
   readonly rowIdentity: string;
+  /** Every quantile fraction the query asks of each argument (by structural key), so they share one state. */
+  readonly quantiles?: ReadonlyMap<string, readonly number[]>;
 }
 
 /** SQL of a grouping function: the GROUP BY expression, its output value, and its sort key. */

@@ -1,0 +1,74 @@
+// Holistic aggregations: the states a query needs (percentiles of one argument share one) and
+// what they may cost, checked before DuckDB allocates memory its limit does not count.
+import { childrenOf, type Expr } from './ast.js';
+import type { AnalyzedQuery } from './analyze.js';
+import { exprKey } from './clause-rules.js';
+import { QueryLangError } from './errors.js';
+import { quantileFraction } from './functions/aggregate.js';
+import { HOLISTIC_BUDGET_BYTES, HOLISTIC_BYTES_PER_ROW, MAX_HOLISTIC_STATES } from './limits.js';
+
+/** Functions whose state holds every value of their first argument, by the state they fill. */
+const HOLISTIC: ReadonlyMap<string, 'quantile' | 'list'> = new Map([
+  ['median', 'quantile'],
+  ['percentile', 'quantile'],
+  ['envelope', 'list'],
+]);
+
+/** A holistic call: the state it fills (family and argument key) and, for quantiles, its fraction. */
+interface HolisticCall {
+  readonly state: string;
+  readonly argumentKey: string;
+  readonly fraction: number | null;
+}
+
+/** Holistic calls of the query's outputs and sort keys (aggregations appear nowhere else). */
+function holisticCalls(query: AnalyzedQuery): HolisticCall[] {
+  const calls: HolisticCall[] = [];
+  const pending: Expr[] = [...query.outputs.map((o) => o.expr), ...query.orderBy.map((o) => o.expr)];
+  for (let next = pending.pop(); next; next = pending.pop()) {
+    pending.push(...childrenOf(next));
+    const info = query.facts.get(next);
+    const family = info?.entry ? HOLISTIC.get(info.entry.name) : undefined;
+    if (!info?.entry || !family || !info.args[0]) continue;
+    const argumentKey = exprKey(info.args[0].node);
+    const fraction = family === 'quantile' ? quantileFraction(info.entry.name, info.args[1]?.node) : null;
+    calls.push({ state: `${family}:${argumentKey}`, argumentKey, fraction });
+  }
+  return calls;
+}
+
+/**
+ * The quantile fractions the query asks of each argument, by the argument's structural key,
+ * sorted: every median and percentile of one argument reads one list computed from one state.
+ */
+export function quantileLists(query: AnalyzedQuery): ReadonlyMap<string, readonly number[]> {
+  const lists = new Map<string, Set<number>>();
+  for (const { argumentKey, fraction } of holisticCalls(query)) {
+    if (fraction === null) continue;
+    lists.set(argumentKey, (lists.get(argumentKey) ?? new Set<number>()).add(fraction));
+  }
+  return new Map([...lists].map(([key, set]) => [key, [...set].sort((a, b) => a - b)]));
+}
+
+const MIB = 2 ** 20;
+
+/**
+ * Refuses a query whose holistic states are too many, or could hold more than the budget over
+ * `rows` rows (each row in its own group, for a group_by, since its cardinality is not known).
+ */
+export function checkHolisticCost(query: AnalyzedQuery, rows: number): void {
+  const states = new Set(holisticCalls(query).map((c) => c.state));
+  if (states.size > MAX_HOLISTIC_STATES) {
+    throw new QueryLangError(
+      `Too many holistic aggregations: median, percentile and envelope over ${states.size} different arguments (at most ${MAX_HOLISTIC_STATES} per query; percentiles of one field count once)`,
+    );
+  }
+  const perRow = HOLISTIC_BYTES_PER_ROW[query.groupBy.length > 0 ? 'grouped' : 'ungrouped'];
+  const bytes = states.size * rows * perRow;
+  if (bytes > HOLISTIC_BUDGET_BYTES) {
+    const most = Math.floor(HOLISTIC_BUDGET_BYTES / (rows * perRow));
+    throw new QueryLangError(
+      `Query too costly: median, percentile and envelope over ${states.size} different argument(s) would keep about ${Math.ceil(bytes / MIB)} MB for the dataset's ${rows} records (at most ${HOLISTIC_BUDGET_BYTES / MIB} MB: ${most} such argument(s) ${query.groupBy.length > 0 ? 'with' : 'without'} group_by here)`,
+    );
+  }
+}
