@@ -6,7 +6,7 @@ import type { Engine } from '../engine/engine.js';
 import type { JsonValue } from '../engine/values.js';
 import { compileQuery, GROUP_COUNT_COLUMN, type CompiledQuery, type QueryParams } from '../odsql/index.js';
 import { invalidParameter } from './errors.js';
-import { parseRefinements, refinementConditions } from '../facets/refine.js';
+import { facetSelection, selectionConditions } from '../facets/facet-selection.js';
 import { integer, oneOf, repeated, text, timezone, LANGS } from './params.js';
 
 /** Without group_by a page is at most 100 rows within the first 10,000; with it, 20,000 groups. */
@@ -22,6 +22,8 @@ export const filterParams = z.object({
   order_by: text(),
   refine: repeated(),
   exclude: repeated(),
+  /** facet(name="f", disjunctive=true) declarations: the refines on f are ORed (supplement 3). */
+  facet: repeated(),
   lang: oneOf('lang', LANGS, undefined),
   timezone: timezone(),
 });
@@ -40,11 +42,9 @@ export type PageParams = z.output<typeof pageParams>;
  * filters, records, exports, facets, the catalog and v1, builds its query here).
  */
 export function toQueryParams(source: QuerySource, params: FilterParams): QueryParams {
-  const refinements = parseRefinements(params.refine, params.exclude);
+  const refinements = selectionConditions(source, facetSelection(params), { timezone: params.timezone });
   return {
-    ...(refinements.length && {
-      extraWhere: refinementConditions(source, refinements, { timezone: params.timezone }),
-    }),
+    ...(refinements.length && { extraWhere: refinements }),
     ...(params.select !== undefined && { select: params.select }),
     where: params.where,
     ...(params.group_by !== undefined && { groupBy: params.group_by }),

@@ -7,26 +7,16 @@ import type { Engine } from '../engine/engine.js';
 import { compileQuery, type Lang } from '../odsql/index.js';
 import { localTimestamp } from '../odsql/functions/date-sql.js';
 import { quoteIdentifier, quoteString } from '../sql-text.js';
-import { facetField, requireFacetField, type FacetField, type FacetSort } from './facet-fields.js';
-import { datePathRange, refinementConditions, type Refinement } from './refine.js';
+import { facetField, requireFacetField, type FacetField, type FacetRequest } from './facet-fields.js';
+import { datePathRange } from './refine.js';
+import { selectionConditions, type FacetSelection } from './facet-selection.js';
 import { buildTree, type FacetGroup, type LevelCounts } from './tree.js';
 
 export type { FacetGroup, FacetValue } from './tree.js';
+export type { FacetRequest } from './facet-fields.js';
 
-export interface FacetRequest {
-  readonly name: string;
-  readonly disjunctive?: boolean;
-  readonly hierarchical?: boolean;
-  readonly separator?: string;
-  readonly sort?: FacetSort;
-  readonly limit?: number;
-}
-
-export interface FacetQuery {
-  /** null: every field annotated `facet`. */
-  readonly facets: readonly FacetRequest[] | null;
+export interface FacetQuery extends FacetSelection {
   readonly where: readonly string[];
-  readonly refinements: readonly Refinement[];
   readonly timezone: string;
   readonly lang?: Lang;
 }
@@ -103,11 +93,6 @@ function keySql(
   return { group: `CAST(${column} AS VARCHAR)`, label: (key) => key };
 }
 
-/** The facet() overrides of a request, by field name, so refinements follow them too. */
-function overridesOf(source: QuerySource, query: FacetQuery): Map<string, FacetRequest> {
-  return new Map((query.facets ?? []).map((r) => [requireFacetField(source, r.name, 'facet').name, r]));
-}
-
 /** One statement: rows (s = index of the counted key, v = value, n = count). */
 interface Statement {
   readonly sql: string;
@@ -126,9 +111,8 @@ function statementFor(
     {
       select: names.map((n) => `\`${n}\``).join(', '),
       where: query.where,
-      extraWhere: refinementConditions(source, query.refinements, {
+      extraWhere: selectionConditions(source, query, {
         timezone: query.timezone,
-        overrides: overridesOf(source, query),
         ...(skipFacet !== undefined && { skipFacet }),
       }),
       timezone: query.timezone,

@@ -28,6 +28,12 @@ export interface FacetOverrides {
   readonly sort?: FacetSort;
 }
 
+/** One facet a request asks for: a field with its facet() options. */
+export interface FacetRequest extends FacetOverrides {
+  readonly name: string;
+  readonly limit?: number;
+}
+
 /** The facet behaviour of a field from its annotations, with a request's overrides. */
 export function facetField(field: Field, overrides: FacetOverrides = {}): FacetField {
   const { annotations } = field;

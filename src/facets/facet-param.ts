@@ -1,7 +1,6 @@
 // The `facet` request parameter: a field name, or facet(name="x", disjunctive=true, ...).
 import { QueryLangError } from '../odsql/errors.js';
-import type { FacetRequest } from './enumerate.js';
-import { FACET_SORTS, type FacetSort } from './facet-fields.js';
+import { FACET_SORTS, type FacetRequest, type FacetSort } from './facet-fields.js';
 
 const fail = (problem: string): never => {
   throw new QueryLangError(problem, ['facet']);

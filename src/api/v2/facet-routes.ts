@@ -4,8 +4,7 @@ import type { RouterContext } from '@koa/router';
 import { z } from 'zod';
 import type { QuerySource } from '../../catalog/source.js';
 import { enumerateFacets } from '../../facets/enumerate.js';
-import { parseFacetParam } from '../../facets/facet-param.js';
-import { parseRefinements } from '../../facets/refine.js';
+import { facetSelection } from '../../facets/facet-selection.js';
 import { boolean, oneOf, parseParams, repeated, timezone, LANGS } from '../params.js';
 import { apiBase, requireDataSource, signalOf, type Services } from '../services.js';
 
@@ -26,9 +25,8 @@ async function answer(ctx: RouterContext, services: Services, source: QuerySourc
     services.engine,
     source,
     {
-      facets: params.facet.length ? params.facet.map(parseFacetParam) : null,
+      ...facetSelection(params),
       where: params.where,
-      refinements: parseRefinements(params.refine, params.exclude),
       timezone: params.timezone,
       ...(params.lang && { lang: params.lang }),
     },

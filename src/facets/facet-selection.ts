@@ -1,0 +1,50 @@
+// The facet parameters of a v2 request, read in one place for every operation that filters
+// (records, exports, group_by, facets, the catalog): the facets it declares with `facet=` and
+// its refine/exclude values. A facet(name="f", disjunctive=true) declaration ORs the refines on
+// `f` wherever they apply (supplement 3), not only where facets are enumerated.
+import type { QuerySource } from '../catalog/source.js';
+import type { ClauseCondition } from '../odsql/index.js';
+import { parseFacetParam } from './facet-param.js';
+import { requireFacetField, type FacetOverrides, type FacetRequest } from './facet-fields.js';
+import { parseRefinements, refinementConditions, type Refinement } from './refine.js';
+
+/** What a request says about facets. */
+export interface FacetSelection {
+  /** The `facet` parameters; null when there are none (facets then enumerates every annotated field). */
+  readonly facets: readonly FacetRequest[] | null;
+  readonly refinements: readonly Refinement[];
+}
+
+/** Reads the `facet`, `refine` and `exclude` parameters of a request. */
+export function facetSelection(params: {
+  readonly facet: readonly string[];
+  readonly refine: readonly string[];
+  readonly exclude: readonly string[];
+}): FacetSelection {
+  return {
+    facets: params.facet.length ? params.facet.map(parseFacetParam) : null,
+    refinements: parseRefinements(params.refine, params.exclude),
+  };
+}
+
+/** The facet() overrides of a selection by field name; a declared name must be a facet field. */
+function declaredOverrides(source: QuerySource, selection: FacetSelection): Map<string, FacetOverrides> {
+  return new Map(
+    (selection.facets ?? []).map((r) => [requireFacetField(source, r.name, 'facet').name, r] as const),
+  );
+}
+
+/**
+ * The refine and exclude conditions of a selection over `source`, with the declared facets'
+ * disjunctive and hierarchical options. `skipFacet` leaves out one facet's own refinements (a
+ * disjunctive facet counting its alternatives).
+ */
+export function selectionConditions(
+  source: QuerySource,
+  selection: FacetSelection,
+  options: { timezone: string; skipFacet?: string },
+): ClauseCondition[] {
+  const overrides = declaredOverrides(source, selection);
+  if (!selection.refinements.length) return [];
+  return refinementConditions(source, selection.refinements, { ...options, overrides });
+}
