@@ -45,13 +45,19 @@ lint: install
 typecheck: install grammar
 	$(BIN)/tsc -p tsconfig.json --noEmit
 
-# The export tests read files back with GDAL (ogrinfo) and raptor (rapper): installed from
-# Debian's packages when missing (as root, or through sudo); without either, stop with the command.
+# The export tests read files back with GDAL (ogrinfo), raptor (rapper) and Python's rdflib and
+# openpyxl: installed from Debian's packages when missing (as root, or through sudo); without
+# either, stop with the command. TEST_TOOLS are commands, TEST_PYTHON_MODULES modules of Debian's
+# own python3 (/usr/bin/python3: Debian's modules are not on another python's path).
 TEST_TOOLS := ogrinfo:gdal-bin rapper:raptor2-utils
+TEST_PYTHON_MODULES := rdflib:python3-rdflib openpyxl:python3-openpyxl
 
 test-deps:
 	@missing=""; for tool in $(TEST_TOOLS); do \
 	  command -v $${tool%%:*} >/dev/null 2>&1 || missing="$$missing $${tool#*:}"; \
+	done; \
+	for module in $(TEST_PYTHON_MODULES); do \
+	  /usr/bin/python3 -c "import $${module%%:*}" >/dev/null 2>&1 || missing="$$missing $${module#*:}"; \
 	done; \
 	if [ -z "$$missing" ]; then exit 0; fi; \
 	if [ "$$(id -u)" = "0" ]; then sudo=""; \

@@ -17,15 +17,12 @@ import { typedCell, typedSelect, type CellKind } from './sql-cells.js';
 /** Bytes of the IPC end-of-stream marker (continuation, zero length). */
 const END_OF_STREAM = 8;
 
-/** How a column travels: the typed cells of the other writers, and dates and times kept typed. */
-type ArrowKind = CellKind | 'date' | 'timestamp';
-
-/** The kind of an output column and the SQL giving its value as that kind. */
-function arrowCell(column: OutputColumn, separator: string): { kind: ArrowKind; sql: string } {
+/** The kind of an output column and the SQL giving its value: dates and datetimes kept typed. */
+function arrowCell(column: OutputColumn, separator: string): { kind: CellKind; sql: string } {
   const name = quoteIdentifier(column.key);
   if (!column.multivalued && column.type === 'date') return { kind: 'date', sql: `CAST(${name} AS DATE)` };
   if (!column.multivalued && column.type === 'datetime') {
-    return { kind: 'timestamp', sql: `CAST(${name} AS TIMESTAMPTZ)` };
+    return { kind: 'datetime', sql: `CAST(${name} AS TIMESTAMPTZ)` };
   }
   return typedCell(column, separator);
 }
@@ -120,12 +117,12 @@ async function writeArrow(context: ExportContext) {
   const arrow = await import('apache-arrow');
   const { Field, List, RecordBatch, Schema, Struct, Table, makeData, tableToIPC } = arrow;
   const item = new Field('item', new arrow.Utf8(), true);
-  const ARROW_TYPES: Record<ArrowKind, () => DataType> = {
+  const ARROW_TYPES: Record<CellKind, () => DataType> = {
     int: () => new arrow.Int64(),
     double: () => new arrow.Float64(),
     bool: () => new arrow.Bool(),
     date: () => new arrow.DateDay(),
-    timestamp: () => new arrow.TimestampMicrosecond('UTC'),
+    datetime: () => new arrow.TimestampMicrosecond('UTC'),
     text: () => new arrow.Utf8(),
     list: () => new List(item),
   };
@@ -138,7 +135,7 @@ async function writeArrow(context: ExportContext) {
   );
 
   /** One column of a chunk as Arrow data. */
-  const column = (vector: duckdb.Vector, kind: ArrowKind, type: DataType, rows: number): Data => {
+  const column = (vector: duckdb.Vector, kind: CellKind, type: DataType, rows: number): Data => {
     const fixed = (width: number) => {
       const validity = nulls(validityOf(vector, rows), rows);
       const data = zeroNulls(duckdb.vector_get_data(vector, rows * width), width, validity.nullBitmap, rows);
@@ -146,7 +143,7 @@ async function writeArrow(context: ExportContext) {
     };
     switch (kind) {
       case 'int':
-      case 'timestamp': {
+      case 'datetime': {
         const { data, ...rest } = fixed(8);
         return makeData({ ...rest, data: new BigInt64Array(data.buffer, data.byteOffset, rows) } as never);
       }

@@ -4,7 +4,7 @@ import type { CellKind } from './sql-cells.js';
 /** One dBASE field: name (10 bytes at most), type letter, width and decimals. */
 export interface DbfField {
   readonly name: string;
-  readonly type: 'C' | 'N' | 'L';
+  readonly type: 'C' | 'N' | 'L' | 'D';
   readonly width: number;
   readonly decimals: number;
   readonly kind: CellKind;
@@ -22,11 +22,16 @@ export function dbfNames(names: readonly string[]): string[] {
   });
 }
 
+/** Whether a kind is written as text (a C field, sized from the data): dBASE III has no time of day. */
+export const dbfTextual = (kind: CellKind): boolean =>
+  kind === 'text' || kind === 'list' || kind === 'datetime';
+
 /** A field of a kind; `textBytes` is the longest text value in bytes (for C fields). */
 export function dbfField(name: string, kind: CellKind, textBytes: number): DbfField {
   if (kind === 'int') return { name, type: 'N', width: 20, decimals: 0, kind };
   if (kind === 'double') return { name, type: 'N', width: 24, decimals: 10, kind };
   if (kind === 'bool') return { name, type: 'L', width: 1, decimals: 0, kind };
+  if (kind === 'date') return { name, type: 'D', width: 8, decimals: 0, kind };
   return { name, type: 'C', width: Math.min(Math.max(textBytes, 1), 254), decimals: 0, kind };
 }
 
@@ -74,6 +79,9 @@ function cell(field: DbfField, value: unknown, separator: string): Buffer {
   const out = Buffer.alloc(field.width, 0x20);
   if (value === null || value === undefined) return out;
   if (field.type === 'L') return Buffer.from(value ? 'T' : 'F');
+  // YYYYMMDD from the date's ISO text; a year beyond four digits cannot be written: blank.
+  if (field.type === 'D')
+    return /^\d{4}-\d\d-\d\d$/.test(asText(value)) ? Buffer.from(asText(value).replaceAll('-', '')) : out;
   if (field.type === 'N') {
     const n = Number(value);
     let text = field.decimals > 0 ? n.toFixed(field.decimals) : asText(value);

@@ -31,6 +31,9 @@ async function writeFlatGeobuf(context: ExportContext) {
     int: generic.ColumnType.Long,
     double: generic.ColumnType.Double,
     bool: generic.ColumnType.Bool,
+    // FlatGeobuf's one date type: ISO 8601 text.
+    date: generic.ColumnType.DateTime,
+    datetime: generic.ColumnType.DateTime,
     text: generic.ColumnType.String,
     list: generic.ColumnType.Json,
   };

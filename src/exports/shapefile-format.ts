@@ -6,20 +6,20 @@ import path from 'node:path';
 import type { Readable } from 'node:stream';
 import yazl from 'yazl';
 import { quoteIdentifier } from '../sql-text.js';
-import { dbfField, dbfHeader, dbfNames, dbfRecord } from './dbf.js';
+import { dbfField, dbfHeader, dbfNames, dbfRecord, dbfTextual } from './dbf.js';
 import type { ExportContext, Exporter } from './export-context.js';
 import { geometryColumn, geometrySql } from './geometry.js';
 import { reproject, type Geometry } from './projection.js';
 import { extend, SHAPE_TYPES, shapeContent, shapeHeader } from './shp-records.js';
-import { typedSelect, valuesOf } from './sql-cells.js';
+import { typedSelect, valuesOf, type CellKind } from './sql-cells.js';
 
 /** Temp files of shapefile exports not yet removed (for tests that count leaks). */
 export const openShapefiles = new Set<string>();
 
 /** The longest text (in bytes) of each text or list cell, for the dBASE widths. */
-async function textWidths(context: ExportContext, cellSql: readonly { kind: string; sql: string }[]) {
+async function textWidths(context: ExportContext, cellSql: readonly { kind: CellKind; sql: string }[]) {
   const measures = cellSql.map((c, i) =>
-    c.kind === 'text' || c.kind === 'list'
+    dbfTextual(c.kind)
       ? `max(strlen(CAST(${c.kind === 'list' ? `array_to_string(${c.sql}, '${context.options.listSeparator.replaceAll("'", "''")}')` : c.sql} AS VARCHAR))) AS ${quoteIdentifier(`w${i}`)}`
       : `0 AS ${quoteIdentifier(`w${i}`)}`,
   );

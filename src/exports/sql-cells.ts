@@ -72,8 +72,20 @@ export function xsdType(column: OutputColumn): string | null {
   return type ? `http://www.w3.org/2001/XMLSchema#${type}` : null;
 }
 
-/** How a writer of typed cells receives a column: the kind of JS value DuckDB hands over. */
-export type CellKind = 'int' | 'double' | 'bool' | 'text' | 'list';
+/**
+ * VARCHAR of a DOUBLE as the record API writes it: a whole value without `.0` (`2`, not `2.0`),
+ * others in DuckDB's shortest round-trip text (`0.25`, `1e+20`, `inf`, `nan`).
+ */
+export function doubleText(sql: string): string {
+  return `CASE WHEN ${sql} = trunc(${sql}) AND abs(${sql}) < 1e15 THEN CAST(CAST(${sql} AS BIGINT) AS VARCHAR) ELSE CAST(${sql} AS VARCHAR) END`;
+}
+
+/**
+ * How a writer of typed cells receives a column: the kind of JS value DuckDB hands over. Dates
+ * and datetimes come as their JSON text ('YYYY-MM-DD', ISO 8601 with the offset of the
+ * request's time zone), which each writer turns into its own date type.
+ */
+export type CellKind = 'int' | 'double' | 'bool' | 'date' | 'datetime' | 'text' | 'list';
 
 /** The kind of a column and the SQL giving its value as that kind. */
 export function typedCell(column: OutputColumn, separator: string): { kind: CellKind; sql: string } {
@@ -84,12 +96,16 @@ export function typedCell(column: OutputColumn, separator: string): { kind: Cell
     double: 'double',
     number: 'double',
     boolean: 'bool',
+    date: 'date',
+    datetime: 'datetime',
   };
   const kind = kinds[column.type] ?? 'text';
   const casts: Record<CellKind, string> = {
     int: `CAST(${name} AS BIGINT)`,
     double: `CAST(${name} AS DOUBLE)`,
     bool: `CAST(${name} AS BOOLEAN)`,
+    date: cellText(column, separator),
+    datetime: cellText(column, separator),
     text: cellText(column, separator),
     list: name,
   };

@@ -1,12 +1,13 @@
-// XLSX: the sheet's rows formatted as SpreadsheetML by DuckDB (inline strings, numbers, booleans),
-// streamed into a zip with the few fixed parts a workbook needs.
+// XLSX: the sheet's rows formatted as SpreadsheetML by DuckDB (inline strings, numbers, booleans,
+// dates as day numbers with a date format), streamed into a zip with the workbook's fixed parts.
 import type { Readable } from 'node:stream';
 import type { DuckDBDataChunk } from '@duckdb/node-api';
 import yazl from 'yazl';
 import type { OutputColumn } from '../odsql/index.js';
 import type { ExportContext, Exporter } from './export-context.js';
 import { streamQuery } from './query-stream.js';
-import { typedCell, xmlEscaped, xmlText } from './sql-cells.js';
+import { doubleText, typedCell, xmlEscaped, xmlText, type CellKind } from './sql-cells.js';
+import { DATE_STYLE, DATETIME_STYLE, workbookParts } from './xlsx-parts.js';
 
 /** Data rows a sheet holds below its header row (1,048,576 rows in all). */
 export const XLSX_MAX_ROWS = 1_048_575;
@@ -25,34 +26,38 @@ export function columnLetters(index: number): string {
  */
 const ROW_MARK = '\u0001';
 
+/**
+ * SQL of Excel's serial day number of a TIMESTAMP as text (days since 1899-12-30 and the fraction
+ * of the day), null where a sheet cannot show the date: before 1900 or after 9999. Excel counts a
+ * 1900-02-29 that never was, so days before 1900-03-01 are one less (as Excel and readers expect).
+ */
+function excelSerial(timestamp: string): string {
+  const days = `(epoch_us(${timestamp}) / 86400000000 + 25569)`;
+  return `CASE WHEN ${timestamp} >= TIMESTAMP '1900-03-01' AND year(${timestamp}) <= 9999 THEN ${doubleText(days)} WHEN ${timestamp} >= TIMESTAMP '1900-01-01' AND ${timestamp} < TIMESTAMP '1900-03-01' THEN ${doubleText(`${days} - 1`)} END`;
+}
+
 /** SQL of one cell element (an empty `<c r=".."/>` for null). */
 function cellXml(column: OutputColumn, index: number, separator: string): string {
   const { kind, sql } = typedCell(column, separator);
   const ref = `r="${columnLetters(index)}' || chr(1) || '"`;
   const inline = (xmlSql: string): string =>
     `'<c ${ref} t="inlineStr"><is><t xml:space="preserve">' || ${xmlSql} || '</t></is></c>'`;
-  const forms: Record<string, string> = {
+  // A date out of a sheet's range stays its ISO text.
+  const dated = (timestamp: string, style: number): string =>
+    `coalesce('<c ${ref} s="${style}"><v>' || ${excelSerial(timestamp)} || '</v></c>', ${inline(sql)})`;
+  // The wall-clock time of the request's time zone: the text without its offset.
+  const wallClock = `TRY_CAST(regexp_replace(${sql}, '([+-][0-9][0-9]:?[0-9][0-9]|Z)$', '') AS TIMESTAMP)`;
+  const forms: Record<CellKind, string> = {
     int: `'<c ${ref}><v>' || ${sql} || '</v></c>'`,
-    double: `CASE WHEN isfinite(${sql}) THEN '<c ${ref}><v>' || ${sql} || '</v></c>' ELSE ${inline(`CAST(${sql} AS VARCHAR)`)} END`,
+    double: `CASE WHEN isfinite(${sql}) THEN '<c ${ref}><v>' || ${doubleText(sql)} || '</v></c>' ELSE ${inline(`CAST(${sql} AS VARCHAR)`)} END`,
     bool: `'<c ${ref} t="b"><v>' || CAST(${sql} AS INTEGER) || '</v></c>'`,
+    date: dated(`TRY_CAST(${sql} AS TIMESTAMP)`, DATE_STYLE),
+    datetime: dated(wallClock, DATETIME_STYLE),
     text: inline(xmlEscaped(sql)),
     list: inline(xmlEscaped(`array_to_string(${sql}, '${separator.replaceAll("'", "''")}')`)),
   };
   return `coalesce(${forms[kind]}, '<c ${ref}/>')`;
 }
-
-const PARTS: Record<string, string> = {
-  '[Content_Types].xml':
-    '<?xml version="1.0" encoding="UTF-8" standalone="yes"?>\n<Types xmlns="http://schemas.openxmlformats.org/package/2006/content-types"><Default Extension="rels" ContentType="application/vnd.openxmlformats-package.relationships+xml"/><Default Extension="xml" ContentType="application/xml"/><Override PartName="/xl/workbook.xml" ContentType="application/vnd.openxmlformats-officedocument.spreadsheetml.sheet.main+xml"/><Override PartName="/xl/worksheets/sheet1.xml" ContentType="application/vnd.openxmlformats-officedocument.spreadsheetml.worksheet+xml"/></Types>',
-  '_rels/.rels':
-    '<?xml version="1.0" encoding="UTF-8" standalone="yes"?>\n<Relationships xmlns="http://schemas.openxmlformats.org/package/2006/relationships"><Relationship Id="rId1" Type="http://schemas.openxmlformats.org/officeDocument/2006/relationships/officeDocument" Target="xl/workbook.xml"/></Relationships>',
-  'xl/_rels/workbook.xml.rels':
-    '<?xml version="1.0" encoding="UTF-8" standalone="yes"?>\n<Relationships xmlns="http://schemas.openxmlformats.org/package/2006/relationships"><Relationship Id="rId1" Type="http://schemas.openxmlformats.org/officeDocument/2006/relationships/worksheet" Target="worksheets/sheet1.xml"/></Relationships>',
-};
-
-const workbook = (sheetName: string): string =>
-  '<?xml version="1.0" encoding="UTF-8" standalone="yes"?>\n<workbook xmlns="http://schemas.openxmlformats.org/spreadsheetml/2006/main" xmlns:r="http://schemas.openxmlformats.org/officeDocument/2006/relationships">' +
-  `<sheets><sheet name="${xmlText(sheetName.slice(0, 31).replace(/[\\/?*[\]:]/g, '_'))}" sheetId="1" r:id="rId1"/></sheets></workbook>`;
 
 /** The workbook: a header row of names (or labels), then one row per record. */
 async function writeXlsx(context: ExportContext): Promise<Readable> {
@@ -84,8 +89,8 @@ async function writeXlsx(context: ExportContext): Promise<Readable> {
     context.signal,
   );
   const zip = new yazl.ZipFile();
-  for (const [name, text] of Object.entries(PARTS)) zip.addBuffer(Buffer.from(text), name);
-  zip.addBuffer(Buffer.from(workbook(context.name)), 'xl/workbook.xml');
+  for (const [name, text] of Object.entries(workbookParts(context.name)))
+    zip.addBuffer(Buffer.from(text), name);
   zip.addReadStream(sheet, 'xl/worksheets/sheet1.xml');
   zip.end();
   const output = zip.outputStream as Readable;

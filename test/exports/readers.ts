@@ -1,4 +1,4 @@
-// Real readers for exported files in tests: GDAL's ogrinfo, raptor's rapper, and file helpers.
+// Real readers for exported files in tests: GDAL's ogrinfo, raptor's rapper, openpyxl, and file helpers.
 import { execFile } from 'node:child_process';
 import { mkdtemp, writeFile } from 'node:fs/promises';
 import os from 'node:os';
@@ -48,4 +48,63 @@ export async function rapperNTriples(file: string, syntax: 'turtle' | 'rdfxml'):
     maxBuffer: 256 << 20,
   });
   return stdout;
+}
+
+/** One cell as openpyxl reads it: its Python type, value (dates in ISO 8601), is_date and format. */
+export interface SheetCell {
+  readonly type: string;
+  readonly value: unknown;
+  readonly date: boolean;
+  readonly format: string;
+}
+
+const OPENPYXL_CELLS = `
+import datetime, json, sys, openpyxl
+sheet = openpyxl.load_workbook(sys.argv[1]).worksheets[0]
+iso = lambda v: v.isoformat() if isinstance(v, (datetime.datetime, datetime.date, datetime.time)) else v
+print(json.dumps([[{"type": type(c.value).__name__, "value": iso(c.value), "date": c.is_date,
+  "format": c.number_format} for c in row] for row in sheet.iter_rows()]))
+`;
+
+/** The first sheet of an xlsx file as openpyxl (Debian's python3-openpyxl) reads it, row by row. */
+export async function openpyxlCells(file: string): Promise<SheetCell[][]> {
+  const { stdout } = await run('/usr/bin/python3', ['-c', OPENPYXL_CELLS, file], { maxBuffer: 64 << 20 });
+  return JSON.parse(stdout) as SheetCell[][];
+}
+
+/** Each feature's fields as ogrinfo prints them (`name (Type) = value`); null and unset fields are absent. */
+export async function ogrRows(file: string): Promise<Record<string, { type: string; value: string }>[]> {
+  const { stdout } = await run('ogrinfo', ['-ro', '-al', '-geom=NO', file], { maxBuffer: 64 << 20 });
+  return stdout
+    .split(/^OGRFeature\(.*\):\d+$/m)
+    .slice(1)
+    .map((block) =>
+      Object.fromEntries(
+        [...block.matchAll(/^ {2}(\w+) \((\w+)\) = (.*)$/gm)]
+          .filter(([, , , value]) => value !== '(null)')
+          .map(([, name, type, value]) => [name!, { type: type!, value: value! }]),
+      ),
+    );
+}
+
+/** The rows and column types of a file as a plain DuckDB reads it (`source`: a table function or path). */
+export async function duckRows(
+  source: string,
+): Promise<{ types: Record<string, string>; rows: Record<string, unknown>[] }> {
+  const { DuckDBInstance } = await import('@duckdb/node-api');
+  const instance = await DuckDBInstance.create(':memory:');
+  const connection = await instance.connect();
+  try {
+    const described = (
+      await connection.runAndReadAll(`DESCRIBE SELECT * FROM ${source}`)
+    ).getRowObjectsJson();
+    const types = Object.fromEntries(
+      described.map((c) => [c.column_name as string, c.column_type as string]),
+    );
+    const rows = (await connection.runAndReadAll(`SELECT * FROM ${source}`)).getRowObjectsJson();
+    return { types, rows };
+  } finally {
+    connection.closeSync();
+    instance.closeSync();
+  }
 }

@@ -1,8 +1,7 @@
 // A small dataset with nulls, quotes, line breaks, markup characters and Unicode, exported in
 // every format and read back by a real reader; plus the catalog exports over the fixture portal.
 import { expect } from 'chai';
-import { readFile, rm, writeFile } from 'node:fs/promises';
-import path from 'node:path';
+import { rm } from 'node:fs/promises';
 import { DuckDBInstance } from '@duckdb/node-api';
 import { tableFromIPC } from 'apache-arrow';
 import ExcelJS from 'exceljs';
@@ -10,57 +9,9 @@ import { CATALOG_RDF_FORMATS } from '../../src/exports/catalog-exports.js';
 import { startFixtureServer } from '../helpers/fixture-portal.js';
 import type { TestServer } from '../helpers/server.js';
 import { ogrFeatures, ogrSummary, rapperNTriples, rapperTriples, saved, tempFolder } from './readers.js';
+import { addTricky, LINES, MARKUP, QUOTED, UNICODE } from './tricky-fixture.js';
 
 const EXPORTS = '/api/explore/v2.1/catalog/datasets/tricky/exports';
-const QUOTED = 'He said "hi"; ok, fine';
-const LINES = 'line one\nline two';
-const UNICODE = 'Zürich — 東京 ✈';
-const MARKUP = '<a href="x">&amp;</a>';
-
-/** Adds the `tricky` dataset (5 rows, one without any value) to a fixture portal. */
-async function addTricky(dir: string): Promise<void> {
-  const folder = path.join(dir, 'datasets', 'tricky');
-  const instance = await DuckDBInstance.create(':memory:');
-  const connection = await instance.connect();
-  const text = (s: string) => `'${s.replaceAll("'", "''")}'`;
-  await connection.run(`CREATE TABLE t AS SELECT * FROM (VALUES
-    ('r1', ${text(QUOTED)}, 1, 1.5, true, DATE '2024-01-31', TIMESTAMPTZ '2024-01-31 12:00:00+00', ['a', 'b'], {'lon': 2.35, 'lat': 48.85}, '{"type":"Polygon","coordinates":[[[2,48],[3,48],[3,49],[2,49],[2,48]]]}'),
-    ('r2', ${text(LINES)}, -2, NULL, false, NULL, NULL, [], {'lon': -0.5, 'lat': 44.8}, '{"type":"Polygon","coordinates":[[[0,44],[1,44],[1,45],[0,45],[0,44]]]}'),
-    ('r3', ${text(UNICODE)}, NULL, -0.25, NULL, DATE '1999-12-31', NULL, ['ü'], {'lon': 139.7, 'lat': 35.7}, '{"type":"Polygon","coordinates":[[[139,35],[140,35],[140,36],[139,36],[139,35]]]}'),
-    ('r4', ${text(MARKUP)}, 4, 4.0, true, NULL, NULL, NULL, {'lon': 4.83, 'lat': 45.76}, '{"type":"Polygon","coordinates":[[[4,45],[5,45],[5,46],[4,46],[4,45]]]}'),
-    ('r5', NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL)
-  ) v(_recordid, label, n, x, flag, day, seen_at, tags, geo_point_2d, area)`);
-  await (await import('node:fs/promises')).mkdir(folder, { recursive: true });
-  await connection.run(`COPY t TO '${path.join(folder, 'data.parquet')}' (FORMAT parquet)`);
-  connection.closeSync();
-  instance.closeSync();
-  const towns = JSON.parse(await readFile(path.join(dir, 'datasets', 'towns', 'dataset.json'), 'utf8'));
-  const field = (name: string, type: string, annotations: Record<string, string[]> = {}) => ({
-    name,
-    label: name.toUpperCase(),
-    type,
-    description: null,
-    annotations,
-  });
-  const file = {
-    ...towns,
-    dataset_uid: 'da_tricky',
-    metas: { ...towns.metas, default: { ...towns.metas.default, title: 'Tricky' } },
-    fields: [
-      field('label', 'text'),
-      field('n', 'int'),
-      field('x', 'double'),
-      field('flag', 'boolean'),
-      field('day', 'date'),
-      field('seen_at', 'datetime'),
-      field('tags', 'text', { multivalued: [','] }),
-      field('geo_point_2d', 'geo_point_2d'),
-      field('area', 'geo_shape'),
-    ],
-    computed: { ...towns.computed, records_count: 5 },
-  };
-  await writeFile(path.join(folder, 'dataset.json'), JSON.stringify(file));
-}
 
 describe('exports of nulls, quotes, line breaks and Unicode, in every format', () => {
   let server: TestServer;
