@@ -2,7 +2,8 @@
 // whether refinements on it are ORed, and its default sort.
 import type { Field } from '../catalog/schema.js';
 import type { QuerySource } from '../catalog/source.js';
-import { QueryLangError, type Clause } from '../odsql/errors.js';
+import { compileGroupKey, QueryLangError, type GroupKeySql, type Lang } from '../odsql/index.js';
+import type { Clause } from '../odsql/errors.js';
 import { findField } from '../odsql/scope.js';
 
 export type FacetSort = 'count' | '-count' | 'alphanum' | '-alphanum' | 'num' | '-num';
@@ -17,6 +18,9 @@ export interface FacetField {
   readonly sort: FacetSort;
   readonly multivalued: boolean;
 }
+
+/** How a facet's values are nested and sorted, whatever it counts. */
+export type FacetShape = Omit<FacetField, 'field'>;
 
 const isDate = (field: Field): boolean => field.type === 'date' || field.type === 'datetime';
 
@@ -69,4 +73,33 @@ export function requireFacetField(source: QuerySource, name: string, clause: Cla
     throw new QueryLangError(`Field ${name} of type ${field.type} cannot be used as a facet`, [clause]);
   }
   return field;
+}
+
+/** What a facet name designates: a field, or a function of fields as group_by takes it (`range(delay, 10)`). */
+export type FacetTarget =
+  | { readonly kind: 'field'; readonly field: Field }
+  | { readonly kind: 'function'; readonly key: GroupKeySql };
+
+/** Field names are identifiers: a name with a parenthesis is a function call. */
+const isCall = (name: string): boolean => /^\s*\w+\s*\(/.test(name);
+
+/** The target of a `facet` parameter in `source`, or a QueryLangError naming the facet parameter. */
+export function requireFacetTarget(
+  source: QuerySource,
+  name: string,
+  options: { timezone: string; lang?: Lang },
+): FacetTarget {
+  if (!isCall(name)) return { kind: 'field', field: requireFacetField(source, name, 'facet') };
+  return { kind: 'function', key: compileGroupKey(source, name, { clause: 'facet', ...options }) };
+}
+
+/** The shape of a facet on a function: plain values, `-count` unless the request sorts them. */
+export function functionFacetShape(request: FacetOverrides): FacetShape {
+  return {
+    kind: 'plain',
+    separator: '/',
+    disjunctive: false,
+    sort: request.sort ?? '-count',
+    multivalued: false,
+  };
 }

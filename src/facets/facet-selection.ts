@@ -5,7 +5,7 @@
 import type { QuerySource } from '../catalog/source.js';
 import type { ClauseCondition } from '../odsql/index.js';
 import { parseFacetParam } from './facet-param.js';
-import { requireFacetField, type FacetOverrides, type FacetRequest } from './facet-fields.js';
+import { requireFacetTarget, type FacetOverrides, type FacetRequest } from './facet-fields.js';
 import { parseRefinements, refinementConditions, type Refinement } from './refine.js';
 
 /** What a request says about facets. */
@@ -27,11 +27,21 @@ export function facetSelection(params: {
   };
 }
 
-/** The facet() overrides of a selection by field name; a declared name must be a facet field. */
-function declaredOverrides(source: QuerySource, selection: FacetSelection): Map<string, FacetOverrides> {
-  return new Map(
-    (selection.facets ?? []).map((r) => [requireFacetField(source, r.name, 'facet').name, r] as const),
-  );
+/**
+ * The facet() overrides of a selection by field name. A declared name must be a facet field or a
+ * valid function of fields (which refines nothing): checked on every operation alike.
+ */
+function declaredOverrides(
+  source: QuerySource,
+  selection: FacetSelection,
+  timezone: string,
+): Map<string, FacetOverrides> {
+  const overrides = new Map<string, FacetOverrides>();
+  for (const request of selection.facets ?? []) {
+    const target = requireFacetTarget(source, request.name, { timezone });
+    if (target.kind === 'field') overrides.set(target.field.name, request);
+  }
+  return overrides;
 }
 
 /**
@@ -44,7 +54,7 @@ export function selectionConditions(
   selection: FacetSelection,
   options: { timezone: string; skipFacet?: string },
 ): ClauseCondition[] {
-  const overrides = declaredOverrides(source, selection);
+  const overrides = declaredOverrides(source, selection, options.timezone);
   if (!selection.refinements.length) return [];
   return refinementConditions(source, selection.refinements, { ...options, overrides });
 }

@@ -1,5 +1,5 @@
 // Counted facet values -> the nested facet objects of supplement 2, sorted and capped per level.
-import type { FacetField, FacetSort } from './facet-fields.js';
+import type { FacetShape, FacetSort } from './facet-fields.js';
 
 export interface FacetValue {
   readonly name: string;
@@ -34,7 +34,8 @@ const ORDERS = {
 
 /** Builds one facet's values: a level's values under `parent`, and sub-levels under refined values. */
 export function buildTree(
-  facet: FacetField,
+  groupName: string,
+  facet: FacetShape,
   counts: LevelCounts,
   options: { limit: number; refined: ReadonlySet<string>; excluded: ReadonlySet<string> },
 ): FacetGroup {
@@ -75,5 +76,5 @@ export function buildTree(
     }
     return values;
   };
-  return { name: facet.field.name, facets: level(1, null) };
+  return { name: groupName, facets: level(1, null) };
 }

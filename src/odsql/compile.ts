@@ -56,7 +56,7 @@ const infoOf = (query: AnalyzedQuery, expr: KeyedExpr['expr']): ExprInfo => {
 };
 
 /** A group key's SQL: grouping functions give their own; any other expression is its own key. */
-function compileGroup(query: AnalyzedQuery, key: KeyedExpr, compiler: ExprCompiler): GroupSql {
+export function compileGroup(query: AnalyzedQuery, key: KeyedExpr, compiler: ExprCompiler): GroupSql {
   const info = infoOf(query, key.expr);
   if (info.entry?.kind !== 'grouping') {
     const sql = compileExpr(key.expr, compiler);

@@ -19,6 +19,7 @@ export type { Expr } from './ast.js';
 export { node, NO_SPAN } from './ast.js';
 export { QueryLangError } from './errors.js';
 export { FUNCTION_NAMES } from './functions/index.js';
+export { compileGroupKey, type GroupKeySql } from './group-key.js';
 
 /** A condition built by code (refine, exclude, v1 filters), with the parameter its errors name. */
 export interface ClauseCondition {
