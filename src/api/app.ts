@@ -4,7 +4,7 @@ import Koa from 'koa';
 import Router from '@koa/router';
 import { ApiError, errorMiddleware } from './errors.js';
 import type { Services } from './services.js';
-import { authenticate, rateLimit } from '../auth/middleware.js';
+import { authenticate, rateLimit, refuseUnauthenticated } from '../auth/middleware.js';
 import { catalogRoutes } from './v2/catalog-routes.js';
 import { recordsRoutes } from './v2/records-routes.js';
 import { facetRoutes } from './v2/facet-routes.js';
@@ -48,6 +48,9 @@ export function createApp(services: Services): Koa {
   app.silent = true;
   app.use(cors());
   app.use(errorMiddleware(services.log));
+  app.use(authenticate(services.guard.keys, () => services.portal().settings.private));
+  app.use(rateLimit(() => services.guard.quotas()));
+  app.use(refuseUnauthenticated());
   app.use(async (ctx, next) => {
     if (ctx.url.length > MAX_URL_LENGTH) {
       throw new ApiError(
@@ -58,8 +61,6 @@ export function createApp(services: Services): Koa {
     }
     await next();
   });
-  app.use(authenticate(services.guard.keys, () => services.portal().settings.private));
-  app.use(rateLimit(() => services.guard.quotas()));
   app.use(async (ctx, next) => {
     // The official client always adds a trailing slash; paths are matched without it.
     if (ctx.path.length > 1 && ctx.path.endsWith('/')) ctx.path = ctx.path.replace(/\/+$/, '');

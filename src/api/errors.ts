@@ -86,9 +86,16 @@ export function toErrorBody(error: unknown): {
   };
 }
 
-/** The top middleware: one place produces every error body (STYLE.md, example 7). */
+/** v1 paths (supplement 6), whose errors are `{errorcode, error}` with the HTTP status as the code. */
+const V1_PATH = /^\/api\/(?:records|datasets)\/1\.0(?:\/|$)/;
+
+/**
+ * The top middleware: one place produces every error body (STYLE.md, example 7), in the form of
+ * the API generation the path belongs to (v1, or v2.x).
+ */
 export function errorMiddleware(log: (line: string) => void) {
   return async (ctx: Context, next: Next): Promise<void> => {
+    const v1 = V1_PATH.test(ctx.path);
     try {
       await next();
       if (ctx.status === 404 && ctx.body === undefined) {
@@ -104,7 +111,7 @@ export function errorMiddleware(log: (line: string) => void) {
         );
       if (headers) ctx.set(headers);
       ctx.status = status;
-      ctx.body = body;
+      ctx.body = v1 ? { errorcode: status, error: body.message } : body;
     }
   };
 }

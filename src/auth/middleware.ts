@@ -1,5 +1,7 @@
 // Who is calling and how much they may call: API key authentication, the private portal rule,
-// and the daily quotas with their X-RateLimit-* headers. Mounted before every route.
+// and the daily quotas with their X-RateLimit-* headers. Mounted before every route, in the
+// order authenticate, rateLimit, refuseUnauthenticated: a refused call is counted and carries
+// the headers like any other answer.
 import type { Context, Next } from 'koa';
 import { ApiError } from '../api/errors.js';
 import type { KeyOwner, KeyStore } from './keys.js';
@@ -10,36 +12,57 @@ import type { Caller, QuotaCounter } from './quota.js';
 export interface CallerState {
   readonly owner: KeyOwner | null;
   readonly caller: Caller;
+  /** Why the call is refused (a bad key, a private portal), raised once it is counted; or null. */
+  readonly refusal: ApiError | null;
 }
 
 /** The caller of a request (set by `authenticate`); anonymous when the middleware did not run. */
 export function callerState(ctx: Context): CallerState {
   const state = (ctx.state as { auth?: CallerState }).auth;
-  return state ?? { owner: null, caller: { keyId: null, ip: ctx.ip } };
+  return state ?? { owner: null, caller: { keyId: null, ip: ctx.ip }, refusal: null };
+}
+
+/** Why a call without a valid key is refused, or null when it may go on. */
+function refusalOf(presented: string | null, owner: KeyOwner | null, isPrivate: boolean): ApiError | null {
+  if (presented !== null && owner === null) {
+    return new ApiError(
+      401,
+      'InvalidAPIKey',
+      'The API key is not valid: it is unknown, revoked or mistyped.',
+    );
+  }
+  if (owner === null && isPrivate) {
+    return new ApiError(401, 'AuthenticationRequired', 'This portal is private: an API key is required.', {
+      'WWW-Authenticate': 'Apikey',
+    });
+  }
+  return null;
 }
 
 /**
- * Reads the API key: a key that is presented but unknown or revoked is a 401 (a silent
- * fallback to anonymous would hide the mistake); a private portal requires one.
+ * Reads the API key: a key that is presented but unknown or revoked will be a 401 (a silent
+ * fallback to anonymous would hide the mistake), and so will a call to a private portal
+ * without one; until `refuseUnauthenticated`, such a caller is counted as anonymous.
  */
 export function authenticate(keys: KeyStore, isPrivate: () => boolean) {
   return async (ctx: Context, next: Next): Promise<void> => {
     const presented = presentedKey(ctx.get('authorization') || undefined, ctx.query);
     const owner = presented === null ? null : keys.verify(presented);
-    if (presented !== null && owner === null) {
-      throw new ApiError(
-        401,
-        'InvalidAPIKey',
-        'The API key is not valid: it is unknown, revoked or mistyped.',
-      );
-    }
-    if (owner === null && isPrivate()) {
-      throw new ApiError(401, 'AuthenticationRequired', 'This portal is private: an API key is required.', {
-        'WWW-Authenticate': 'Apikey',
-      });
-    }
-    const state: CallerState = { owner, caller: { keyId: owner?.keyId ?? null, ip: ctx.ip } };
+    const state: CallerState = {
+      owner,
+      caller: { keyId: owner?.keyId ?? null, ip: ctx.ip },
+      refusal: refusalOf(presented, owner, isPrivate()),
+    };
     (ctx.state as { auth?: CallerState }).auth = state;
+    await next();
+  };
+}
+
+/** Raises the 401 that `authenticate` found, once `rateLimit` has counted the call. */
+export function refuseUnauthenticated() {
+  return async (ctx: Context, next: Next): Promise<void> => {
+    const { refusal } = callerState(ctx);
+    if (refusal) throw refusal;
     await next();
   };
 }

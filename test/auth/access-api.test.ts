@@ -175,6 +175,34 @@ describe('private portal', () => {
     }
     expect((await server.get(`${V21}/catalog/datasets?apikey=${key}`)).status).to.equal(200);
   });
+
+  it('carries the X-RateLimit headers on every answer, refusals and errors included', async () => {
+    const valid = { Authorization: `Apikey ${key}` };
+    const bad = { Authorization: `Apikey dpk_000000000000_${'x'.repeat(43)}` };
+    const cases: [string, number, RequestInit?][] = [
+      [`${V21}/catalog/datasets`, 401],
+      ['/api/records/1.0/search?dataset=towns', 401],
+      [`${V21}/catalog/datasets/towns/exports/csv`, 401, { headers: bad }],
+      [`${V21}/catalog/datasets/towns/records`, 200, { headers: valid }],
+      [`${V21}/catalog/datasets/nope/records`, 404, { headers: valid }],
+      [`${V21}/catalog/datasets/towns/records?limit=1000`, 400, { headers: valid }],
+      [`${V21}/catalog/datasets/towns/records?where=nope=1`, 400, { headers: valid }],
+      [`${V21}/catalog/datasets/towns/exports/nope`, 400, { headers: valid }],
+      ['/api/records/1.0/search?dataset=nope', 404, { headers: valid }],
+      ['/no/such/path', 404, { headers: valid }],
+      [`${V21}/catalog/datasets`, 405, { method: 'DELETE', headers: valid }],
+      [`${V21}/catalog/datasets?where=${'x'.repeat(40_000)}`, 414, { headers: valid }],
+    ];
+    for (const [route, status, init] of cases) {
+      const response = await server.get(route, init);
+      const label = `${init?.method ?? 'GET'} ${route.slice(0, 60)}`;
+      expect(response.status, label).to.equal(status);
+      expect(response.headers.get('x-ratelimit-limit'), label).to.match(/^\d+$/);
+      expect(response.headers.get('x-ratelimit-remaining'), label).to.match(/^\d+$/);
+      expect(response.headers.get('x-ratelimit-reset'), label).to.match(/^\d+$/);
+      await response.arrayBuffer();
+    }
+  });
 });
 
 describe('request size limits', () => {
