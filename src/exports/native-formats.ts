@@ -33,11 +33,24 @@ const renamed = (
   value: (c: OutputColumn) => string,
 ) => columns.map((c) => `${value(c)} AS ${quoteIdentifier(options.headers.get(c.key) ?? c.key)}`).join(', ');
 
-/** A CSV cell: points, lists and JSON as the text cells of every format, other values as stored. */
+/** Above 2^53 JSON writes a double's shortest digits padded with zeros; DuckDB's text stays. */
+const EXACT_WHOLE = 2 ** 53;
+
+/**
+ * A number as JSON writes it where the two differ: a whole value without `.0` (DuckDB writes the
+ * double 2 as `2.0`, JSON as `2`), -0 as 0.
+ */
+function numberText(sql: string): string {
+  return `CASE WHEN abs(${sql}) < ${EXACT_WHOLE} AND ${sql} = trunc(${sql}) THEN CAST(CAST(${sql} AS BIGINT) AS VARCHAR) ELSE CAST(${sql} AS VARCHAR) END`;
+}
+
+/** A CSV cell: points, lists and JSON as the text cells of every format, numbers as JSON writes them. */
 function csvCell(column: OutputColumn, options: ExportOptions): string {
-  const asText =
-    column.multivalued || ['geo_point_2d', 'json', 'geo_shape', 'json_blob'].includes(column.type);
-  return asText ? cellText(column, options.listSeparator) : quoteIdentifier(column.key);
+  if (column.multivalued || ['geo_point_2d', 'json', 'geo_shape', 'json_blob'].includes(column.type)) {
+    return cellText(column, options.listSeparator);
+  }
+  const name = quoteIdentifier(column.key);
+  return column.type === 'double' || column.type === 'number' ? numberText(name) : name;
 }
 
 export const NATIVE_FORMATS = {
