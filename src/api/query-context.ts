@@ -28,9 +28,15 @@ export const filterParams = z.object({
   timezone: timezone(),
 });
 
-/** limit and offset of a paged JSON answer (records, catalog list). */
+/**
+ * limit and offset of a paged JSON answer (records, catalog list). The bound of limit depends on
+ * group_by, so `pageOf` checks it and names the one that applies.
+ */
 export const pageParams = z.object({
-  limit: integer('limit', { min: -1, max: GROUPS_WINDOW, default: 10 }),
+  limit: integer('limit', { min: -1, max: null, default: 10 }).meta({
+    maximum: GROUPS_WINDOW,
+    description: `-1 to ${PAGE_LIMIT} without group_by, to ${GROUPS_WINDOW} with it; -1: the largest page allowed`,
+  }),
   offset: integer('offset', { min: 0, max: null, default: 0 }),
 });
 

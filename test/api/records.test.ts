@@ -59,6 +59,31 @@ describe('v2.1 records (sample portal)', () => {
       expect((await records('flights', { offset: '9990' })).body.results).to.have.length(10);
     });
 
+    it('names the limit bound that applies: 100 without group_by, 20,000 with it', async () => {
+      const message = (value: string, max: number) =>
+        `Invalid value for limit API parameter: ${value} was found but -1 <= limit <= ${max} is expected.`;
+      for (const value of ['101', '20000', '30000']) {
+        const { status, body } = await records('flights', { limit: value });
+        expect(status, value).to.equal(400);
+        expect(body.message, value).to.equal(message(value, 100));
+      }
+      const grouped = await records('flights', { group_by: 'origin', limit: '30000' });
+      expect(grouped.status).to.equal(400);
+      expect(grouped.body.message).to.equal(message('30000', 20000));
+      const catalog = await suite.server.json(`${V21}/catalog/datasets?limit=30000`);
+      expect(catalog.body.message).to.equal(message('30000', 100));
+    });
+
+    it('reads limit=-1 as the largest page the window allows', async () => {
+      expect((await records('flights', { limit: '-1', offset: '9950' })).body.results).to.have.length(50);
+      const [origins] = await suite.reference.rows(
+        'SELECT count(DISTINCT origin)::INTEGER AS n FROM flights',
+      );
+      const grouped = await records('flights', { group_by: 'origin', limit: '-1' });
+      expect(grouped.body.results).to.have.length(origins!.n as number);
+      expect(origins!.n).to.be.greaterThan(100);
+    });
+
     it('allows 20,000 groups with group_by, not one more', async () => {
       const ok = await records('flights', { group_by: 'origin, destination', limit: '20000' });
       const expected = await suite.reference.rows(
