@@ -43,17 +43,42 @@ export function integer(name: string, options: { min: number; max: number | null
     .meta({ type: 'integer', minimum: min, ...(max !== null && { maximum: max }), default: options.default });
 }
 
+/** A boolean parameter's value: `true`/`false` in any case, also 1/0; null for anything else. */
+export function booleanValue(text: string): boolean | null {
+  const lower = text.toLowerCase();
+  return lower === 'true' || lower === '1' ? true : lower === 'false' || lower === '0' ? false : null;
+}
+
+/** The detail of a 400 for a boolean parameter given another value. */
+export const notBoolean = (text: string): string => `${text} was found but true or false is expected.`;
+
 /** `true`/`false` (any case, also 1/0), with a default when absent. */
 export function boolean(name: string, fallback: boolean) {
   return raw()
     .transform((raw, ctx): boolean => {
-      const text = last(raw)?.toLowerCase();
+      const text = last(raw);
       if (text === undefined || text === '') return fallback;
-      if (text === 'true' || text === '1') return true;
-      if (text === 'false' || text === '0') return false;
-      return fail(ctx, name, `${text} was found but true or false is expected.`);
+      return booleanValue(text) ?? fail(ctx, name, notBoolean(text));
     })
     .meta({ type: 'boolean', default: fallback });
+}
+
+/** A comma-separated list of values of a closed list (include_exports); undefined when absent. */
+export function listOf<const T extends string>(name: string, values: readonly T[]) {
+  return raw()
+    .transform((raw, ctx): T[] | undefined => {
+      const text = last(raw);
+      if (text === undefined || text === '') return undefined;
+      const items = text.split(',').map((v) => v.trim());
+      const wrong = items.find((v) => !(values as readonly string[]).includes(v));
+      if (wrong === undefined) return items as T[];
+      return fail(
+        ctx,
+        name,
+        `${wrong} was found but a comma-separated list of ${values.join(', ')} is expected.`,
+      );
+    })
+    .meta({ type: 'string', description: `Comma-separated list of: ${values.join(', ')}` });
 }
 
 /** A free string (its last occurrence), or undefined. */

@@ -111,7 +111,8 @@ export function compileAnalyzed(
     context,
     withRecordId = false,
     withGroupCount = false,
-  }: { page: Page; context: Context; withRecordId?: boolean; withGroupCount?: boolean },
+    nullGroups = true,
+  }: { page: Page; context: Context; withRecordId?: boolean; withGroupCount?: boolean; nullGroups?: boolean },
 ): CompiledQuery {
   const rowCtx: CompileContext = { ...context, rowIdentity: ORDINAL };
   const rowCompiler: ExprCompiler = { facts: query.facts, ctx: rowCtx, groupKeys: new Map() };
@@ -146,10 +147,13 @@ export function compileAnalyzed(
   }
   if (withGroupCount && query.grouped)
     outputs.sql.push(`count(*) OVER () AS ${quoteIdentifier(GROUP_COUNT_COLUMN)}`);
-  const rangeFilters = groups.flatMap((g) => (g.filter ? [g.filter] : []));
+  const groupFilters = groups.flatMap((g) => [
+    ...(g.filter ? [g.filter] : []),
+    ...(nullGroups ? [] : [`${g.group} IS NOT NULL`]),
+  ]);
   const { from, where } = fromClause(source, query, whereClause(conditions));
   const rowFilter =
-    where + (rangeFilters.length ? `${where ? ' AND ' : ' WHERE '}${rangeFilters.join(' AND ')}` : '');
+    where + (groupFilters.length ? `${where ? ' AND ' : ' WHERE '}${groupFilters.join(' AND ')}` : '');
   const groupBy = groups.length ? ` GROUP BY ${groups.map((g) => g.group).join(', ')}` : '';
   const sql = `SELECT ${outputs.sql.join(', ')} FROM ${from}${rowFilter}${groupBy}${orderBy}${limitClause(page)}`;
   return Object.freeze({

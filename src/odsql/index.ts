@@ -50,6 +50,8 @@ export interface QueryParams {
    * of groups and its total come from one aggregation instead of two.
    */
   withGroupCount?: boolean;
+  /** False: rows whose group key is null form no group (Explore API v2.0); default true (v2.1). */
+  nullGroups?: boolean;
 }
 
 const TIME_ZONES: ReadonlySet<string> = new Set([...Intl.supportedValuesOf('timeZone'), 'UTC']);
@@ -109,6 +111,7 @@ export function compileQuery(
     page: { limit: params.limit ?? null, offset: params.offset ?? 0 },
     withRecordId: params.withRecordId ?? false,
     withGroupCount: params.withGroupCount ?? false,
+    nullGroups: params.nullGroups ?? true,
     context: { source, timezone, lang: params.lang ?? 'fr', output, quantiles: quantileLists(analyzed) },
   });
 }

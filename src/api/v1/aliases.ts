@@ -1,6 +1,8 @@
 // Older paths of v2: `/api/explore/v2.0/...` and `/api/v2/...` are answered by the v2.1 handlers
-// with a deprecation header, except the v2.0 operations v2.1 removed, which answer 410.
+// with a deprecation header, except the v2.0 operations v2.1 removed, which answer 410. The
+// handlers keep the v2.0 differences explore-api.md lists (Versioning 3) for requests marked here.
 import type { Context, Next } from 'koa';
+import type { QueryParams } from '../../odsql/index.js';
 import { ApiError } from '../errors.js';
 
 export const DEPRECATION_HEADER = 'ODS-Explore-API-Deprecation';
@@ -14,6 +16,13 @@ const replacement = (rest: string): string =>
   rest.startsWith('/catalog/datasets/')
     ? rest.replace(/\/(aggregates|query)$/, '/records')
     : '/catalog/datasets';
+
+/** Whether the request came by a v2.0 path (`/api/explore/v2.0` or `/api/v2`). */
+export const isV20 = (ctx: Context): boolean => (ctx.state as { v20?: boolean }).v20 === true;
+
+/** The query options of the request's generation: v2.0 has no group for null keys. */
+export const generationQueryParams = (ctx: Context): Partial<QueryParams> =>
+  isV20(ctx) ? { nullGroups: false } : {};
 
 /** Rewrites old v2 paths onto `v21Prefix`, marking the answer deprecated. */
 export function v2Aliases(v21Prefix: string) {
@@ -34,6 +43,7 @@ export function v2Aliases(v21Prefix: string) {
       );
     }
     ctx.path = `${v21Prefix}${rest}`;
+    (ctx.state as { v20?: boolean }).v20 = true;
     await next();
   };
 }

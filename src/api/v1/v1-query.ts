@@ -15,7 +15,7 @@ import { refinementConditions, type Refinement } from '../../facets/refine.js';
 import { enumerateFacets, type FacetGroup, type FacetRequest } from '../../facets/enumerate.js';
 import { FACET_SORTS, type FacetOverrides, type FacetSort } from '../../facets/facet-fields.js';
 import { invalidParameter } from '../errors.js';
-import { integer, oneOf, repeated, text, timezone, LANGS } from '../params.js';
+import { booleanValue, integer, notBoolean, oneOf, repeated, text, timezone, LANGS } from '../params.js';
 import { geoConditions } from './geofilter.js';
 import { parseV1Query } from './q-language.js';
 import { whereText } from './where-text.js';
@@ -72,7 +72,9 @@ export function facetParamsOf(query: Record<string, string | string[] | undefine
     if (kind === 'refine' || kind === 'exclude') (kind === 'refine' ? refine : exclude)[facet] = values(raw);
     const last = values(raw).at(-1);
     if (kind === 'disjunctive' && last !== undefined) {
-      overrides.set(facet, { ...overrides.get(facet), disjunctive: /^(true|1)$/i.test(last) });
+      const disjunctive = booleanValue(last);
+      if (disjunctive === null) throw invalidParameter(key, notBoolean(last));
+      overrides.set(facet, { ...overrides.get(facet), disjunctive });
     }
     if (kind === 'facetsort' && last !== undefined) {
       if (!FACET_SORTS.includes(last as FacetSort)) {

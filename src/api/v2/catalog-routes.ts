@@ -16,6 +16,7 @@ import { boolean, parseParams, text, timezone, oneOf, LANGS } from '../params.js
 import { compileQuery } from '../../odsql/index.js';
 import { filterParams, pageParams, runPagedQuery } from '../query-context.js';
 import { notFound } from '../errors.js';
+import { generationQueryParams } from '../v1/aliases.js';
 import { datasetShape, type ShapeOptions } from './dataset-shape.js';
 import { DATASET_EXPORT_FORMATS, CATALOG_EXPORT_FORMATS, GEO_EXPORT_FORMATS } from '../../exports/formats.js';
 import { datasetFeatures } from '../../catalog/features.js';
@@ -61,13 +62,10 @@ export function catalogRoutes(router: Router, services: Services): void {
     // Without select or group_by each result is a whole Dataset object; with them, the rows the
     // query shapes from the catalog table, as records are.
     const flat = params.select !== undefined || params.group_by !== undefined;
-    const page = await runPagedQuery(
-      services.engine,
-      services.catalog(),
-      params,
-      signalOf(ctx),
-      flat ? {} : { select: 'dataset_id' },
-    );
+    const page = await runPagedQuery(services.engine, services.catalog(), params, signalOf(ctx), {
+      ...generationQueryParams(ctx),
+      ...(!flat && { select: 'dataset_id' }),
+    });
     const results = flat
       ? page.results
       : page.results.flatMap((row) => {

@@ -11,17 +11,19 @@ import {
   DCAT_AP_FORMATS,
   writeCatalogRdf,
 } from '../../exports/catalog-exports.js';
-import type { ExportContext, Exporter } from '../../exports/export-context.js';
+import type { ExportContext, Exporter, GpxOptions } from '../../exports/export-context.js';
 import { geometryColumn } from '../../exports/geometry.js';
 import { projectionOf } from '../../exports/projection.js';
 import { exporterOf } from '../../exports/registry.js';
-import { compileQuery, type QueryParams } from '../../odsql/index.js';
+import { compileQuery, type OutputColumn, type QueryParams } from '../../odsql/index.js';
 import { quoteIdentifier } from '../../sql-text.js';
 import { ApiError, invalidParameter } from '../errors.js';
 import { sendExport } from '../export-response.js';
-import { boolean, integer, oneOf, parseParams, text } from '../params.js';
+import { boolean, integer, listOf, oneOf, parseParams, text } from '../params.js';
+import { DATASET_EXPORT_FORMATS } from '../../exports/formats.js';
 import { filterParams, toQueryParams } from '../query-context.js';
 import { apiBase, requireDataSource, signalOf, type Services } from '../services.js';
+import { generationQueryParams, isV20 } from '../v1/aliases.js';
 
 const lastOf = (raw: string | string[] | undefined): string | undefined =>
   Array.isArray(raw) ? raw[raw.length - 1] : raw;
@@ -47,10 +49,29 @@ export const exportParams = filterParams.extend({
 });
 type ExportParams = z.output<typeof exportParams>;
 
+/** v2.0's: GPX writes the attributes in the description element unless asked otherwise. */
+const v20ExportParams = exportParams.extend({ use_extension: boolean('use_extension', false) });
+
+/** The GPX options, each field they name checked against the exported columns (a 400 naming it). */
+function gpxOptions(params: ExportParams, columns: readonly OutputColumn[]): GpxOptions {
+  const keys = columns.map((c) => c.key);
+  const known = (parameter: string) => (name: string) => {
+    if (keys.includes(name)) return name;
+    const some = keys.length > 10 ? `${keys.slice(0, 10).join(', ')}, ...` : keys.join(', ');
+    throw invalidParameter(parameter, `${name} is not a field of the export: one of ${some} is expected.`);
+  };
+  const listed = (params.description_field_list ?? '').split(',').map((f) => f.trim());
+  return {
+    nameField: params.name_field === undefined ? null : known('name_field')(params.name_field),
+    descriptionFields: listed.filter(Boolean).map(known('description_field_list')),
+    useExtension: params.use_extension,
+  };
+}
+
 /** Parameters of a catalog export: the dataset export's, plus the DCAT ones. */
 export const catalogExportParams = exportParams.extend({
   dcat_ap_format: oneOf('dcat_ap_format', DCAT_AP_FORMATS, undefined),
-  include_exports: text(),
+  include_exports: listOf('include_exports', DATASET_EXPORT_FORMATS),
   use_labels_in_exports: boolean('use_labels_in_exports', true),
 });
 
@@ -63,7 +84,12 @@ async function exportContext(
   name: string,
   params: ExportParams,
 ): Promise<ExportContext> {
-  const query: QueryParams = { ...toQueryParams(source, params), limit: params.limit, offset: params.offset };
+  const query: QueryParams = {
+    ...toQueryParams(source, params),
+    limit: params.limit,
+    offset: params.offset,
+    ...generationQueryParams(ctx),
+  };
   const compiled = compileQuery(source, query, exporter.output);
   if (exporter.geo && !geometryColumn(compiled.columns)) {
     const hasGeo = source.fields.some((f) => f.type === 'geo_point_2d' || f.type === 'geo_shape');
@@ -106,14 +132,7 @@ async function exportContext(
       withBom: params.with_bom,
     },
     projection,
-    gpx: {
-      nameField: params.name_field ?? null,
-      descriptionFields: (params.description_field_list ?? '')
-        .split(',')
-        .map((f) => f.trim())
-        .filter(Boolean),
-      useExtension: params.use_extension,
-    },
+    gpx: gpxOptions(params, compiled.columns),
     signal,
   };
 }
@@ -129,7 +148,7 @@ export function exportRoutes(router: Router, services: Services): void {
     const { dataset, source } = requireDataSource(services, ctx, ctx.params.dataset_id!);
     const exporter = exporterOf(ctx.params.format!);
     if (!exporter) throw unknownFormat(ctx.params.format!);
-    const params = parseParams(exportParams, ctx.query);
+    const params = parseParams(isV20(ctx) ? v20ExportParams : exportParams, ctx.query);
     const context = await exportContext(ctx, services, exporter, source, dataset.id, params);
     const file = { name: dataset.id, ...exporter, compressed: params.compressed };
     await sendExport(ctx, services, file, () => exporter.write(context));
@@ -156,10 +175,6 @@ export function exportRoutes(router: Router, services: Services): void {
     if (!rdf) throw unknownFormat(ctx.params.format!);
     const query = { ...toQueryParams(source, params), limit: params.limit, offset: params.offset };
     const compiled = compileQuery(source, { ...query, select: undefined, groupBy: undefined }, 'json');
-    const includeExports = params.include_exports
-      ?.split(',')
-      .map((f) => f.trim())
-      .filter(Boolean);
     const file = { name: 'catalog', ...rdf, compressed: params.compressed };
     // A document of the catalog, small and written whole, but an export all the same: it holds a slot.
     await sendExport(ctx, services, file, async () => {
@@ -171,7 +186,7 @@ export function exportRoutes(router: Router, services: Services): void {
       const document = writeCatalogRdf(rdf, rows, {
         base: apiBase(ctx),
         title: services.portal().settings.title,
-        includeExports: includeExports ?? null,
+        includeExports: params.include_exports ?? null,
         useLabels: params.use_labels_in_exports,
       });
       return Readable.from([document]);

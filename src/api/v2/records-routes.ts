@@ -7,6 +7,7 @@ import { notFound } from '../errors.js';
 import { boolean, oneOf, parseParams, text, timezone, LANGS } from '../params.js';
 import { filterParams, pageParams, runPagedQuery } from '../query-context.js';
 import { apiBase, requireDataSource, signalOf, type Services } from '../services.js';
+import { generationQueryParams } from '../v1/aliases.js';
 
 /** Parameters of the record query. */
 export const recordsParams = filterParams.extend({
@@ -30,6 +31,7 @@ export function recordsRoutes(router: Router, services: Services): void {
     const self = `${apiBase(ctx)}/catalog/datasets/${encodeURIComponent(dataset.id)}`;
     const page = await runPagedQuery(services.engine, source, params, signalOf(ctx), {
       withRecordId: params.include_links,
+      ...generationQueryParams(ctx),
     });
     if (!params.include_links) {
       ctx.body = page;
