@@ -5,6 +5,7 @@ import { parseArgs } from 'node:util';
 import { DEFAULT_CONNECTIONS, DEFAULT_EXPORT_CONNECTIONS, Engine } from './engine/engine.js';
 import { loadPortal, type Portal } from './catalog/portal.js';
 import { createApp } from './api/app.js';
+import { answerClientError, MAX_HEADER_BYTES } from './api/request-guards.js';
 import type { Guard, Services } from './api/services.js';
 import { KeyStore } from './auth/keys.js';
 import { ExportSlots, QuotaCounter } from './auth/quota.js';
@@ -133,11 +134,13 @@ function requireThreadPool(): void {
 
 /**
  * The HTTP server of a portal, with limits against slow or oversized clients: the request line
- * and headers within 64 KiB (the app refuses URLs past 32 KiB with a JSON 414 first), headers
+ * and headers within 64 KiB (the app refuses URLs past 32 KiB with a JSON 414 first, and past 64 KiB
+ * the server answers the same JSON 414 itself), headers
  * within 10 s, a whole request within 30 s, idle keep-alive connections closed after 5 s.
  */
 export function createHttpServer(portal: PortalServer): http.Server {
-  const server = http.createServer({ maxHeaderSize: 64 * 1024 }, portal.callback);
+  const server = http.createServer({ maxHeaderSize: MAX_HEADER_BYTES }, portal.callback);
+  server.on('clientError', answerClientError);
   server.headersTimeout = 10_000;
   server.requestTimeout = 30_000;
   server.keepAliveTimeout = 5_000;

@@ -10,14 +10,12 @@ import { recordsRoutes } from './v2/records-routes.js';
 import { facetRoutes } from './v2/facet-routes.js';
 import { exportRoutes } from './v2/export-routes.js';
 import { cors } from './cors.js';
+import { requestGuards } from './request-guards.js';
 import { openApiDocument } from './openapi.js';
 import { v2Aliases } from './v1/aliases.js';
 import { v1Router } from './v1/index.js';
 
 export const V21_PREFIX = '/api/explore/v2.1';
-
-/** Longest URL served: ODSQL queries are short, and a long URL only makes work for the parser. */
-export const MAX_URL_LENGTH = 32 * 1024;
 
 /** The router of every v2.1 operation (exported so tests and the OpenAPI document can list its routes). */
 export function v21Router(services: Services): Router {
@@ -51,16 +49,7 @@ export function createApp(services: Services): Koa {
   app.use(authenticate(services.guard.keys, () => services.portal().settings.private));
   app.use(rateLimit(() => services.guard.quotas()));
   app.use(refuseUnauthenticated());
-  app.use(async (ctx, next) => {
-    if (ctx.url.length > MAX_URL_LENGTH) {
-      throw new ApiError(
-        414,
-        'URITooLong',
-        `The URL is ${ctx.url.length} characters long; at most ${MAX_URL_LENGTH} are accepted.`,
-      );
-    }
-    await next();
-  });
+  app.use(requestGuards());
   app.use(async (ctx, next) => {
     // The official client always adds a trailing slash; paths are matched without it.
     if (ctx.path.length > 1 && ctx.path.endsWith('/')) ctx.path = ctx.path.replace(/\/+$/, '');

@@ -2,6 +2,8 @@
 import type { Context, Next } from 'koa';
 import { QueryLangError } from '../odsql/errors.js';
 import {
+  DataFileMissing,
+  DiskFull,
   EngineSaturated,
   QueryDeadlineExceeded,
   QueryInterrupted,
@@ -80,10 +82,45 @@ export function toErrorBody(error: unknown): {
       body: { error_code: 'QueryInterrupted', message: 'The query was stopped before it finished.' },
     };
   }
+  if (error instanceof DataFileMissing) {
+    return {
+      status: 404,
+      body: {
+        error_code: 'NotFoundResource',
+        message: "The requested dataset's data is no longer on this server (it was removed).",
+      },
+    };
+  }
+  if (error instanceof DiskFull || (error as { code?: unknown } | null)?.code === 'ENOSPC') {
+    return {
+      status: 503,
+      body: {
+        error_code: 'DiskFull',
+        message: 'The server has no disk space left for this answer now: retry later.',
+      },
+      headers: { 'Retry-After': '60' },
+    };
+  }
   return {
     status: 500,
     body: { error_code: 'InternalError', message: 'An internal error occurred; it has been logged.' },
   };
+}
+
+/**
+ * One log line per error answer: the stack only for an unexpected error (a 500); a rejection
+ * (4xx, 503) is an expected answer, and 5,000 busy answers must not write 4 MB of stacks.
+ */
+function errorLogLine(
+  ctx: Context,
+  status: number,
+  body: { error_code: string; message: string },
+  error: unknown,
+): string {
+  if (status === 500) {
+    return `${ctx.method} ${ctx.path}: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`;
+  }
+  return `${ctx.method} ${ctx.path}: ${status} ${body.error_code}: ${body.message.slice(0, 200)}`;
 }
 
 /** v1 paths (supplement 6), whose errors are `{errorcode, error}` with the HTTP status as the code. */
@@ -105,10 +142,7 @@ export function errorMiddleware(log: (line: string) => void) {
       // Once an export has started streaming, the only honest signal left is a broken connection.
       if (ctx.headerSent) throw error;
       const { status, body, headers } = toErrorBody(error);
-      if (status >= 500)
-        log(
-          `${ctx.method} ${ctx.path}: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`,
-        );
+      log(errorLogLine(ctx, status, body, error));
       if (headers) ctx.set(headers);
       ctx.status = status;
       ctx.body = v1 ? { errorcode: status, error: body.message } : body;

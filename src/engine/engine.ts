@@ -53,6 +53,29 @@ export class QueryOutOfMemory extends Error {
   }
 }
 
+/** Thrown when a view's Parquet file is gone (a dataset folder removed while serving). */
+export class DataFileMissing extends Error {
+  constructor() {
+    super("a dataset's data file is missing");
+  }
+}
+
+/** Thrown when a query or an export could not write to the disk: it is full. */
+export class DiskFull extends Error {
+  constructor() {
+    super('no space left on device');
+  }
+}
+
+/** The engine's error for what DuckDB threw, when it is one a client may be told of. */
+function classify(error: unknown): unknown {
+  if (!(error instanceof Error)) return error;
+  if (error.message.startsWith('Out of Memory Error')) return new QueryOutOfMemory();
+  if (error.message.startsWith('IO Error: No files found')) return new DataFileMissing();
+  if (error.message.includes('No space left on device')) return new DiskFull();
+  return error;
+}
+
 /** Thrown when every connection is busy and the waiting line is full. */
 export class EngineSaturated extends Error {
   constructor() {
@@ -351,9 +374,7 @@ async function interruptible<T>(
     return await work(connection);
   } catch (error) {
     if (signal?.aborted) throw new QueryInterrupted();
-    if (error instanceof Error && error.message.startsWith('Out of Memory Error'))
-      throw new QueryOutOfMemory();
-    throw error;
+    throw classify(error);
   } finally {
     settled = true;
     clearTimeout(interrupter);

@@ -82,14 +82,13 @@ const jsonConverter = createDuckDBValueConverter<JsonValue>(CONVERTERS);
  * objects rather than strings.
  */
 export function readJsonRows(reader: DuckDBResultReader): Record<string, JsonValue>[] {
-  const rows = reader.convertRowObjects<JsonValue>(jsonConverter);
-  const jsonColumns = reader.columnNames().filter((_, i) => reader.columnType(i).alias === 'JSON');
-  if (jsonColumns.length === 0) return rows;
-  for (const row of rows) {
-    for (const name of jsonColumns) {
-      const value = row[name];
-      if (typeof value === 'string') row[name] = JSON.parse(value) as JsonValue;
-    }
-  }
-  return rows;
+  const names = reader.columnNames();
+  const isJson = names.map((_, i) => reader.columnType(i).alias === 'JSON');
+  const valueOf = (value: JsonValue | undefined, i: number): JsonValue =>
+    isJson[i] && typeof value === 'string' ? (JSON.parse(value) as JsonValue) : (value ?? null);
+  // Object.fromEntries defines own properties: a column labeled `__proto__` is a key like any
+  // other (an assignment would set the object's prototype and drop the column).
+  return reader
+    .convertRows<JsonValue>(jsonConverter)
+    .map((values) => Object.fromEntries(names.map((name, i) => [name, valueOf(values[i], i)])));
 }

@@ -58,7 +58,8 @@ function analyzeArg(
     analyzed = { node: resolved, type: info.type, multivalued: info.multivalued, field: info.field };
   }
   if (!spec.accepts(analyzed)) {
-    const got = analyzed.type ? `, got ${describe(analyzed.node, analyzed.type)}` : '';
+    const many = analyzed.multivalued ? ', which is multivalued' : '';
+    const got = analyzed.type ? `, got ${describe(analyzed.node, analyzed.type)}${many}` : '';
     throw new QueryLangError(
       `Function ${call.name}() expects ${spec.describe} as argument ${index + 1}${got}`,
     );

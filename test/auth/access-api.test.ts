@@ -218,4 +218,14 @@ describe('request size limits', () => {
     expect((await response.json()).error_code).to.equal('URITooLong');
     expect((await server.get(`${V21}/catalog/datasets`)).status).to.equal(200);
   });
+
+  it('answers the same JSON 414 for URLs past what Node parses (64 KiB to 1 MB), never a reset', async () => {
+    for (const length of [70_000, 130_000, 200_000, 1_000_000]) {
+      const response = await server.get(`${V21}/catalog/datasets?where=${'x'.repeat(length)}`);
+      expect(response.status, `${length}`).to.equal(414);
+      expect(response.headers.get('content-type')).to.match(/^application\/json/);
+      expect((await response.json()).error_code).to.equal('URITooLong');
+    }
+    expect((await server.get(`${V21}/catalog/datasets`)).status).to.equal(200);
+  });
 });

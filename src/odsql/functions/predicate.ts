@@ -9,6 +9,8 @@ import {
   parseDistance,
   parseGeometryLiteral,
 } from './geo.js';
+import { queryTerms } from '../../search/tokens.js';
+import { MAX_SEARCH_TERMS } from '../limits.js';
 import { compileSearch, compileStartsWith } from './search.js';
 import { fixed, type Arg, type FunctionEntry } from './registry.js';
 
@@ -34,6 +36,14 @@ const fieldsThenText = (count: number) =>
     : null;
 
 const textOf = (arg: Arg | undefined): string => (arg?.node.kind === 'string' ? arg.node.value : '');
+
+/** A search's terms are capped: each costs a vocabulary scan (limits.ts MAX_SEARCH_TERMS). */
+function checkSearchTerms(args: readonly Arg[]): void {
+  const terms = queryTerms(textOf(args[args.length - 1])).length;
+  if (terms > MAX_SEARCH_TERMS) {
+    throw new QueryLangError(`Too many search terms: ${terms} (at most ${MAX_SEARCH_TERMS} per search)`);
+  }
+}
 
 function searchFields(args: readonly Arg[]): readonly string[] | '*' {
   const fields = args.slice(0, -1);
@@ -94,7 +104,9 @@ export const PREDICATE_FUNCTIONS: readonly FunctionEntry[] = [
     clauses: WHERE,
     params: fieldsThenText,
     arity: 'a text, after optional fields or *,',
-    cost: () => SEARCH_COST,
+    check: checkSearchTerms,
+    // Each term is one more scan of the index's vocabulary and one more INTERSECT.
+    cost: (args) => SEARCH_COST * Math.max(1, queryTerms(textOf(args[args.length - 1])).length),
     returns: () => 'boolean',
     compile: (args, ctx) =>
       compileSearch(ctx.source, searchFields(args), textOf(args[args.length - 1]), mode),

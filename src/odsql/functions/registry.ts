@@ -117,7 +117,11 @@ export const ARG_KINDS = {
     'a geo_point_2d field',
     single((t) => t === 'geo_point_2d'),
   ),
-  any: value('a value', (arg) => arg.type !== null && arg.type !== 'null'),
+  // ifnull() of a multivalued field would compare a list with a value: single values only.
+  any: value(
+    'a single value',
+    single((t) => t !== 'null'),
+  ),
   orderable: value(
     'a number, text or date',
     single((t) => isNumeric(t) || isTextual(t) || isDateLike(t)),

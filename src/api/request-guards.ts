@@ -1,0 +1,78 @@
+// Checks every request passes before any route reads it: a URL within the length limit, and no
+// NUL character anywhere (no dataset, record id, query or option can hold one; DuckDB's SQL
+// text cannot either).
+import type { Duplex } from 'node:stream';
+import type { Context, Next } from 'koa';
+import { ApiError, invalidParameter } from './errors.js';
+
+/** Longest URL served: ODSQL queries are short, and a long URL only makes work for the parser. */
+export const MAX_URL_LENGTH = 32 * 1024;
+
+/** The JSON 414 of a URL over the limit (the HTTP server answers longer request lines itself: answerClientError). */
+export function uriTooLong(length: number): ApiError {
+  return new ApiError(
+    414,
+    'URITooLong',
+    `The URL is ${length} characters long; at most ${MAX_URL_LENGTH} are accepted.`,
+  );
+}
+
+const NUL = /%00/i;
+
+/** Refuses a URL over MAX_URL_LENGTH (414) and a NUL character in the path or a parameter (400). */
+export function requestGuards() {
+  return async (ctx: Context, next: Next): Promise<void> => {
+    if (ctx.url.length > MAX_URL_LENGTH) throw uriTooLong(ctx.url.length);
+    if (NUL.test(ctx.path)) {
+      throw new ApiError(400, 'InvalidRESTParameterError', 'The path holds a NUL character (%00).');
+    }
+    if (NUL.test(ctx.querystring)) {
+      for (const [name, value] of new URLSearchParams(ctx.querystring)) {
+        if (name.includes('\0') || value.includes('\0')) {
+          throw invalidParameter(name.replaceAll('\0', '%00'), 'a NUL character (%00) is not accepted.');
+        }
+      }
+    }
+    await next();
+  };
+}
+
+/** Node's limit on the request line and headers together, which the server sets. */
+export const MAX_HEADER_BYTES = 64 * 1024;
+
+/** A raw HTTP/1.1 answer, in the v2.1 error shape, for a request that never reached the app. */
+function rawAnswer(status: number, reason: string, errorCode: string, message: string): string {
+  const body = JSON.stringify({ error_code: errorCode, message });
+  return [
+    `HTTP/1.1 ${status} ${reason}`,
+    'Content-Type: application/json; charset=utf-8',
+    `Content-Length: ${Buffer.byteLength(body)}`,
+    'Connection: close',
+    '',
+    body,
+  ].join('\r\n');
+}
+
+/**
+ * The HTTP server's `clientError` listener: a request line and headers over MAX_HEADER_BYTES
+ * (in practice a URL of 64 KiB or more; the app answers shorter ones past MAX_URL_LENGTH) get
+ * the same JSON 414 as the app's, other malformed requests a JSON 400; the rest of what the
+ * client sends is read and dropped, so that it reads the answer instead of a reset.
+ */
+export function answerClientError(error: Error & { code?: string }, socket: Duplex): void {
+  if (!socket.writable || error.code === 'ECONNRESET') {
+    socket.destroy();
+    return;
+  }
+  const answer =
+    error.code === 'HPE_HEADER_OVERFLOW'
+      ? rawAnswer(
+          414,
+          'URI Too Long',
+          'URITooLong',
+          `The request line and headers are over ${MAX_HEADER_BYTES / 1024} KiB; URLs of at most ${MAX_URL_LENGTH} characters are accepted.`,
+        )
+      : rawAnswer(400, 'Bad Request', 'BadRequest', 'The request is not valid HTTP/1.1.');
+  socket.resume();
+  socket.end(answer);
+}
