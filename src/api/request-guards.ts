@@ -19,12 +19,17 @@ export function uriTooLong(length: number): ApiError {
 
 const NUL = /%00/i;
 
-/** Refuses a URL over MAX_URL_LENGTH (414) and a NUL character in the path or a parameter (400). */
+/** Refuses a URL over MAX_URL_LENGTH (414), a NUL character in the path (404) or in a parameter (400). */
 export function requestGuards() {
   return async (ctx: Context, next: Next): Promise<void> => {
     if (ctx.url.length > MAX_URL_LENGTH) throw uriTooLong(ctx.url.length);
     if (NUL.test(ctx.path)) {
-      throw new ApiError(400, 'InvalidRESTParameterError', 'The path holds a NUL character (%00).');
+      // No dataset, record or attachment id holds one: nothing there exists.
+      throw new ApiError(
+        404,
+        'NotFoundResource',
+        'The requested path does not exist: it holds a NUL character (%00).',
+      );
     }
     if (NUL.test(ctx.querystring)) {
       for (const [name, value] of new URLSearchParams(ctx.querystring)) {

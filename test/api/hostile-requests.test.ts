@@ -33,10 +33,14 @@ async function expectError(
 describe('hostile requests (sample portal)', () => {
   const suite = useSampleSuite();
 
-  describe('a NUL character anywhere is a 400 naming where it is', () => {
+  it('a NUL character in the path is a 404: no id holds one', async () => {
+    const body = await expectError(suite.server, `${V21}/catalog/datasets/airports/records/SFO%00`, 404);
+    expect(body.message).to.include('NUL');
+  });
+
+  describe('a NUL character in a parameter is a 400 naming the parameter', () => {
     for (const [url, where] of [
       ['/api/records/1.0/search/?dataset=airports&q=%00', /q API parameter/],
-      [`${V21}/catalog/datasets/airports/records/SFO%00`, /path/],
       [`${V21}/catalog/datasets/airports/records?where=name%3D%22a%00b%22`, /where API parameter/],
       [`${V21}/catalog/exports/csv?list_separator=%00`, /list_separator API parameter/],
       [`${V21}/catalog/datasets/airports/exports/csv?delimiter=%00`, /delimiter API parameter/],

@@ -32,12 +32,14 @@ async function serve(): Promise<ServedProcess> {
   const child = spawn(CLI, ['serve', '--portal', SAMPLE_PORTAL, '--port', String(port), '--threads', '2'], {
     stdio: ['ignore', 'ignore', 'pipe'],
   });
+  // stderr is read to its end (the server logs a line per error answer): a closed pipe would
+  // fail its writes.
   let output = '';
-  for await (const chunk of child.stderr) {
-    output += String(chunk);
-    if (output.includes('datasets on http://')) return { child, base: `http://127.0.0.1:${port}` };
-  }
-  throw new Error(`the server did not start: ${output}`);
+  child.stderr!.on('data', (chunk) => (output += String(chunk)));
+  const started = () => output.includes('datasets on http://');
+  while (!started() && child.exitCode === null) await once(child.stderr!, 'data');
+  if (!started()) throw new Error(`the server did not start: ${output}`);
+  return { child, base: `http://127.0.0.1:${port}` };
 }
 
 const statusMib = async (pid: number, line: 'VmHWM' | 'VmRSS'): Promise<number> => {
