@@ -35,9 +35,9 @@ async function serve(): Promise<ServedProcess> {
   // stderr is read to its end (the server logs a line per error answer): a closed pipe would
   // fail its writes.
   let output = '';
-  child.stderr!.on('data', (chunk) => (output += String(chunk)));
+  child.stderr.on('data', (chunk) => (output += String(chunk)));
   const started = () => output.includes('datasets on http://');
-  while (!started() && child.exitCode === null) await once(child.stderr!, 'data');
+  while (!started() && child.exitCode === null) await once(child.stderr, 'data');
   if (!started()) throw new Error(`the server did not start: ${output}`);
   return { child, base: `http://127.0.0.1:${port}` };
 }
