@@ -14,9 +14,24 @@ export interface ReportJson {
     Record<string, readonly ({ peerMs: number; httpMs: number; ratio?: number } | number | null)[]>
   >;
   /** Facets and scaling: the ratio of the medians up to run 20, then the median of the turns' ratios. */
-  readonly facets?: readonly { name: string; httpMs: number; groupByMs: number; ratio?: number }[];
+  /** `baselineSql` from the report of 2026-11-25 on: against equal-output SQL, not `GROUP BY origin`. */
+  readonly facets?: readonly {
+    name: string;
+    httpMs: number;
+    groupByMs?: number;
+    baselineMs?: number;
+    baselineSql?: string;
+    ratio?: number;
+  }[];
   readonly scaling?: readonly { name: string; smallMs: number; largeMs: number; ratio?: number }[];
-  readonly exports?: readonly { server: string; format: string; dataset: string; ratio: number }[];
+  /** `baselineSql` from the report of 2026-11-25 on: ratios against equal-output SQL, not comparable before. */
+  readonly exports?: readonly {
+    server: string;
+    format: string;
+    dataset: string;
+    ratio: number;
+    baselineSql?: string;
+  }[];
 }
 
 export interface Comparison {
@@ -41,11 +56,16 @@ function ratiosOf(report: ReportJson): Map<string, number> {
     });
   }
   for (const f of report.facets ?? []) {
-    ratios.set(`facets, ${f.name}: HTTP / DuckDB`, f.ratio ?? f.httpMs / f.groupByMs);
+    const baseline = f.baselineSql === undefined ? 'DuckDB' : 'equal-output SQL';
+    ratios.set(
+      `facets, ${f.name}: HTTP / ${baseline}`,
+      f.ratio ?? f.httpMs / (f.baselineMs ?? f.groupByMs ?? NaN),
+    );
   }
   for (const s of report.scaling ?? []) ratios.set(`${s.name}: 30M / 3M`, s.ratio ?? s.largeMs / s.smallMs);
   for (const e of report.exports ?? []) {
-    ratios.set(`export ${e.format} of ${e.dataset} (${e.server}): HTTP / COPY`, e.ratio);
+    const baseline = e.baselineSql === undefined ? 'COPY' : 'equal-output COPY';
+    ratios.set(`export ${e.format} of ${e.dataset} (${e.server}): HTTP / ${baseline}`, e.ratio);
   }
   return ratios;
 }

@@ -1,38 +1,20 @@
-// Exports over HTTP against DuckDB's own COPY of the same compiled query to a file, in the same
-// run: total time, time to the first byte, and the server's peak resident memory during the case.
-import { execFile } from 'node:child_process';
+// Exports over HTTP against DuckDB's COPY of the equal-output SQL to a file (export-cases.ts), in the
+// same run: total time, time to the first byte, the server's peak resident memory during the case,
+// and whether one download was the same bytes as its baseline.
+import { execFile, spawn } from 'node:child_process';
+import { createHash } from 'node:crypto';
+import { once } from 'node:events';
+import { createReadStream } from 'node:fs';
 import { readFile, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
+import { pipeline } from 'node:stream/promises';
 import { promisify } from 'node:util';
 import type { DuckDBConnection } from '@duckdb/node-api';
-import { loadPortal } from '../src/catalog/portal.js';
-import { querySource } from '../src/catalog/source.js';
-import { NATIVE_FORMATS, type ExportOptions, type NativeFormatName } from '../src/exports/native-formats.js';
-import { compileQuery } from '../src/odsql/index.js';
+import { EXPORT_CASES, type Baseline, type ExportCase } from './export-cases.js';
 import { median, timeMs, wantsAnotherTurn, type ServedPortal } from './harness.js';
 
 const run = promisify(execFile);
-
-/** One export timed: the format over HTTP and the COPY that writes the same rows. */
-export interface ExportCase {
-  readonly format: string;
-  readonly dataset: string;
-  /** DuckDB's writer of the baseline, over the same compiled query. */
-  readonly baseline: NativeFormatName;
-  /** The target ratio of the exports issue, where it sets one. */
-  readonly target?: number;
-  /** Written by duckportal's JavaScript, not by DuckDB (no target: shown for scale). */
-  readonly js?: boolean;
-  /** Timed runs, when not the bench's (the 30M-row exports: 5). */
-  readonly runs?: number;
-}
-
-/** The 30M-row exports, there for the server's memory: on a server started for them, 5 runs. */
-export const MEMORY_CASES: readonly ExportCase[] = [
-  { format: 'csv', dataset: 'flights30m', baseline: 'csv', target: 1.1, runs: 5 },
-  { format: 'parquet', dataset: 'flights30m', baseline: 'parquet', target: 1.1, runs: 5 },
-];
 
 /**
  * Downloads timed per case, at least (up to EXPORT_MAX_TURNS): five turns of the 3M-row exports
@@ -48,20 +30,6 @@ export const EXPORT_MEASURING_MS = 10_000;
  */
 export const EXPORT_MAX_TURNS = 100;
 
-export const EXPORT_CASES: readonly ExportCase[] = [
-  { format: 'csv', dataset: 'flights', baseline: 'csv', target: 1.1 },
-  { format: 'parquet', dataset: 'flights', baseline: 'parquet', target: 1.1 },
-  { format: 'json', dataset: 'flights', baseline: 'json', target: 1.3 },
-  { format: 'jsonl', dataset: 'flights', baseline: 'jsonl', target: 1.3 },
-  { format: 'geojson', dataset: 'airports1m', baseline: 'json', target: 1.5 },
-  // Arrow has no COPY writer: Parquet, the nearest columnar file, is the baseline.
-  { format: 'arrow', dataset: 'flights', baseline: 'parquet', js: true, runs: 3 },
-  { format: 'turtle', dataset: 'airports', baseline: 'json', js: true },
-  { format: 'xlsx', dataset: 'airports', baseline: 'csv', js: true },
-  { format: 'shp', dataset: 'airports', baseline: 'json', js: true },
-  { format: 'kml', dataset: 'airports', baseline: 'json', js: true },
-];
-
 export interface ExportResult {
   /** How the server was started, e.g. `--memory-limit 256MB`, or 'default'. */
   readonly server: string;
@@ -76,6 +44,10 @@ export interface ExportResult {
   readonly megabytes: number;
   /** Highest VmRSS of the server sampled every 50 ms during the case's downloads, in MiB. */
   readonly peakRssMiB: number | null;
+  /** The baseline's COPY, `{file}` standing for its target. */
+  readonly baselineSql: string;
+  /** One download against head + COPY + tail: equal, or not (null: not expected, JS-written). */
+  readonly sameBytes: boolean | null;
   /** Why the case failed (its figures are then NaN): one failure does not lose the run. */
   readonly error?: string;
 }
@@ -116,45 +88,47 @@ function sampleRss(pid: number): { stop(): number | null } {
   };
 }
 
-/** The COPY statement the server runs for a native format, writing to a file instead of a pipe. */
-function baselineCopy(
-  dataset: Parameters<typeof querySource>[0],
-  format: NativeFormatName,
-  target: string,
-): string {
-  const writer = NATIVE_FORMATS[format];
-  const compiled = compileQuery(querySource(dataset), { limit: -1, timezone: 'UTC' }, writer.output);
-  // The export's defaults: keys as headers, ';' delimiter, snappy.
-  const options: ExportOptions = {
-    headers: new Map(compiled.columns.map((c) => [c.key, c.key])),
-    delimiter: ';',
-    listSeparator: ',',
-    quoteAll: false,
-    parquetCompression: 'snappy',
-  };
-  const select = `SELECT ${writer.select(compiled.columns, options)} FROM (${compiled.sql})`;
-  return `COPY (${select}) TO '${target.replaceAll("'", "''")}' (${writer.copyOptions(options)})`;
+/** The baseline's COPY of `dataset` to `target`. */
+export function baselineCopy(baseline: Baseline, dataset: string, target: string): string {
+  const select = baseline.select.replaceAll('{table}', `"${dataset}"`);
+  return `COPY (${select}) TO '${target.replaceAll("'", "''")}' (${baseline.options})`;
+}
+
+/** SHA-256 of a download (curl's output), failing on any status but 2xx. */
+async function downloadHash(url: string): Promise<string> {
+  const curl = spawn('curl', ['-sSf', url], { stdio: ['ignore', 'pipe', 'inherit'] });
+  const hash = createHash('sha256');
+  const exited = once(curl, 'close');
+  await pipeline(curl.stdout, hash);
+  const [code] = (await exited) as [number];
+  if (code !== 0) throw new Error(`${url}: curl exited with ${code}`);
+  return hash.digest('hex');
+}
+
+/** SHA-256 of head + the file + tail: the bytes the server would send around the same COPY. */
+async function baselineHash(baseline: Baseline, file: string): Promise<string> {
+  const hash = createHash('sha256');
+  hash.update(baseline.head ?? '');
+  for await (const chunk of createReadStream(file)) hash.update(chunk as Buffer);
+  hash.update(baseline.tail ?? '');
+  return hash.digest('hex');
 }
 
 /**
- * Times each case over HTTP and as the same COPY to a temp file, alternating the two after a
- * warm-up of each so that a busy moment of the machine weighs on both alike.
+ * Times each case over HTTP and as its baseline's COPY to a temp file, alternating the two after
+ * a warm-up of each (which also compares their bytes) so that a busy moment weighs on both alike.
  */
 export async function benchExports(
   served: ServedPortal,
   server: string,
-  portalDir: string,
   duckdb: DuckDBConnection,
   runs: number,
   cases: readonly ExportCase[] = EXPORT_CASES,
 ): Promise<ExportResult[]> {
-  const portal = await loadPortal(portalDir);
   const target = path.join(os.tmpdir(), `duckportal-bench-export-${process.pid}`);
   const results: ExportResult[] = [];
   for (const c of cases) {
-    const dataset = portal.datasets.get(c.dataset);
-    if (!dataset) throw new Error(`bench exports: no dataset ${c.dataset} in ${portalDir}`);
-    const copy = baselineCopy(dataset, c.baseline, target);
+    const copy = baselineCopy(c.baseline, c.dataset, target);
     results.push(
       await timeExport(served, server, c, () => duckdb.run(copy), target, runs).catch((error: unknown) => ({
         server,
@@ -168,6 +142,8 @@ export async function benchExports(
         ratio: NaN,
         megabytes: NaN,
         peakRssMiB: null,
+        baselineSql: baselineCopy(c.baseline, c.dataset, '{file}'),
+        sameBytes: null,
         error: error instanceof Error ? error.message : String(error),
       })),
     );
@@ -176,7 +152,7 @@ export async function benchExports(
 }
 
 /**
- * One case: a warm-up of each side, then downloads and COPYs alternated, RSS sampled meanwhile;
+ * One case: a warm-up of each side (compared), then downloads and COPYs alternated, RSS sampled meanwhile;
  * the ratio is the median of each turn's.
  */
 async function timeExport(
@@ -193,11 +169,11 @@ async function timeExport(
     await rm(target, { force: true });
     return ms;
   };
-  const times = c.runs ?? runs;
-  if (times > 1) {
-    await download(url);
-    await copyOnce();
-  }
+  // The warm-up: one download and one COPY, their bytes compared.
+  const downloaded = await downloadHash(url);
+  await copy();
+  const sameBytes = c.baseline.same ? (await baselineHash(c.baseline, target)) === downloaded : null;
+  await rm(target, { force: true });
   const sampler = sampleRss(served.pid);
   const downloads = [];
   const copies: number[] = [];
@@ -234,5 +210,7 @@ async function timeExport(
     ratio,
     megabytes: Math.round(downloads[0]!.bytes / 2 ** 20),
     peakRssMiB: sampler.stop(),
+    baselineSql: baselineCopy(c.baseline, c.dataset, '{file}'),
+    sameBytes,
   };
 }

@@ -48,6 +48,27 @@ describe('date parts and date output', () => {
       ]);
     });
 
+    it('writes the one offset of a zone without DST as text, and the offset in force outside 1970-2037', async () => {
+      const instants = ['1943-01-01 00:00:00+00', '2021-07-01 12:00:00+00', '2040-01-01 00:00:00+00'];
+      // Kolkata's war time (+06:30) is before the window of computed offsets; ICU reads it.
+      expect(await present(instants, 'Asia/Kolkata')).to.deep.equal([
+        '1943-01-01T06:30:00+06:30',
+        '2021-07-01T17:30:00+05:30',
+        '2040-01-01T05:30:00+05:30',
+      ]);
+      expect(await present(instants.slice(1), 'America/Phoenix')).to.deep.equal([
+        '2021-07-01T05:00:00-07:00',
+        '2039-12-31T17:00:00-07:00',
+      ]);
+      expect(await present(['1900-01-01 00:00:00+00'], 'Etc/UTC')).to.deep.equal([
+        '1900-01-01T00:00:00+00:00',
+      ]);
+      expect(presentDatetime('x', 'Asia/Kolkata')).to.include("'%Y-%m-%dT%H:%M:%S+05:30'");
+      expect(presentDatetime('x', 'UTC')).to.equal(
+        "strftime(make_timestamp(epoch_us(x)), '%Y-%m-%dT%H:%M:%S+00:00')",
+      );
+    });
+
     it('writes negative offsets and offsets with minutes', async () => {
       const march = ['2021-03-14 06:59:59+00', '2021-03-14 07:00:00+00'];
       expect(await present(march, 'America/New_York')).to.deep.equal([

@@ -105,3 +105,23 @@ export function wallClockSql(instantSql: string, zone: string, icu: string): str
   const offset = offsetTree(epoch, offsets, 0, offsets.starts.length - 1);
   return `CASE WHEN ${epoch} >= ${WINDOW_START_US} AND ${epoch} < ${WINDOW_END_US} THEN make_timestamp(${epoch} + ${offset}) ELSE ${icu} END`;
 }
+
+/** A zone's offset when it never changes: at every instant (UTC zones), or within the window. */
+export interface SteadyOffset {
+  readonly offsetUs: number;
+  /** True when the offset holds at every instant, not only within the window. */
+  readonly always: boolean;
+}
+
+/** The zone's one offset, when it has one: UTC zones always, other zones without DST since 1970. */
+export function steadyOffset(zone: string): SteadyOffset | null {
+  if (UTC_ZONES.has(zone)) return { offsetUs: 0, always: true };
+  const { offsets } = zoneOffsets(zone);
+  return offsets.length === 1 ? { offsetUs: offsets[0]!, always: false } : null;
+}
+
+/** SQL of `instantSql` within the window (epoch_us of it between the window's bounds). */
+export function inWindowSql(instantSql: string): string {
+  const epoch = `epoch_us(${instantSql})`;
+  return `${epoch} >= ${WINDOW_START_US} AND ${epoch} < ${WINDOW_END_US}`;
+}

@@ -1,6 +1,6 @@
 # Aggregations without group_by: one group
 select: count(*), count(n), count(distinct name), avg(x), sum(n), min(d), max(t), median(x), percentile(x, 95)
-SELECT count(*) AS "count(*)", count("n") AS "count(n)", count(DISTINCT "name") AS "count(distinct name)", avg("x") AS "avg(x)", sum("n") AS "sum(n)", strftime(min("d"), '%Y-%m-%d') AS "min(d)", (strftime(make_timestamp(epoch_us(max("t"))), '%Y-%m-%dT%H:%M:%S') || CASE WHEN epoch_us(max("t")) - epoch_us(make_timestamp(epoch_us(max("t")))) > 0 THEN strftime(make_timestamp(epoch_us(max("t")) - epoch_us(make_timestamp(epoch_us(max("t"))))), '-%H:%M') ELSE strftime(make_timestamp(epoch_us(make_timestamp(epoch_us(max("t")))) - epoch_us(max("t"))), '+%H:%M') END) AS "max(t)", quantile_cont("x", [0.5, 0.95])[1] AS "median(x)", quantile_cont("x", [0.5, 0.95])[2] AS "percentile(x, 95)"
+SELECT count(*) AS "count(*)", count("n") AS "count(n)", count(DISTINCT "name") AS "count(distinct name)", avg("x") AS "avg(x)", sum("n") AS "sum(n)", strftime(min("d"), '%Y-%m-%d') AS "min(d)", strftime(make_timestamp(epoch_us(max("t"))), '%Y-%m-%dT%H:%M:%S+00:00') AS "max(t)", quantile_cont("x", [0.5, 0.95])[1] AS "median(x)", quantile_cont("x", [0.5, 0.95])[2] AS "percentile(x, 95)"
 FROM "things";
 
 select: count(distinct ifnull(name, 'none')) as c
@@ -92,7 +92,7 @@ GROUP BY CAST(date_trunc('month', "d") AS DATE)
 ORDER BY CAST(date_trunc('month', "d") AS DATE) ASC NULLS LAST;
 
 group_by: range(t, 1w)
-SELECT (strftime(make_timestamp(epoch_us(timezone('UTC', date_trunc('week', make_timestamp(epoch_us("t")))))), '%Y-%m-%dT%H:%M:%S') || CASE WHEN epoch_us(timezone('UTC', date_trunc('week', make_timestamp(epoch_us("t"))))) - epoch_us(make_timestamp(epoch_us(timezone('UTC', date_trunc('week', make_timestamp(epoch_us("t"))))))) > 0 THEN strftime(make_timestamp(epoch_us(timezone('UTC', date_trunc('week', make_timestamp(epoch_us("t"))))) - epoch_us(make_timestamp(epoch_us(timezone('UTC', date_trunc('week', make_timestamp(epoch_us("t")))))))), '-%H:%M') ELSE strftime(make_timestamp(epoch_us(make_timestamp(epoch_us(timezone('UTC', date_trunc('week', make_timestamp(epoch_us("t"))))))) - epoch_us(timezone('UTC', date_trunc('week', make_timestamp(epoch_us("t")))))), '+%H:%M') END) AS "range(t, 1w)"
+SELECT strftime(make_timestamp(epoch_us(timezone('UTC', date_trunc('week', make_timestamp(epoch_us("t")))))), '%Y-%m-%dT%H:%M:%S+00:00') AS "range(t, 1w)"
 FROM "things"
 GROUP BY date_trunc('week', make_timestamp(epoch_us("t")))
 ORDER BY date_trunc('week', make_timestamp(epoch_us("t"))) ASC NULLS LAST;

@@ -1,6 +1,6 @@
 # No select: every field, each in its JSON shape
 where: n = 1
-SELECT "name" AS "name", "n" AS "n", "x" AS "x", "ok" AS "ok", strftime("d", '%Y-%m-%d') AS "d", (strftime(make_timestamp(epoch_us("t")), '%Y-%m-%dT%H:%M:%S') || CASE WHEN epoch_us("t") - epoch_us(make_timestamp(epoch_us("t"))) > 0 THEN strftime(make_timestamp(epoch_us("t") - epoch_us(make_timestamp(epoch_us("t")))), '-%H:%M') ELSE strftime(make_timestamp(epoch_us(make_timestamp(epoch_us("t"))) - epoch_us("t")), '+%H:%M') END) AS "t", "p" AS "p", CASE WHEN "s" IS NULL THEN NULL ELSE json_object('type', 'Feature', 'geometry', TRY_CAST("s" AS JSON), 'properties', json_object()) END AS "s", "tags" AS "tags", TRY_CAST("j" AS JSON) AS "j", "year" AS "year"
+SELECT "name" AS "name", "n" AS "n", "x" AS "x", "ok" AS "ok", strftime("d", '%Y-%m-%d') AS "d", strftime(make_timestamp(epoch_us("t")), '%Y-%m-%dT%H:%M:%S+00:00') AS "t", "p" AS "p", CASE WHEN "s" IS NULL THEN NULL ELSE json_object('type', 'Feature', 'geometry', TRY_CAST("s" AS JSON), 'properties', json_object()) END AS "s", "tags" AS "tags", TRY_CAST("j" AS JSON) AS "j", "year" AS "year"
 FROM "things"
 WHERE ("n" = 1);
 
