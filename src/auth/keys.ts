@@ -31,8 +31,18 @@ export interface KeyOwner {
   readonly groups: readonly string[];
 }
 
-const digest = (salt: string, secret: string): Buffer =>
+/** Hashes a key's secret with its salt; injectable so tests can count the hashing work. */
+export type KeyHasher = (salt: string, secret: string) => Buffer;
+
+const digest: KeyHasher = (salt, secret) =>
   createHmac('sha256', Buffer.from(salt, 'base64url')).update(secret).digest();
+
+/**
+ * What an unknown, revoked or malformed key is compared with: the same HMAC and constant-time
+ * compare as a known id, so the answer's timing does not tell which ids exist.
+ */
+const DUMMY = { salt: randomBytes(16).toString('base64url'), hash: randomBytes(32).toString('base64url') };
+const DUMMY_SECRET = 'x'.repeat(43);
 
 function readEntries(file: string): KeyEntry[] {
   try {
@@ -54,7 +64,10 @@ export class KeyStore {
   private readonly file: string;
   private cache: { version: string; byId: Map<string, KeyEntry> } | null = null;
 
-  constructor(portalDir: string) {
+  constructor(
+    portalDir: string,
+    private readonly hasher: KeyHasher = digest,
+  ) {
     this.file = path.join(portalDir, KEYS_FILE);
   }
 
@@ -71,7 +84,7 @@ export class KeyStore {
       created: now.toISOString(),
       revoked: null,
       salt,
-      hash: digest(salt, secret).toString('base64url'),
+      hash: this.hasher(salt, secret).toString('base64url'),
     };
     writeEntries(this.file, [...readEntries(this.file), entry]);
     return { key: `dpk_${id}_${secret}`, entry };
@@ -96,13 +109,13 @@ export class KeyStore {
   /** The owner of a presented key, or null when it is malformed, unknown, revoked or wrong. */
   verify(presented: string): KeyOwner | null {
     const match = KEY_SHAPE.exec(presented);
-    if (!match) return null;
-    const entry = this.entries().get(match[1]!);
-    if (!entry || entry.revoked !== null) return null;
-    const expected = Buffer.from(entry.hash, 'base64url');
-    const actual = digest(entry.salt, match[2]!);
-    if (expected.length !== actual.length || !timingSafeEqual(expected, actual)) return null;
-    return { keyId: entry.id, user: entry.user, groups: entry.groups };
+    const found = match ? this.entries().get(match[1]!) : undefined;
+    const usable = found !== undefined && found.revoked === null;
+    const { salt, hash } = usable ? found : DUMMY;
+    const expected = Buffer.from(hash, 'base64url');
+    const actual = this.hasher(salt, match?.[2] ?? DUMMY_SECRET);
+    const equal = expected.length === actual.length && timingSafeEqual(expected, actual);
+    return usable && equal ? { keyId: found.id, user: found.user, groups: found.groups } : null;
   }
 
   /** The entries, re-read when the file changed (every write renames a new file into place). */

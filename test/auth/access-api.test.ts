@@ -131,6 +131,41 @@ describe('access control (fixture portal)', () => {
   });
 });
 
+describe('failed authentications', () => {
+  let server: TestServer;
+  before(async () => {
+    server = await startFixtureServer(async (dir) => {
+      await editJson(path.join(dir, 'portal.json'), (p) => {
+        p.quotas = { per_ip: 5 };
+      });
+    });
+  });
+  after(() => server.close());
+
+  it("count against the address's quota: 5 bad keys spend a per_ip of 5, the 6th is 429", async () => {
+    const statuses: [number, string | null][] = [];
+    for (let i = 0; i < 7; i++) {
+      const guess = `dpk_${i.toString(16).padStart(12, '0')}_${'z'.repeat(43)}`;
+      const response = await server.get(`${V21}/catalog/datasets`, {
+        headers: { Authorization: `Apikey ${guess}` },
+      });
+      statuses.push([response.status, response.headers.get('x-ratelimit-remaining')]);
+      await response.arrayBuffer();
+    }
+    expect(statuses).to.deep.equal([
+      [401, '4'],
+      [401, '3'],
+      [401, '2'],
+      [401, '1'],
+      [401, '0'],
+      [429, '0'],
+      [429, '0'],
+    ]);
+    // Anonymous calls from that address share the spent quota.
+    expect((await server.get(`${V21}/catalog/datasets`)).status).to.equal(429);
+  });
+});
+
 describe('private portal', () => {
   let server: TestServer;
   let key: string;

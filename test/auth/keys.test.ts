@@ -3,7 +3,8 @@ import { expect } from 'chai';
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
-import { KeyStore, presentedKey, scrubKeys, KEYS_FILE } from '../../src/auth/keys.js';
+import { createHmac } from 'node:crypto';
+import { KeyStore, presentedKey, scrubKeys, KEYS_FILE, type KeyHasher } from '../../src/auth/keys.js';
 import { main as keysCommand } from '../../src/auth/command.js';
 
 describe('API keys', () => {
@@ -31,6 +32,27 @@ describe('API keys', () => {
     expect(store.verify(key.slice(0, -1))).to.equal(null);
     expect(store.verify('')).to.equal(null);
     expect(store.verify(`${key} `)).to.equal(null);
+  });
+
+  it('does the same hashing work whether the key id exists, is revoked, unknown or malformed', () => {
+    const calls: string[] = [];
+    const counting: KeyHasher = (salt, secret) => {
+      calls.push(salt);
+      return createHmac('sha256', Buffer.from(salt, 'base64url')).update(secret).digest();
+    };
+    const store = new KeyStore(dir, counting);
+    const { key, entry } = store.create('alice');
+    const revoked = store.create('bob');
+    store.revoke(revoked.entry.id);
+    const wrongSecret = key.slice(0, -1) + (key.at(-1) === 'A' ? 'B' : 'A');
+    const presented = [key, wrongSecret, revoked.key, `dpk_000000000000_${'y'.repeat(43)}`, 'nonsense'];
+    calls.length = 0;
+    const owners = presented.map((k) => store.verify(k)?.user ?? null);
+    expect(owners).to.deep.equal(['alice', null, null, null, null]);
+    expect(calls).to.have.length(presented.length);
+    expect(calls[0]).to.equal(entry.salt);
+    // An unusable key is hashed with a salt of the same length as a real one.
+    expect(new Set(calls.map((salt) => salt.length))).to.deep.equal(new Set([entry.salt.length]));
   });
 
   it('gives two keys of one user different salts and hashes', () => {
