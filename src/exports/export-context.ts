@@ -21,6 +21,8 @@ export interface ExportContext {
   /** The compiled SELECT and its output columns. */
   readonly sql: string;
   readonly columns: readonly OutputColumn[];
+  /** The rows end with the record id column `_recordid` (ungrouped rows, for a format that asks). */
+  readonly recordIds: boolean;
   readonly options: ExportOptions;
   readonly projection: Projection | null;
   readonly gpx: GpxOptions;
@@ -35,6 +37,8 @@ export interface Exporter {
   readonly output: 'json' | 'native';
   /** Writes geometries: refused without a geo column. */
   readonly geo: boolean;
+  /** Wants each row's record id (for the RDF formats' record IRIs). */
+  readonly recordIds?: boolean;
   /** Most data rows the format can hold (XLSX): more is a 400 before the first byte. */
   readonly maxRows?: number;
   /** The body; settles at the first byte so that errors until then are JSON answers. */

@@ -1,111 +1,149 @@
-// Records as RDF: Turtle (also served as N3, of which it is a subset), RDF/XML and JSON-LD.
-// Each row is one resource whose properties are the dataset's fields; literals are formatted in SQL.
-import type { OutputColumn } from '../odsql/index.js';
+// Records as linked data: Turtle (also served as N3, of which it is a subset), RDF/XML and
+// JSON-LD, the same graph in each (rdf-terms.ts): a record is its API URL, part of the dataset's
+// IRI, with one property per field; literals are formatted in SQL.
 import { quoteIdentifier, quoteString } from '../sql-text.js';
 import { copyToStream } from './copy-stream.js';
 import type { ExportContext, Exporter } from './export-context.js';
-import { streamQuery } from './query-stream.js';
-import { cellText, turtleEscaped, xmlEscaped, xmlName, xmlText, xsdType } from './sql-cells.js';
+import { streamQuery, type ChunkEncoder } from './query-stream.js';
+import { PREFIXES } from './rdf-graph.js';
+import {
+  datasetRef,
+  fieldNamespace,
+  rdfProperties,
+  recordRefSql,
+  recordsBase,
+  type RdfProperty,
+} from './rdf-terms.js';
+import { turtleEscaped, xmlEscaped, xmlName, xmlText } from './sql-cells.js';
 
-/** The namespace of a dataset's field properties. */
-export const fieldNamespace = (context: ExportContext): string =>
-  `${context.baseUrl}/catalog/datasets/${encodeURIComponent(context.name)}/fields#`;
+const IS_PART_OF = `${PREFIXES.dct}isPartOf`;
 
-const sqlText = (text: string): string => quoteString(text);
+/** SQL of each row's record IRI relative to recordsBase, NULL for grouped rows (blank nodes). */
+const subjectSql = (context: ExportContext): string => recordRefSql(context) ?? 'NULL';
 
-/** Turtle `predicate object(s)` of one column, or NULL when the value is null or empty. */
-function turtlePredicate(context: ExportContext, column: OutputColumn): string {
-  const name = quoteIdentifier(column.key);
-  const predicate = `<${fieldNamespace(context)}${xmlName(column.key)}> `;
-  const type = xsdType(column);
-  const literal = (valueSql: string): string =>
-    `'"' || ${turtleEscaped(valueSql)} || '"${type ? `^^<${type}>` : ''}'`;
-  if (column.multivalued) {
-    const objects = `array_to_string(list_transform(${name}, lambda v: ${literal('CAST(v AS VARCHAR)')}), ', ')`;
-    return `CASE WHEN ${name} IS NULL OR len(${name}) = 0 THEN NULL ELSE ${sqlText(predicate)} || ${objects} END`;
-  }
-  const value = cellText(column, context.options.listSeparator);
-  return `CASE WHEN ${name} IS NULL THEN NULL ELSE ${sqlText(predicate)} || ${literal(value)} END`;
-}
+/** A chunk encoder of rows (statement text, subject IRI or null), each line made by `line`. */
+const rowLines =
+  (line: (statement: string, iri: string | null) => string): ChunkEncoder =>
+  (chunk) => {
+    const iris = chunk.getColumnValues(1) as (string | null)[];
+    return (chunk.getColumnValues(0) as string[]).map((text, i) => line(text, iris[i] ?? null)).join('');
+  };
 
-/** Turtle: one blank-node subject per row, its predicate list written by DuckDB. */
-function writeTurtle(context: ExportContext) {
-  const recordClass = `<${fieldNamespace(context)}Record>`;
-  const predicates = context.columns.map((c) => turtlePredicate(context, c));
-  const sql = `SELECT concat_ws(' ;\n  ', ${sqlText(`a ${recordClass}`)}, ${predicates.join(', ')}) FROM (${context.sql})`;
-  let row = 0;
-  return streamQuery(
-    context.engine,
-    sql,
-    (chunk) => (chunk.getColumnValues(0) as string[]).map((line) => `_:r${++row} ${line} .\n`).join(''),
-    { head: '', tail: '' },
-    context.signal,
-  );
-}
-
-/** RDF/XML property elements of one column ('' when null). */
-function xmlProperty(context: ExportContext, column: OutputColumn): string {
-  const name = quoteIdentifier(column.key);
-  const tag = `f:${xmlName(column.key)}`;
-  const type = xsdType(column);
-  const open = `<${tag}${type ? ` rdf:datatype="${type}"` : ''}>`;
-  const element = (valueSql: string): string =>
-    `${sqlText(open)} || ${xmlEscaped(valueSql)} || ${sqlText(`</${tag}>`)}`;
-  if (column.multivalued) {
-    return `coalesce(array_to_string(list_transform(${name}, lambda v: ${element('CAST(v AS VARCHAR)')}), ''), '')`;
-  }
-  return `coalesce(${element(cellText(column, context.options.listSeparator))}, '')`;
-}
-
-/** RDF/XML: one rdf:Description per row. */
-function writeRdfXml(context: ExportContext) {
-  const properties = context.columns.map((c) => xmlProperty(context, c));
-  const body = properties.length === 0 ? "''" : properties.join(' || ');
-  const sql = `SELECT '<rdf:Description>' || ${body} || '</rdf:Description>' FROM (${context.sql})`;
+/** The Turtle prefixes of a dataset's export, and the shortest name of an IRI under them. */
+function turtleNames(context: ExportContext) {
+  const prefixes: [string, string][] = [
+    ['dct', PREFIXES.dct!],
+    ['f', fieldNamespace(context)],
+    ['geo', PREFIXES.geo!],
+    ['xsd', PREFIXES.xsd!],
+  ];
+  const name = (iri: string): string => {
+    const [prefix, namespace] = prefixes.find(([, ns]) => iri.startsWith(ns)) ?? [];
+    const local = namespace === undefined ? '' : iri.slice(namespace.length);
+    return /^[A-Za-z_][A-Za-z0-9_-]*$/.test(local) ? `${prefix}:${local}` : `<${iri}>`;
+  };
   const head =
-    '<?xml version="1.0" encoding="UTF-8"?>\n<rdf:RDF xmlns:rdf="http://www.w3.org/1999/02/22-rdf-syntax-ns#" ' +
-    `xmlns:f="${xmlText(fieldNamespace(context))}">\n`;
-  return streamQuery(
-    context.engine,
-    sql,
-    (chunk) => (chunk.getColumnValues(0) as string[]).map((line) => `${line}\n`).join(''),
-    { head, tail: '</rdf:RDF>\n' },
-    context.signal,
+    `@base <${recordsBase(context)}> .\n` +
+    prefixes.map(([prefix, ns]) => `@prefix ${prefix}: <${ns}> .\n`).join('') +
+    '\n';
+  return { name, head };
+}
+
+/** Turtle `predicate object(s)` of one property, or NULL when the value is null or empty. */
+function turtlePredicate(property: RdfProperty, name: (iri: string) => string): string {
+  const column = quoteIdentifier(property.column.key);
+  const predicate = quoteString(`${name(property.iri)} `);
+  const type = property.datatype ? `^^${name(property.datatype)}` : '';
+  const literal = `'"' || ${turtleEscaped(property.lexical)} || ${quoteString(`"${type}`)}`;
+  if (property.column.multivalued) {
+    const objects = `array_to_string(list_transform(${column}, lambda v: ${literal}), ', ')`;
+    return `CASE WHEN ${column} IS NULL OR len(${column}) = 0 THEN NULL ELSE ${predicate} || ${objects} END`;
+  }
+  return `CASE WHEN ${column} IS NULL THEN NULL ELSE ${predicate} || ${literal} END`;
+}
+
+/** Turtle: prefixes, then one subject per row with its predicate list written by DuckDB. */
+function writeTurtle(context: ExportContext) {
+  const { name, head } = turtleNames(context);
+  const predicates = rdfProperties(context).map((p) => turtlePredicate(p, name));
+  const partOf = quoteString(`${name(IS_PART_OF)} <${datasetRef(context)}>`);
+  const sql = `SELECT concat_ws(' ;\n  ', ${[partOf, ...predicates].join(', ')}), ${subjectSql(context)} FROM (${context.sql})`;
+  let blank = 0;
+  const encode = rowLines((text, iri) => `${iri === null ? `_:r${++blank}` : `<${iri}>`} ${text} .\n`);
+  return streamQuery(context.engine, sql, encode, { head, tail: '' }, context.signal);
+}
+
+/** RDF/XML property elements of one property ('' when null). */
+function xmlProperty(property: RdfProperty): string {
+  const column = quoteIdentifier(property.column.key);
+  const tag = `f:${xmlName(property.column.key)}`;
+  const open = `<${tag}${property.datatype ? ` rdf:datatype="${xmlText(property.datatype)}"` : ''}>`;
+  const element = `${quoteString(open)} || ${xmlEscaped(property.lexical)} || ${quoteString(`</${tag}>`)}`;
+  if (property.column.multivalued) {
+    return `coalesce(array_to_string(list_transform(${column}, lambda v: ${element}), ''), '')`;
+  }
+  return `coalesce(${element}, '')`;
+}
+
+/** RDF/XML: one rdf:Description per row, about its record IRI. */
+function writeRdfXml(context: ExportContext) {
+  const partOf = `<dct:isPartOf rdf:resource="${xmlText(datasetRef(context))}"/>`;
+  const body = [quoteString(partOf), ...rdfProperties(context).map(xmlProperty)].join(' || ');
+  const sql = `SELECT ${body} || '</rdf:Description>', ${subjectSql(context)} FROM (${context.sql})`;
+  const head =
+    '<?xml version="1.0" encoding="UTF-8"?>\n' +
+    `<rdf:RDF xml:base="${xmlText(recordsBase(context))}" xmlns:rdf="${PREFIXES.rdf}" ` +
+    `xmlns:dct="${PREFIXES.dct}" xmlns:f="${xmlText(fieldNamespace(context))}">\n`;
+  const encode = rowLines(
+    (text, iri) => `${iri === null ? '<rdf:Description>' : `<rdf:Description rdf:about="${iri}">`}${text}\n`,
   );
+  return streamQuery(context.engine, sql, encode, { head, tail: '</rdf:RDF>\n' }, context.signal);
 }
 
 /** JSON-LD: DuckDB's JSON array of rows as the @graph, the @context mapping keys to properties. */
 async function writeJsonLd(context: ExportContext) {
-  const textual = new Set(['geo_point_2d', 'geo_shape', 'json', 'json_blob']);
-  const keyOf = (c: OutputColumn): string => context.options.headers.get(c.key) ?? c.key;
-  const select = context.columns
-    .map((c) => {
-      const value = textual.has(c.type) ? cellText(c, context.options.listSeparator) : quoteIdentifier(c.key);
-      return `${value} AS ${quoteIdentifier(keyOf(c))}`;
-    })
-    .join(', ');
-  const terms = Object.fromEntries(
-    context.columns.map((c) => {
-      const type = xsdType(c);
-      const id = `${fieldNamespace(context)}${xmlName(c.key)}`;
-      return [keyOf(c), type ? { '@id': id, '@type': type } : { '@id': id }];
-    }),
-  );
+  const keyOf = (p: RdfProperty): string => context.options.headers.get(p.column.key) ?? p.column.key;
+  const properties = rdfProperties(context);
+  // Every value as its lexical form (a string), typed by the @context: the literals of the other syntaxes.
+  const values = properties.map((p) => {
+    const column = quoteIdentifier(p.column.key);
+    const value = p.column.multivalued ? `list_transform(${column}, lambda v: ${p.lexical})` : p.lexical;
+    return `${value} AS ${quoteIdentifier(keyOf(p))}`;
+  });
+  const ref = recordRefSql(context);
+  const select = [
+    ...(ref ? [`${ref} AS "@id"`] : []),
+    `${quoteString(datasetRef(context))} AS ${quoteIdentifier(IS_PART_OF)}`,
+    ...values,
+  ];
+  // Record IRIs relative to @base; isPartOf by its absolute IRI, which no field name is.
+  const terms = {
+    '@base': recordsBase(context),
+    [IS_PART_OF]: { '@type': '@id' },
+    ...Object.fromEntries(
+      properties.map((p) => [
+        keyOf(p),
+        p.datatype ? { '@id': p.iri, '@type': p.datatype } : { '@id': p.iri },
+      ]),
+    ),
+  };
   return copyToStream(
     context.engine,
-    `SELECT ${select || "'' AS _"} FROM (${context.sql})`,
+    `SELECT ${select.join(', ')} FROM (${context.sql})`,
     'FORMAT json, ARRAY true',
     context.signal,
     { head: `{"@context":${JSON.stringify(terms)},"@graph":`, tail: '}\n' },
   );
 }
 
+/** The four syntaxes; each wants the record ids of ungrouped rows for the record IRIs. */
 export const RDF_FORMATS = {
   turtle: {
     contentType: 'text/turtle; charset=utf-8',
     extension: 'ttl',
     output: 'json',
     geo: false,
+    recordIds: true,
     write: writeTurtle,
   },
   n3: {
@@ -113,6 +151,7 @@ export const RDF_FORMATS = {
     extension: 'n3',
     output: 'json',
     geo: false,
+    recordIds: true,
     write: writeTurtle,
   },
   rdfxml: {
@@ -120,6 +159,7 @@ export const RDF_FORMATS = {
     extension: 'rdf',
     output: 'json',
     geo: false,
+    recordIds: true,
     write: writeRdfXml,
   },
   jsonld: {
@@ -127,6 +167,7 @@ export const RDF_FORMATS = {
     extension: 'jsonld',
     output: 'json',
     geo: false,
+    recordIds: true,
     write: writeJsonLd,
   },
 } satisfies Record<string, Exporter>;

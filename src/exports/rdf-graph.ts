@@ -15,6 +15,7 @@ export const PREFIXES: Record<string, string> = {
   dcat: 'http://www.w3.org/ns/dcat#',
   dct: 'http://purl.org/dc/terms/',
   foaf: 'http://xmlns.com/foaf/0.1/',
+  geo: 'http://www.opengis.net/ont/geosparql#',
   xsd: 'http://www.w3.org/2001/XMLSchema#',
 };
 

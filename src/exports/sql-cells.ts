@@ -58,20 +58,6 @@ export function turtleEscaped(sql: string): string {
   );
 }
 
-/** The XSD datatype of a column's values, or null for plain strings. */
-export function xsdType(column: OutputColumn): string | null {
-  const types: Partial<Record<OutputColumn['type'], string>> = {
-    int: 'integer',
-    double: 'double',
-    number: 'double',
-    boolean: 'boolean',
-    date: 'date',
-    datetime: 'dateTime',
-  };
-  const type = types[column.type];
-  return type ? `http://www.w3.org/2001/XMLSchema#${type}` : null;
-}
-
 /**
  * VARCHAR of a DOUBLE as the record API writes it: a whole value without `.0` (`2`, not `2.0`),
  * others in DuckDB's shortest round-trip text (`0.25`, `1e+20`, `inf`, `nan`).

@@ -168,7 +168,7 @@ describe('exports in every format (sample portal, real readers)', () => {
   });
 
   describe('RDF formats read by rapper', () => {
-    it('turtle and n3: 10 triples per airport (type + 9 fields)', async () => {
+    it('turtle and n3: 10 triples per airport (its dataset + 9 fields)', async () => {
       for (const format of ['turtle', 'n3']) {
         const { file } = await download('airports', format, `airports.${format}.ttl`);
         expect(await rapperTriples(file, 'turtle')).to.equal(3376 * 10);

@@ -108,3 +108,46 @@ export async function duckRows(
     instance.closeSync();
   }
 }
+
+/** What rdflib (Debian's python3-rdflib) reads from one RDF file. */
+export interface RdflibGraph {
+  /** Isomorphic to the graph of the first file given. */
+  readonly isomorphic: boolean;
+  readonly triples: number;
+  /** IRI subjects, sorted, and the number of blank-node subjects. */
+  readonly subjects: string[];
+  readonly blankSubjects: number;
+  /** `predicate datatype` of every typed literal, sorted, without repeats. */
+  readonly datatypes: string[];
+  /** The graph in N-Triples, one sorted statement per line. */
+  readonly ntriples: string[];
+}
+
+const RDFLIB_GRAPHS = `
+import json, sys
+from rdflib import BNode, Graph, Literal, URIRef
+from rdflib.compare import isomorphic
+graphs = []
+for spec in json.loads(sys.argv[1]):
+    graph = Graph()
+    graph.parse(spec["file"], format=spec["format"])
+    graphs.append(graph)
+print(json.dumps([{
+    "isomorphic": isomorphic(g, graphs[0]),
+    "triples": len(g),
+    "subjects": sorted({str(s) for s in g.subjects() if isinstance(s, URIRef)}),
+    "blankSubjects": len({s for s in g.subjects() if isinstance(s, BNode)}),
+    "datatypes": sorted({f"{p} {o.datatype}" for _, p, o in g if isinstance(o, Literal) and o.datatype}),
+    "ntriples": sorted(line for line in g.serialize(format="nt").splitlines() if line),
+} for g in graphs]))
+`;
+
+/** Parses RDF files with rdflib (format: turtle, n3, xml, json-ld, nt), comparing each graph with the first. */
+export async function rdflibGraphs(
+  files: readonly { file: string; format: string }[],
+): Promise<RdflibGraph[]> {
+  const { stdout } = await run('/usr/bin/python3', ['-c', RDFLIB_GRAPHS, JSON.stringify(files)], {
+    maxBuffer: 256 << 20,
+  });
+  return JSON.parse(stdout) as RdflibGraph[];
+}

@@ -8,6 +8,8 @@ export const QUOTED = 'He said "hi"; ok, fine';
 export const LINES = 'line one\nline two';
 export const UNICODE = 'Zürich — 東京 ✈';
 export const MARKUP = '<a href="x">&amp;</a>';
+/** The record id of the markup row: characters that IRIs, XML and Turtle escape. */
+export const ODD_RECORD_ID = `r4 <&"é/#'>`;
 
 const text = (s: string) => `'${s.replaceAll("'", "''")}'`;
 
@@ -52,7 +54,7 @@ export async function addTricky(dir: string): Promise<void> {
     ('r1', ${text(QUOTED)}, 1::BIGINT, 1.5::DOUBLE, true, DATE '2024-01-31', TIMESTAMPTZ '2024-01-31 12:00:00+00', ['a', 'b'], {'lon': 2.35, 'lat': 48.85}, '{"type":"Polygon","coordinates":[[[2,48],[3,48],[3,49],[2,49],[2,48]]]}'),
     ('r2', ${text(LINES)}, -2, NULL, false, NULL, NULL, [], {'lon': -0.5, 'lat': 44.8}, '{"type":"Polygon","coordinates":[[[0,44],[1,44],[1,45],[0,45],[0,44]]]}'),
     ('r3', ${text(UNICODE)}, NULL, -0.25, NULL, DATE '1999-12-31', NULL, ['ü'], {'lon': 139.7, 'lat': 35.7}, '{"type":"Polygon","coordinates":[[[139,35],[140,35],[140,36],[139,36],[139,35]]]}'),
-    ('r4', ${text(MARKUP)}, 4, 4.0, true, NULL, NULL, NULL, {'lon': 4.83, 'lat': 45.76}, '{"type":"Polygon","coordinates":[[[4,45],[5,45],[5,46],[4,46],[4,45]]]}'),
+    (${text(ODD_RECORD_ID)}, ${text(MARKUP)}, 4, 4.0, true, NULL, NULL, NULL, {'lon': 4.83, 'lat': 45.76}, '{"type":"Polygon","coordinates":[[[4,45],[5,45],[5,46],[4,46],[4,45]]]}'),
     ('r5', NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL)
   ) v(_recordid, label, n, x, flag, day, seen_at, tags, geo_point_2d, area)`,
     [

@@ -89,6 +89,7 @@ async function exportContext(
     limit: params.limit,
     offset: params.offset,
     ...generationQueryParams(ctx),
+    withRecordId: exporter.recordIds === true,
   };
   const compiled = compileQuery(source, query, exporter.output);
   if (exporter.geo && !geometryColumn(compiled.columns)) {
@@ -121,6 +122,7 @@ async function exportContext(
     baseUrl: apiBase(ctx),
     sql: compiled.sql,
     columns: compiled.columns,
+    recordIds: exporter.recordIds === true && !compiled.grouped,
     options: {
       headers: new Map(
         compiled.columns.map((c) => [c.key, params.use_labels ? (labels.get(c.key) ?? c.key) : c.key]),
