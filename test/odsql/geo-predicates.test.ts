@@ -211,14 +211,29 @@ describe('geo predicates', () => {
         1, 2, 4, 6, 7,
       ]);
     });
-    it('points: corners in either latitude order', async () => {
-      expect(await ids('points', compileInBbox('p', 'geo_point_2d', 10, 0, 0, 10))).to.deep.equal([
-        1, 2, 4, 6, 7,
-      ]);
+    it('points: the same box from any two opposite corners, in either order', async () => {
+      for (const [lat1, lon1, lat2, lon2] of [
+        [10, 0, 0, 10],
+        [10, 10, 0, 0],
+        [0, 10, 10, 0],
+      ]) {
+        expect(
+          await ids('points', compileInBbox('p', 'geo_point_2d', lat1!, lon1!, lat2!, lon2!)),
+        ).to.deep.equal([1, 2, 4, 6, 7]);
+      }
     });
-    it('points: west > east crosses the antimeridian', async () => {
-      expect(await ids('points', compileInBbox('p', 'geo_point_2d', -10, 15, 30, -0.5))).to.deep.equal([
+    it('points: a longitude past 180 crosses the antimeridian, from either corner', async () => {
+      expect(await ids('points', compileInBbox('p', 'geo_point_2d', -10, 15, 30, 359.5))).to.deep.equal([
         3, 8,
+      ]);
+      expect(await ids('points', compileInBbox('p', 'geo_point_2d', 30, 359.5, -10, 15))).to.deep.equal([
+        3, 8,
+      ]);
+      expect(await ids('points', compileInBbox('p', 'geo_point_2d', -10, -345, 30, -0.5))).to.deep.equal([
+        3, 8,
+      ]);
+      expect(await ids('points', compileInBbox('p', 'geo_point_2d', 0, -200, 30, 200))).to.deep.equal([
+        1, 2, 3, 4, 6, 7, 8,
       ]);
     });
     it('shapes: intersecting the box', async () => {
@@ -227,13 +242,13 @@ describe('geo predicates', () => {
       ]);
     });
     it('shapes: a box across the antimeridian', async () => {
-      expect(await ids('shapes', compileInBbox('s', 'geo_shape', 19.5, 19.5, 25, -0.5))).to.deep.equal([
+      expect(await ids('shapes', compileInBbox('s', 'geo_shape', 25, 359.5, 19.5, 19.5))).to.deep.equal([
         107, 108, 117,
       ]);
     });
     it('refuses coordinates out of range', () => {
       expect(() => compileInBbox('p', 'geo_point_2d', -91, 0, 0, 0)).to.throw(QueryLangError, /latitudes/);
-      expect(() => compileInBbox('p', 'geo_point_2d', 0, 0, 0, 181)).to.throw(QueryLangError, /longitudes/);
+      expect(() => compileInBbox('p', 'geo_point_2d', 0, 0, 0, 361)).to.throw(QueryLangError, /longitudes/);
     });
   });
 });

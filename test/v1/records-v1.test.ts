@@ -163,6 +163,11 @@ describe('v1 records (sample portal)', () => {
       expect(body.nhits).to.equal(await count(inBox));
     });
 
+    it('geofilter.bbox takes the two corners in either order (n,e,s,w is the same box)', async () => {
+      const { body } = await search({ dataset: 'airports', 'geofilter.bbox': '38,-122,37,-123', rows: '0' });
+      expect(body.nhits).to.equal(await count(inBox));
+    });
+
     it('geofilter.polygon=(lat,lon),...', async () => {
       const polygon = '(37,-123),(38,-123),(38,-122),(37,-122)';
       const { body } = await search({ dataset: 'airports', 'geofilter.polygon': polygon, rows: '0' });

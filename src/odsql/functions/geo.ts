@@ -12,10 +12,11 @@
 //   fooled only by a shape edge leaving the polygon exactly through two of its vertices.
 // - distance to a shape: haversine to vertices, equirectangular planar distance to segment interiors.
 // - envelope: the exact convex hull (geo-hull.ts).
-// - in_bbox with west > east crosses the antimeridian; polygon literals crossing it are read the
-//   long way round (planar), so they must be split at 180 by the user; MultiPolygon parts must not
-//   overlap (GeoJSON's rule; inside tests are even-odd over all rings).
-import type { Geometry } from './geo-geometry.js';
+// - in_bbox takes its two corners in any order; a longitude past ±180 crosses the antimeridian
+//   (170..190). Polygon literals crossing it are read the long way round (planar), so they must be
+//   split at 180 by the user; MultiPolygon parts must not overlap (GeoJSON's rule; inside tests
+//   are even-odd over all rings).
+import type { Geometry, Position } from './geo-geometry.js';
 import {
   bboxAggregateSql,
   envelopeAggregateSql,
@@ -51,47 +52,68 @@ export function compileWithinDistance(
   return `(${DISTANCE.geo_shape(fieldSql, point)} <= ${num(meters)})`;
 }
 
-/** Filter: the field intersects the box; west > east means the box crosses the antimeridian. */
+/**
+ * Filter: the field intersects the box with corners (lat1, lon1) and (lat2, lon2), in either order
+ * and on either diagonal; a longitude past ±180 makes the box cross the antimeridian.
+ */
 export function compileInBbox(
   fieldSql: string,
   fieldType: GeoFieldType,
-  southLat: number,
-  westLon: number,
-  northLat: number,
-  eastLon: number,
+  lat1: number,
+  lon1: number,
+  lat2: number,
+  lon2: number,
 ): string {
-  checkBox(southLat, westLon, northLat, eastLon);
-  const [south, north] = [Math.min(southLat, northLat), Math.max(southLat, northLat)];
+  checkBox(lat1, lon1, lat2, lon2);
+  const [south, north] = [Math.min(lat1, lat2), Math.max(lat1, lat2)];
+  const spans = longitudeSpans(Math.min(lon1, lon2), Math.max(lon1, lon2));
   if (fieldType === 'geo_point_2d') {
     const { lon, lat } = pointCoordinates(fieldSql);
-    const lons =
-      westLon <= eastLon
-        ? `${lon} BETWEEN ${num(westLon)} AND ${num(eastLon)}`
-        : `(${lon} >= ${num(westLon)} OR ${lon} <= ${num(eastLon)})`;
-    return `(${lat} BETWEEN ${num(south)} AND ${num(north)} AND ${lons})`;
+    const lons = spans.map(([w, e]) => `${lon} BETWEEN ${num(w)} AND ${num(e)}`).join(' OR ');
+    return `(${lat} BETWEEN ${num(south)} AND ${num(north)} AND ${spans.length > 1 ? `(${lons})` : lons})`;
   }
-  const box = (w: number, e: number) =>
+  const box = ([w, e]: Span): Position[][] => [
     [
-      [
-        [w, south],
-        [e, south],
-        [e, north],
-        [w, north],
-        [w, south],
-      ],
-    ] as const;
+      [w, south],
+      [e, south],
+      [e, north],
+      [w, north],
+      [w, south],
+    ],
+  ];
   const geometry: Geometry =
-    westLon <= eastLon
-      ? { type: 'Polygon', coordinates: box(westLon, eastLon) }
-      : { type: 'MultiPolygon', coordinates: [box(westLon, 180), box(-180, eastLon)] };
+    spans.length === 1
+      ? { type: 'Polygon', coordinates: box(spans[0]!) }
+      : { type: 'MultiPolygon', coordinates: spans.map(box) };
   return RELATIONS.intersects.geo_shape(fieldSql, prepareGeometry(geometry));
 }
 
-function checkBox(...[south, west, north, east]: number[]): void {
+type Span = readonly [west: number, east: number];
+
+/**
+ * The longitude intervals within -180..180 of west..east (west <= east, both within -360..360):
+ * one, or two when it runs past ±180 (170..190 is 170..180 and -180..-170), as web maps report a
+ * view across the antimeridian; 360 degrees or more is every longitude.
+ */
+function longitudeSpans(west: number, east: number): Span[] {
+  if (east - west >= 360) return [[-180, 180]];
+  const shift = west < -180 ? 360 : west > 180 ? -360 : 0;
+  const [w, e] = [west + shift, east + shift];
+  return e <= 180
+    ? [[w, e]]
+    : [
+        [w, 180],
+        [-180, e - 360],
+      ];
+}
+
+function checkBox(...[lat1, lon1, lat2, lon2]: number[]): void {
   const valid = (v: number | undefined, limit: number) =>
     v !== undefined && Number.isFinite(v) && Math.abs(v) <= limit;
-  if (!valid(south, 90) || !valid(north, 90) || !valid(west, 180) || !valid(east, 180)) {
-    throw new QueryLangError('in_bbox() expects latitudes within -90..90 and longitudes within -180..180');
+  if (!valid(lat1, 90) || !valid(lat2, 90) || !valid(lon1, 360) || !valid(lon2, 360)) {
+    throw new QueryLangError(
+      'in_bbox() expects latitudes within -90..90 and longitudes within -360..360 (past ±180 to cross the antimeridian)',
+    );
   }
 }
 

@@ -131,8 +131,9 @@ export const PREDICATE_FUNCTIONS: readonly FunctionEntry[] = [
     arity: '5',
     cost: () => GEO_COST,
     returns: () => 'boolean',
-    compile: ([geo, south, west, north, east]) =>
-      compileInBbox(geo!.sql, geoType(geo), numberOf(south), numberOf(west), numberOf(north), numberOf(east)),
+    // Two opposite corners, in any order (explore-api.md: lat1, lon1, lat2, lon2).
+    compile: ([geo, lat1, lon1, lat2, lon2]) =>
+      compileInBbox(geo!.sql, geoType(geo), numberOf(lat1), numberOf(lon1), numberOf(lat2), numberOf(lon2)),
   },
   spatial('intersects'),
   spatial('disjoint'),
