@@ -1,7 +1,7 @@
 // What every export writer receives, and the registry entry each format provides.
 import type { Readable } from 'node:stream';
 import type { Engine } from '../engine/engine.js';
-import type { OutputColumn } from '../odsql/index.js';
+import type { Output, OutputColumn } from '../odsql/index.js';
 import type { ExportOptions } from './native-formats.js';
 import type { Projection } from './projection.js';
 
@@ -34,7 +34,7 @@ export interface Exporter {
   readonly contentType: string;
   readonly extension: string;
   /** Value shapes the writer wants from the compiler. */
-  readonly output: 'json' | 'native';
+  readonly output: Output;
   /** Writes geometries: refused without a geo column. */
   readonly geo: boolean;
   /** Wants each row's record id (for the RDF formats' record IRIs). */

@@ -119,14 +119,14 @@ export const GEO_BINARY_FORMATS = {
   fgb: {
     contentType: 'application/octet-stream',
     extension: 'fgb',
-    output: 'json',
+    output: 'text',
     geo: true,
     write: writeFlatGeobuf,
   },
   ov2: {
     contentType: 'application/octet-stream',
     extension: 'ov2',
-    output: 'json',
+    output: 'text',
     geo: true,
     write: writeOv2,
   },

@@ -139,7 +139,7 @@ export const GEO_TEXT_FORMATS = {
   kml: {
     contentType: 'application/vnd.google-earth.kml+xml',
     extension: 'kml',
-    output: 'json',
+    output: 'text',
     geo: true,
     // KML is WGS 84 by definition: epsg does not apply.
     write: (context) =>
@@ -154,7 +154,7 @@ export const GEO_TEXT_FORMATS = {
   gpx: {
     contentType: 'application/gpx+xml',
     extension: 'gpx',
-    output: 'json',
+    output: 'text',
     geo: true,
     // GPX is WGS 84 by definition: epsg does not apply.
     write: (context) =>

@@ -1,5 +1,5 @@
 // The formats DuckDB writes itself: the shaping SELECT around the compiled query, and the COPY options.
-import type { OutputColumn } from '../odsql/index.js';
+import type { Output, OutputColumn } from '../odsql/index.js';
 import { quoteIdentifier, quoteString } from '../sql-text.js';
 import { cellText } from './sql-cells.js';
 
@@ -17,8 +17,8 @@ export interface ExportOptions {
 
 /** A format DuckDB writes: how the compiled rows are shaped, and the COPY options. */
 export interface NativeFormat {
-  /** 'json': values in the JSON shapes of supplement 2; 'native': storage values. */
-  readonly output: 'json' | 'native';
+  /** 'json': values in the JSON shapes of supplement 2; 'text': JSON text as stored; 'native': storage values. */
+  readonly output: Output;
   readonly contentType: string;
   readonly extension: string;
   /** A BOM before the first byte (CSV with with_bom). */
@@ -55,7 +55,7 @@ function csvCell(column: OutputColumn, options: ExportOptions): string {
 
 export const NATIVE_FORMATS = {
   csv: {
-    output: 'json',
+    output: 'text',
     contentType: 'text/csv; charset=utf-8',
     extension: 'csv',
     select: (columns, options) => renamed(columns, options, (c) => csvCell(c, options)),

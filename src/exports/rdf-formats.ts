@@ -141,7 +141,7 @@ export const RDF_FORMATS = {
   turtle: {
     contentType: 'text/turtle; charset=utf-8',
     extension: 'ttl',
-    output: 'json',
+    output: 'text',
     geo: false,
     recordIds: true,
     write: writeTurtle,
@@ -149,7 +149,7 @@ export const RDF_FORMATS = {
   n3: {
     contentType: 'text/n3; charset=utf-8',
     extension: 'n3',
-    output: 'json',
+    output: 'text',
     geo: false,
     recordIds: true,
     write: writeTurtle,
@@ -157,7 +157,7 @@ export const RDF_FORMATS = {
   rdfxml: {
     contentType: 'application/rdf+xml',
     extension: 'rdf',
-    output: 'json',
+    output: 'text',
     geo: false,
     recordIds: true,
     write: writeRdfXml,
@@ -165,7 +165,7 @@ export const RDF_FORMATS = {
   jsonld: {
     contentType: 'application/ld+json',
     extension: 'jsonld',
-    output: 'json',
+    output: 'text',
     geo: false,
     recordIds: true,
     write: writeJsonLd,

@@ -138,7 +138,7 @@ export const SHAPEFILE_FORMAT = {
   shp: {
     contentType: 'application/zip',
     extension: 'zip',
-    output: 'json',
+    output: 'text',
     geo: true,
     write: writeShapefile,
   },

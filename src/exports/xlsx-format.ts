@@ -104,7 +104,7 @@ export const XLSX_FORMAT = {
   xlsx: {
     contentType: 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet',
     extension: 'xlsx',
-    output: 'json',
+    output: 'text',
     geo: false,
     maxRows: XLSX_MAX_ROWS,
     write: writeXlsx,

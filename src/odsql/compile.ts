@@ -182,7 +182,7 @@ function compileOutputs(query: AnalyzedQuery, groups: readonly GroupSql[], compi
     const value = presentValue(compileExpr(output.expr, compiler), type, compiler.ctx);
     sql.push(`${value} AS ${quoteIdentifier(output.key)}`);
     const columnType =
-      compiler.ctx.output === 'native' && type === 'json' ? 'text' : outputType({ ...info, type });
+      compiler.ctx.output !== 'json' && type === 'json' ? 'text' : outputType({ ...info, type });
     columns.push(Object.freeze({ key: output.key, type: columnType, multivalued: info.multivalued }));
   }
   if (sql.length === 0) throw new QueryLangError('The query selects nothing');

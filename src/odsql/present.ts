@@ -21,12 +21,14 @@ const PRESENTERS = {
   geo_point_2d: asIs,
   geo_shape: feature,
   file: asIs,
-  json_blob: (sql) => `TRY_CAST(${sql} AS JSON)`,
+  // Text that is not valid JSON stays text (a JSON string), never null; 'text' keeps it as stored.
+  json_blob: (sql, ctx) =>
+    ctx.output === 'json' ? `coalesce(TRY_CAST(${sql} AS JSON), to_json(${sql}))` : sql,
   json: asIs,
   null: asIs,
 } as const satisfies Record<ValueType, Presenter>;
 
-/** SQL of a value in its output shape: JSON shapes for 'json', storage types for 'native'. */
+/** SQL of a value in its output shape: JSON shapes for 'json' and 'text', storage types for 'native'. */
 export function presentValue(sql: string, type: ValueType, ctx: CompileContext): string {
-  return ctx.output === 'json' ? PRESENTERS[type](sql, ctx) : sql;
+  return ctx.output === 'native' ? sql : PRESENTERS[type](sql, ctx);
 }

@@ -112,6 +112,27 @@ export async function buildFixturePortal(): Promise<string> {
   return dir;
 }
 
+/**
+ * Adds a dataset to a fixture portal: `rows` is a SELECT giving `_recordid` and the fields' columns;
+ * the dataset's metas are those of the other fixture datasets.
+ */
+export async function addFixtureDataset(
+  dir: string,
+  id: string,
+  rows: string,
+  fields: DatasetFile['fields'],
+): Promise<void> {
+  const folder = path.join(dir, 'datasets', id);
+  await mkdir(folder, { recursive: true });
+  const instance = await DuckDBInstance.create(':memory:');
+  const connection = await instance.connect();
+  await connection.run(`COPY (${rows}) TO '${path.join(folder, 'data.parquet')}' (FORMAT parquet)`);
+  const count = Number((await connection.runAndReadAll(`SELECT count(*) FROM (${rows})`)).getRows()[0]![0]);
+  connection.closeSync();
+  instance.closeSync();
+  await writeFile(path.join(folder, 'dataset.json'), JSON.stringify(datasetFile(id, fields, count)));
+}
+
 /** A served fixture portal, edited by `prepare` before the server starts; close() also removes it. */
 export async function startFixtureServer(
   prepare: (dir: string) => Promise<void> = () => Promise.resolve(),

@@ -1,7 +1,7 @@
-// The v1 download formats: the shaping SELECT around the compiled query ('json' output, record ids
+// The v1 download formats: the shaping SELECT around the compiled query (its output, record ids
 // included), the COPY options, and what frames the COPY output.
 import { RECORD_ID_COLUMN } from '../../catalog/schema.js';
-import type { OutputColumn } from '../../odsql/index.js';
+import type { Output, OutputColumn } from '../../odsql/index.js';
 import { NATIVE_FORMATS, type ExportOptions } from '../../exports/native-formats.js';
 import { quoteIdentifier, quoteString } from '../../sql-text.js';
 
@@ -13,6 +13,8 @@ export interface DownloadContext {
 
 export interface DownloadFormat {
   readonly contentType: string;
+  /** Value shapes from the compiler: CSV cells keep JSON text as stored. */
+  readonly output: Output;
   select(columns: readonly OutputColumn[], context: DownloadContext): string;
   readonly copyOptions: string;
   readonly prefix: string;
@@ -60,6 +62,7 @@ function v1FieldsSql(columns: readonly OutputColumn[]): string {
 export const DOWNLOAD_FORMATS = {
   csv: {
     contentType: 'text/csv; charset=utf-8',
+    output: 'text',
     select: (columns) => NATIVE_FORMATS.csv.select(dataColumns(columns), CSV_OPTIONS),
     copyOptions: NATIVE_FORMATS.csv.copyOptions(CSV_OPTIONS),
     prefix: '',
@@ -67,6 +70,7 @@ export const DOWNLOAD_FORMATS = {
   },
   json: {
     contentType: 'application/json; charset=utf-8',
+    output: 'json',
     select: (columns, context) =>
       [
         `${quoteString(context.datasetId)} AS datasetid`,
@@ -81,6 +85,7 @@ export const DOWNLOAD_FORMATS = {
   },
   geojson: {
     contentType: 'application/geo+json; charset=utf-8',
+    output: 'json',
     select: (columns) =>
       `'Feature' AS "type", ${geometrySql(columns)} AS geometry, ${v1FieldsSql(columns)} AS properties`,
     copyOptions: 'FORMAT json, ARRAY true',

@@ -28,7 +28,7 @@ export function v1DownloadRoutes(router: Router, services: Services): void {
     const writer = DOWNLOAD_FORMATS[format];
     const query = v1QueryParams(source, params, facetParamsOf(ctx.query));
     const page = { limit: params.rows, offset: params.start };
-    const compiled = compileQuery(source, { ...query, ...page, withRecordId: true }, 'json');
+    const compiled = compileQuery(source, { ...query, ...page, withRecordId: true }, writer.output);
     const select = writer.select(compiled.columns, {
       datasetId: dataset.id,
       recordTimestamp: dataset.file.computed.data_processed,

@@ -7,8 +7,12 @@ import type { Lang } from './date.js';
 import type { ClauseName, ValueType } from '../types.js';
 import { isDateLike, isGeo, isNumeric, isTextual } from '../types.js';
 
-/** json: each value already in the API's JSON shape; native: storage types (Parquet, Arrow). */
-export type Output = 'json' | 'native';
+/**
+ * json: each value in the API's JSON shape (JSON documents: the API, json, jsonl, geojson);
+ * text: the same, but JSON text as stored (explore-api.md: json_format() on exports other than
+ * JSON), for formats that write text cells; native: storage types (Parquet, Arrow).
+ */
+export type Output = 'json' | 'text' | 'native';
 
 /** An argument after analysis: value arguments have a type; literal-only arguments have `type: null`. */
 export interface Arg {

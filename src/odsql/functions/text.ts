@@ -44,7 +44,7 @@ export const TEXT_FUNCTIONS: readonly FunctionEntry[] = [
     compile: ([expr, alternative]) => `coalesce(${expr!.sql}, ${alternative!.sql})`,
   },
   {
-    // Exports other than JSON keep the original text (explore-api.md): the native output does.
+    // Exports other than JSON keep the original text (explore-api.md): text and native outputs.
     name: 'json_format',
     kind: 'scalar',
     clauses: ['select'],
@@ -52,7 +52,7 @@ export const TEXT_FUNCTIONS: readonly FunctionEntry[] = [
     arity: '1 or 2',
     returns: () => 'json',
     compile: ([text, fallback], ctx) => {
-      if (ctx.output === 'native') return text!.sql;
+      if (ctx.output !== 'json') return text!.sql;
       const otherwise = fallback
         ? fallback.node.kind === 'null'
           ? 'NULL'

@@ -1,6 +1,6 @@
 # Comparisons: `:` is `=`, `<>` is `!=`; text compared exactly
 where: n > 3 and name = 'a'
-SELECT "name" AS "name", "n" AS "n", "x" AS "x", "ok" AS "ok", strftime("d", '%Y-%m-%d') AS "d", strftime(make_timestamp(epoch_us("t")), '%Y-%m-%dT%H:%M:%S+00:00') AS "t", "p" AS "p", CASE WHEN "s" IS NULL THEN NULL ELSE json_object('type', 'Feature', 'geometry', TRY_CAST("s" AS JSON), 'properties', json_object()) END AS "s", "tags" AS "tags", TRY_CAST("j" AS JSON) AS "j", "year" AS "year"
+SELECT "name" AS "name", "n" AS "n", "x" AS "x", "ok" AS "ok", strftime("d", '%Y-%m-%d') AS "d", strftime(make_timestamp(epoch_us("t")), '%Y-%m-%dT%H:%M:%S+00:00') AS "t", "p" AS "p", CASE WHEN "s" IS NULL THEN NULL ELSE json_object('type', 'Feature', 'geometry', TRY_CAST("s" AS JSON), 'properties', json_object()) END AS "s", "tags" AS "tags", coalesce(TRY_CAST("j" AS JSON), to_json("j")) AS "j", "year" AS "year"
 FROM "things"
 WHERE (("n" > 3) AND ("name" = 'a'));
 
