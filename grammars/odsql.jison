@@ -16,6 +16,7 @@ dquoted     \"(?:\\[\s\S]|[^\\"])*\"
 "geom"\s*({squoted}|{dquoted})        return 'GEOM_LITERAL'
 {squoted}|{dquoted}                   return 'STRING'
 "`"(?:\\[\s\S]|[^\\`])*"`"            return 'BACKQUOTED'
+[0-9]+(?:\.[0-9]+)?[eE][+-]?[0-9]+\b return 'NUMBER'
 [0-9]+(?:\.[0-9]+)?[A-Za-z]+\b        return 'QUANTITY'
 [0-9]+(?:\.[0-9]+)?\b                 return 'NUMBER'
 "and"                                 return 'AND'
@@ -145,6 +146,7 @@ primary
     : STRING                                    { $$ = yy.string($1, @$); }
     | NUMBER                                    { $$ = yy.number($1, @$); }
     | QUANTITY                                  { $$ = yy.quantity($1, @$); }
+    | NUMBER IDENT                              { $$ = yy.quantity($1 + $2, @$); }
     | DATE_LITERAL                              { $$ = yy.date($1, @$); }
     | GEOM_LITERAL                              { $$ = yy.geometry($1, @$); }
     | TRUE                                      { $$ = yy.boolean(true, @$); }

@@ -24,7 +24,7 @@ export interface NativeFormat {
   /** A BOM before the first byte (CSV with with_bom). */
   readonly bom?: boolean;
   select(columns: readonly OutputColumn[], options: ExportOptions): string;
-  copyOptions(options: ExportOptions): string;
+  copyOptions(options: ExportOptions, columns: readonly OutputColumn[]): string;
 }
 
 const renamed = (
@@ -53,18 +53,31 @@ function csvCell(column: OutputColumn, options: ExportOptions): string {
   return column.type === 'double' || column.type === 'number' ? numberText(name) : name;
 }
 
+/** Columns written as numbers or booleans: quote_all leaves them unquoted ("Quote all strings"). */
+const UNQUOTED: ReadonlySet<OutputColumn['type']> = new Set(['int', 'double', 'number', 'boolean']);
+
+/** FORCE_QUOTE of the string columns with quote_all (header names as written), or nothing. */
+function forceQuote(options: ExportOptions, columns: readonly OutputColumn[]): string[] {
+  if (!options.quoteAll) return [];
+  const quoted = columns.filter((c) => c.multivalued || !UNQUOTED.has(c.type));
+  if (quoted.length === 0) return [];
+  return [
+    `FORCE_QUOTE (${quoted.map((c) => quoteIdentifier(options.headers.get(c.key) ?? c.key)).join(', ')})`,
+  ];
+}
+
 export const NATIVE_FORMATS = {
   csv: {
     output: 'text',
     contentType: 'text/csv; charset=utf-8',
     extension: 'csv',
     select: (columns, options) => renamed(columns, options, (c) => csvCell(c, options)),
-    copyOptions: (options) =>
+    copyOptions: (options, columns) =>
       [
         'FORMAT csv',
         'HEADER true',
         `DELIMITER ${quoteString(options.delimiter)}`,
-        ...(options.quoteAll ? ['FORCE_QUOTE *'] : []),
+        ...forceQuote(options, columns),
       ].join(', '),
   },
   json: {

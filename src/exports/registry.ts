@@ -21,9 +21,15 @@ function copied(format: NativeFormat): Exporter {
     write: async (context: ExportContext) => {
       const select = `SELECT ${format.select(context.columns, context.options)} FROM (${context.sql})`;
       const bom = format.extension === 'csv' && context.options.withBom !== false;
-      return copyToStream(context.engine, select, format.copyOptions(context.options), context.signal, {
-        head: bom ? '\uFEFF' : '',
-      });
+      return copyToStream(
+        context.engine,
+        select,
+        format.copyOptions(context.options, context.columns),
+        context.signal,
+        {
+          head: bom ? '\uFEFF' : '',
+        },
+      );
     },
   };
 }

@@ -64,7 +64,7 @@ export const DOWNLOAD_FORMATS = {
     contentType: 'text/csv; charset=utf-8',
     output: 'text',
     select: (columns) => NATIVE_FORMATS.csv.select(dataColumns(columns), CSV_OPTIONS),
-    copyOptions: NATIVE_FORMATS.csv.copyOptions(CSV_OPTIONS),
+    copyOptions: NATIVE_FORMATS.csv.copyOptions(CSV_OPTIONS, []),
     prefix: '',
     suffix: '',
   },

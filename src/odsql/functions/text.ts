@@ -1,4 +1,4 @@
-// Registry entries of the scalar text functions: length, lower, ifnull, json_format.
+// Registry entries of the scalar text functions: length, lower, upper, ifnull, json_format.
 import { QueryLangError } from '../errors.js';
 import { ALL_CLAUSES, TYPE_NAMES, comparable, type ValueType } from '../types.js';
 import { fixed, withOptional, type Arg, type FunctionEntry } from './registry.js';
@@ -32,6 +32,15 @@ export const TEXT_FUNCTIONS: readonly FunctionEntry[] = [
     arity: '1',
     returns: () => 'text',
     compile: ([text]) => `lower(${text!.sql})`,
+  },
+  {
+    name: 'upper',
+    kind: 'scalar',
+    clauses: ALL_CLAUSES,
+    params: fixed('text'),
+    arity: '1',
+    returns: () => 'text',
+    compile: ([text]) => `upper(${text!.sql})`,
   },
   {
     name: 'ifnull',

@@ -67,5 +67,5 @@ ERROR: percentile() expects a percentage between 0 and 100, got 150. Clause(s) c
 group_by: range(n, 0)
 ERROR: range() on a number expects a positive width. Clause(s) containing the error(s): group_by.
 
-where: within_distance(p, geom'POINT(2 48)', 10 km)
-ERROR: unexpected km at position 41 in within_distance(p, geom'POINT(2 48)', 10 km). Clause(s) containing the error(s): where.
+where: within_distance(p, geom'POINT(2 48)', 10 furlongs)
+ERROR: Unknown distance unit: furlongs (expected one of mi, yd, ft, m, cm, km, mm). Clause(s) containing the error(s): where.

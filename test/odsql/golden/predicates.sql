@@ -23,6 +23,13 @@ SELECT "n" AS "n"
 FROM "things"
 WHERE (struct_extract("p", 'lat') BETWEEN 48.76006796362755::DOUBLE AND 48.939932036372454::DOUBLE AND struct_extract("p", 'lon') BETWEEN 2.2133318710263556::DOUBLE AND 2.4866681289736445::DOUBLE AND (2 * 6371008.8 * atan2(sqrt(pow(sin(radians(struct_extract("p", 'lat') - 48.85::DOUBLE) / 2), 2) + cos(radians(48.85::DOUBLE)) * cos(radians(struct_extract("p", 'lat'))) * pow(sin(radians(struct_extract("p", 'lon') - 2.35::DOUBLE) / 2), 2)), sqrt(greatest(0.0, 1.0 - (pow(sin(radians(struct_extract("p", 'lat') - 48.85::DOUBLE) / 2), 2) + cos(radians(48.85::DOUBLE)) * cos(radians(struct_extract("p", 'lat'))) * pow(sin(radians(struct_extract("p", 'lon') - 2.35::DOUBLE) / 2), 2)))))) <= 10000::DOUBLE);
 
+# A unit may follow its number after a space ("spaces are optional")
+select: n
+where: within_distance(p, geom'POINT(2.35 48.85)', 10 km)
+SELECT "n" AS "n"
+FROM "things"
+WHERE (struct_extract("p", 'lat') BETWEEN 48.76006796362755::DOUBLE AND 48.939932036372454::DOUBLE AND struct_extract("p", 'lon') BETWEEN 2.2133318710263556::DOUBLE AND 2.4866681289736445::DOUBLE AND (2 * 6371008.8 * atan2(sqrt(pow(sin(radians(struct_extract("p", 'lat') - 48.85::DOUBLE) / 2), 2) + cos(radians(48.85::DOUBLE)) * cos(radians(struct_extract("p", 'lat'))) * pow(sin(radians(struct_extract("p", 'lon') - 2.35::DOUBLE) / 2), 2)), sqrt(greatest(0.0, 1.0 - (pow(sin(radians(struct_extract("p", 'lat') - 48.85::DOUBLE) / 2), 2) + cos(radians(48.85::DOUBLE)) * cos(radians(struct_extract("p", 'lat'))) * pow(sin(radians(struct_extract("p", 'lon') - 2.35::DOUBLE) / 2), 2)))))) <= 10000::DOUBLE);
+
 # distance() with a radius is the v2.0 spelling of within_distance()
 select: n
 where: distance(p, geom'POINT(2.35 48.85)', 500m)
