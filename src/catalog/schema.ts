@@ -139,6 +139,8 @@ export const datasetFileSchema = z
         geometry_types: z.array(z.string()).default([]),
         temporal_coverage_from: z.string().nullable().default(null),
         temporal_coverage_to: z.string().nullable().default(null),
+        /** Distinct values of each single-valued scalar field (nulls not counted), by name. */
+        distinct_counts: z.record(z.string(), z.number().int().nonnegative()).default({}),
       })
       .strict(),
   })

@@ -16,6 +16,8 @@ export interface QuerySource {
   readonly rowFilter?: string | null;
   /** Rows of the table (records_count), which bounds what holistic aggregations may hold; absent: few. */
   readonly rows?: number;
+  /** Distinct values of the single-valued scalar fields, by name (computed at ingest); absent: unknown. */
+  readonly distinctCounts?: ReadonlyMap<string, number>;
 }
 
 /** The view over a dataset's full-text index. */
@@ -44,5 +46,6 @@ export function querySource(dataset: Dataset, view?: SourceView): QuerySource {
     fields: view ? dataset.file.fields.filter((f) => !view.hiddenFields.has(f.name)) : dataset.file.fields,
     rowFilter: view?.rowFilter ?? null,
     rows: dataset.file.computed.records_count,
+    distinctCounts: new Map(Object.entries(dataset.file.computed.distinct_counts)),
   };
 }

@@ -62,6 +62,7 @@ export async function computeFacts(
     FROM (SELECT ${[...geoColumnsSql(fields), time.select].join(', ')}
           FROM read_parquet(${quoteString(parquetPath)}))`);
   const [count, west, south, east, north, types, from, to] = reader.getRowsJson()[0] ?? [];
+  const distinct = await distinctCounts(connection, parquetPath, fields);
   const corners = [west, south, east, north].map((v) => (v === null || v === undefined ? null : Number(v)));
   const [w, s, e, n] = corners;
   return {
@@ -72,5 +73,36 @@ export async function computeFacts(
     geometry_types: Array.isArray(types) ? types.map(String) : [],
     temporal_coverage_from: typeof from === 'string' ? from : null,
     temporal_coverage_to: typeof to === 'string' ? to : null,
+    distinct_counts: distinct,
   };
+}
+
+/** Field types whose values group_by can take as they are (a group per distinct value). */
+const COUNTED_TYPES: ReadonlySet<Field['type']> = new Set([
+  'text',
+  'int',
+  'double',
+  'boolean',
+  'date',
+  'datetime',
+]);
+
+/**
+ * Distinct values of each single-valued scalar field, which bound the groups of a group_by on
+ * them (the memory of holistic aggregations grows with groups): exact (HyperLogLog was 11% over
+ * on flights' dates, and a bound must not be under), one scan of the file.
+ */
+async function distinctCounts(
+  connection: DuckDBConnection,
+  parquetPath: string,
+  fields: readonly Field[],
+): Promise<Record<string, number>> {
+  const counted = fields.filter((f) => COUNTED_TYPES.has(f.type) && f.annotations.multivalued === undefined);
+  if (counted.length === 0) return {};
+  const columns = counted.map((f) => `count(DISTINCT ${quoteIdentifier(f.name)})`);
+  const reader = await connection.runAndReadAll(
+    `SELECT ${columns.join(', ')} FROM read_parquet(${quoteString(parquetPath)})`,
+  );
+  const counts = reader.getRowsJson()[0] ?? [];
+  return Object.fromEntries(counted.map((f, i) => [f.name, Number(counts[i] ?? 0)]));
 }

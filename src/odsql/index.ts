@@ -102,7 +102,7 @@ export function compileQuery(
     orderBy: items(params.orderBy, parseOrderBy),
   };
   const analyzed = analyzeQuery(source.fields, parsed, timezone);
-  checkHolisticCost(analyzed, source.rows ?? 0);
+  checkHolisticCost(analyzed, source.rows ?? 0, source.distinctCounts ?? new Map());
   const recordFilter =
     params.recordId === undefined
       ? []

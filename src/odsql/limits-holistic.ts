@@ -5,7 +5,7 @@ import type { AnalyzedQuery } from './analyze.js';
 import { exprKey } from './clause-rules.js';
 import { QueryLangError } from './errors.js';
 import { quantileFraction } from './functions/aggregate.js';
-import { HOLISTIC_BUDGET_BYTES, HOLISTIC_BYTES_PER_ROW, MAX_HOLISTIC_STATES } from './limits.js';
+import { HOLISTIC_BUDGET_BYTES, HOLISTIC_BYTES, MAX_HOLISTIC_STATES } from './limits.js';
 
 /** Functions whose state holds every value of their first argument, by the state they fill. */
 const HOLISTIC: ReadonlyMap<string, 'quantile' | 'list'> = new Map([
@@ -53,22 +53,49 @@ export function quantileLists(query: AnalyzedQuery): ReadonlyMap<string, readonl
 const MIB = 2 ** 20;
 
 /**
- * Refuses a query whose holistic states are too many, or could hold more than the budget over
- * `rows` rows (each row in its own group, for a group_by, since its cardinality is not known).
+ * The most groups the query's group_by can make over `rows` rows: the product of the distinct
+ * counts of its plain single-valued fields (measured at ingest; one more for null), `rows` when
+ * an item is anything else; 1 without group_by.
  */
-export function checkHolisticCost(query: AnalyzedQuery, rows: number): void {
+export function groupsBound(
+  query: AnalyzedQuery,
+  rows: number,
+  distinct: ReadonlyMap<string, number>,
+): number {
+  let groups = 1;
+  for (const item of query.groupBy) {
+    const info = query.facts.get(item.expr);
+    const field = item.expr.kind === 'field' && !info?.multivalued ? info?.field : undefined;
+    const count = field ? distinct.get(field.name) : undefined;
+    groups *= count === undefined ? rows : count + 1;
+    if (groups >= rows) return rows;
+  }
+  return Math.min(groups, Math.max(rows, 1));
+}
+
+/**
+ * Refuses a query whose holistic states are too many, or could hold more than the budget: every
+ * value of `rows` rows once per state, and each group's own share per state.
+ */
+export function checkHolisticCost(
+  query: AnalyzedQuery,
+  rows: number,
+  distinct: ReadonlyMap<string, number>,
+): void {
   const states = new Set(holisticCalls(query).map((c) => c.state));
   if (states.size > MAX_HOLISTIC_STATES) {
     throw new QueryLangError(
       `Too many holistic aggregations: median, percentile and envelope over ${states.size} different arguments (at most ${MAX_HOLISTIC_STATES} per query; percentiles of one field count once)`,
     );
   }
-  const perRow = HOLISTIC_BYTES_PER_ROW[query.groupBy.length > 0 ? 'grouped' : 'ungrouped'];
-  const bytes = states.size * rows * perRow;
+  if (states.size === 0) return;
+  const groups = groupsBound(query, rows, distinct);
+  const perState = rows * HOLISTIC_BYTES.perValue + groups * HOLISTIC_BYTES.perGroup;
+  const bytes = states.size * perState;
   if (bytes > HOLISTIC_BUDGET_BYTES) {
-    const most = Math.floor(HOLISTIC_BUDGET_BYTES / (rows * perRow));
+    const most = Math.floor(HOLISTIC_BUDGET_BYTES / perState);
     throw new QueryLangError(
-      `Query too costly: median, percentile and envelope over ${states.size} different argument(s) would keep about ${Math.ceil(bytes / MIB)} MB for the dataset's ${rows} records (at most ${HOLISTIC_BUDGET_BYTES / MIB} MB: ${most} such argument(s) ${query.groupBy.length > 0 ? 'with' : 'without'} group_by here)`,
+      `Query too costly: median, percentile and envelope over ${states.size} different argument(s) would keep about ${Math.ceil(bytes / MIB)} MB for the dataset's ${rows} records in up to ${groups} group(s) (at most ${HOLISTIC_BUDGET_BYTES / MIB} MB: ${most} such argument(s) here)`,
     );
   }
 }

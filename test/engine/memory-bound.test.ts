@@ -150,7 +150,21 @@ describe('memory bound of one query (a server process over the sample portal)', 
     const refused = (await many.json()) as { error_code: string; message: string };
     expect(refused.error_code).to.equal('QueryLangError');
     expect(refused.message).to.include('at most 4 per query');
+    // Three states over up to one group per flight: 3 x 3M x (14 + 48) bytes, past the budget.
     const costly = await peakOf(
+      served,
+      params({
+        select: fields
+          .slice(0, 3)
+          .map((f, i) => `median(${f}) as m${i}`)
+          .join(', '),
+        group_by: 'date, origin, destination, delay',
+      }),
+    );
+    expect(costly.status).to.equal(400);
+    expect(costly.peakMib).to.be.below(BOUND_MIB);
+    // The same three by origin: the distinct origins measured at ingest bound the groups.
+    const byOrigin = await peakOf(
       served,
       params({
         select: fields
@@ -160,7 +174,7 @@ describe('memory bound of one query (a server process over the sample portal)', 
         group_by: 'origin',
       }),
     );
-    expect(costly.status).to.equal(400);
-    expect(costly.peakMib).to.be.below(BOUND_MIB);
+    expect(byOrigin.status).to.equal(200);
+    expect(byOrigin.peakMib).to.be.below(BOUND_MIB);
   });
 });

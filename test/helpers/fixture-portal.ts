@@ -45,6 +45,7 @@ function datasetFile(
       geometry_types: [],
       temporal_coverage_from: null,
       temporal_coverage_to: null,
+      distinct_counts: {},
     },
     ...extra,
   };

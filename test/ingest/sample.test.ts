@@ -91,6 +91,27 @@ describe('ingest: sample portal', function () {
     expect(counts).to.deep.equal({ ids: '3000000' });
   });
 
+  it('measures the exact distinct values of each single-valued scalar field', async () => {
+    for (const id of ['flights', 'movies', 'earthquakes']) {
+      const { fields, computed } = dataset(id).file;
+      const counted = fields.filter(
+        (f) =>
+          f.annotations.multivalued === undefined &&
+          !['geo_point_2d', 'geo_shape', 'file', 'json_blob'].includes(f.type),
+      );
+      expect(Object.keys(computed.distinct_counts).sort(), id).to.deep.equal(
+        counted.map((f) => f.name).sort(),
+      );
+      const [exact] = await query(
+        `SELECT ${counted.map((f) => `count(DISTINCT "${f.name}") AS "${f.name}"`).join(', ')} FROM read_parquet(${quoteString(dataset(id).parquetPath)})`,
+      );
+      for (const f of counted) {
+        const measured = computed.distinct_counts[f.name]!;
+        expect(measured, `${id}.${f.name}`).to.equal(Number(exact![f.name]));
+      }
+    }
+  });
+
   it('seattle-weather: a daily time series with field descriptions from the package', () => {
     const weather = dataset('seattle-weather');
     expect(field('seattle-weather', 'date')).to.deep.include({
