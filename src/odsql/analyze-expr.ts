@@ -211,8 +211,18 @@ const HANDLERS: { [K in ExprKind]: Handler<K> } = {
     return analyzer.record(rewritten, plain('boolean'));
   },
   in_list: (expr, analyzer) => {
-    const operand = analyzer.analyze(expr.operand);
-    const items = expr.items.map((item) => analyzer.comparablePair(operand, item, 'IN (...)', true)[1]);
+    // A literal operand may take the items' type (`1 in ('a')` compares texts): settle it first.
+    let operand = analyzer.analyze(expr.operand);
+    for (const item of expr.items) [operand] = analyzer.comparablePair(operand, item, 'IN (...)', true);
+    const items = expr.items.map((item) => {
+      const [left, right] = analyzer.comparablePair(operand, item, 'IN (...)', true);
+      if (analyzer.infoOf(left).type !== analyzer.infoOf(operand).type) {
+        throw new QueryLangError(
+          `IN (...) cannot compare ${describe(operand, analyzer.infoOf(operand).type)} with values of different types`,
+        );
+      }
+      return right;
+    });
     return analyzer.record(node.inList(operand, items, expr.span), plain('boolean'));
   },
   member: (expr, analyzer) => {

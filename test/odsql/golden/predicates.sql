@@ -15,7 +15,7 @@ select: n
 where: search(name, 'alpha') or suggest(*, 'bet')
 SELECT "n" AS "n"
 FROM "things"
-WHERE (list_transform([coalesce(regexp_split_to_array(strip_accents(lower("name")), '[^\p{L}\p{N}]+'), [])], lambda "search$all": len(list_filter("search$all", lambda "search$t": starts_with("search$t", strip_accents(lower('alpha'))))) > 0)[1] OR list_transform([list_concat(coalesce(regexp_split_to_array(strip_accents(lower("name")), '[^\p{L}\p{N}]+'), []), coalesce(flatten(list_transform("tags", lambda "search$item": regexp_split_to_array(strip_accents(lower("search$item")), '[^\p{L}\p{N}]+'))), []))], lambda "search$all": len(list_filter("search$all", lambda "search$t": starts_with("search$t", strip_accents(lower('bet'))))) > 0)[1]);
+WHERE (list_transform([regexp_split_to_array(strip_accents(lower(concat_ws(' ', "name"))), '[^\p{L}\p{N}]+')], lambda "search$all": len(list_filter("search$all", lambda "search$t": starts_with("search$t", strip_accents(lower('alpha'))))) > 0)[1] OR list_transform([regexp_split_to_array(strip_accents(lower(concat_ws(' ', "name", array_to_string("tags", ' ')))), '[^\p{L}\p{N}]+')], lambda "search$all": len(list_filter("search$all", lambda "search$t": starts_with("search$t", strip_accents(lower('bet'))))) > 0)[1]);
 
 select: n
 where: within_distance(p, geom'POINT(2.35 48.85)', 10km)
