@@ -24,10 +24,15 @@ export function compileExpr(expr: Expr, compiler: ExprCompiler): string {
   return (HANDLERS[expr.kind] as Handler<ExprKind>)(expr, compiler);
 }
 
-/** A number as SQL text; negative numbers in parentheses so that `- -1` never reads as a comment. */
+/**
+ * A number as SQL text; negative numbers in parentheses so that `- -1` never reads as a comment.
+ * A fraction is a DOUBLE (`e0`): DuckDB reads 2.2597004920661993 as a DECIMAL(17,16), and adding
+ * 98 to it overflowed DECIMAL(18) (a 500).
+ */
 export function numberSql(value: number): string {
   if (!Number.isFinite(value)) throw new QueryLangError('Number out of range');
-  return value < 0 ? `(${String(value)})` : String(value);
+  const text = Number.isInteger(value) || /e/i.test(String(value)) ? String(value) : `${value}e0`;
+  return value < 0 ? `(${text})` : text;
 }
 
 /** SQL of a literal written as a raw argument (string, number, boolean, null); '' for other raw nodes. */

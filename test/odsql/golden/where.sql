@@ -14,7 +14,7 @@ select: n
 where: name != "x" and x <= 2.5
 SELECT "n" AS "n"
 FROM "things"
-WHERE (("name" <> 'x') AND ("x" <= 2.5));
+WHERE (("name" <> 'x') AND ("x" <= 2.5e0));
 
 # NOT is null-aware: `NOT f = 'x'` keeps the nulls
 select: n
