@@ -9,6 +9,7 @@ import { answerClientError, MAX_HEADER_BYTES } from './api/request-guards.js';
 import type { Guard, Services } from './api/services.js';
 import { KeyStore } from './auth/keys.js';
 import { ExportSlots, QuotaCounter } from './auth/quota.js';
+import { portalSecret } from './auth/record-ids.js';
 import { searchViewName, type QuerySource } from './catalog/source.js';
 import { catalogTable } from './catalog/catalog-table.js';
 
@@ -59,6 +60,7 @@ export async function openPortal(options: ServerOptions): Promise<PortalServer> 
   let limits = guardLimits(portal);
   const guard: Guard = {
     keys: new KeyStore(portalDir),
+    secret: portalSecret(portalDir),
     quotas: () => limits.quotas,
     exportSlots: () => limits.exportSlots,
   };

@@ -6,6 +6,7 @@ import type { QuerySource } from '../catalog/source.js';
 import { ApiError, notFound } from './errors.js';
 import { datasetAccess, type DatasetAccess } from '../auth/access.js';
 import { callerState } from '../auth/middleware.js';
+import { needsOpaqueIds, recordIdKey } from '../auth/record-ids.js';
 import type { KeyStore } from '../auth/keys.js';
 import type { ExportSlots, QuotaCounter } from '../auth/quota.js';
 import { querySource } from '../catalog/source.js';
@@ -23,6 +24,8 @@ export interface Services {
 
 export interface Guard {
   readonly keys: KeyStore;
+  /** The portal's secret, which keys the opaque record ids of audiences (src/auth/record-ids.ts). */
+  readonly secret: Buffer;
   /** The counters of the quotas in portal.json (new counters when a reload changes them). */
   quotas(): QuotaCounter;
   exportSlots(): ExportSlots;
@@ -54,7 +57,8 @@ export function requireDataSource(
   if (!access.dataVisible) {
     throw new ApiError(403, 'ForbiddenAccess', `You do not have access to the data of dataset ${id}.`);
   }
-  return { dataset, source: querySource(dataset, access) };
+  const idKey = needsOpaqueIds(dataset, access) ? recordIdKey(services.guard.secret, dataset, access) : null;
+  return { dataset, source: querySource(dataset, { ...access, recordIdKey: idKey }) };
 }
 
 /**

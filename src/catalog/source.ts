@@ -1,5 +1,6 @@
 // What the ODSQL compiler needs to know of a dataset: where its rows are and what its fields are.
-import { FILE_ROW_NUMBER, type Field } from './schema.js';
+import { FILE_ROW_NUMBER, RECORD_ID_COLUMN, type Field } from './schema.js';
+import { quoteIdentifier, quoteString } from '../sql-text.js';
 import type { Dataset } from './portal.js';
 
 /** A queryable table: the dataset view, its full-text index view, and its field schema. */
@@ -18,6 +19,18 @@ export interface QuerySource {
   readonly rows?: number;
   /** Distinct values of the single-valued scalar fields, by name (computed at ingest); absent: unknown. */
   readonly distinctCounts?: ReadonlyMap<string, number>;
+  /** Key (hex) of the caller's opaque record ids (src/auth/record-ids.ts), or null: plain ids. */
+  readonly recordIdKey?: string | null;
+}
+
+/** Opaque ids keep 128 bits of the keyed digest. */
+const OPAQUE_ID_LENGTH = 32;
+
+/** The SQL of a row's record id as the source's caller sees it: plain, or its keyed digest. */
+export function recordIdSql(source: QuerySource): string {
+  const column = quoteIdentifier(RECORD_ID_COLUMN);
+  if (!source.recordIdKey) return column;
+  return `left(sha256(${quoteString(source.recordIdKey)} || ${column}), ${OPAQUE_ID_LENGTH})`;
 }
 
 /** The view over a dataset's full-text index. */
@@ -29,6 +42,7 @@ export function searchViewName(datasetId: string): string {
 export interface SourceView {
   readonly hiddenFields: ReadonlySet<string>;
   readonly rowFilter: string | null;
+  readonly recordIdKey?: string | null;
 }
 
 /**
@@ -47,5 +61,6 @@ export function querySource(dataset: Dataset, view?: SourceView): QuerySource {
     rowFilter: view?.rowFilter ?? null,
     rows: dataset.file.computed.records_count,
     distinctCounts: new Map(Object.entries(dataset.file.computed.distinct_counts)),
+    recordIdKey: view?.recordIdKey ?? null,
   };
 }

@@ -1,6 +1,6 @@
 // Analyzed query -> one DuckDB SELECT, its count query, and the output columns.
 import { ORDINAL_COLUMN, RECORD_ID_COLUMN, type FieldType } from '../catalog/schema.js';
-import type { QuerySource } from '../catalog/source.js';
+import { recordIdSql, type QuerySource } from '../catalog/source.js';
 import { quoteIdentifier } from '../sql-text.js';
 import type { AnalyzedQuery, KeyedExpr } from './analyze.js';
 import type { ExprInfo } from './analyze-expr.js';
@@ -142,8 +142,7 @@ export function compileAnalyzed(
     ),
   );
   if (withRecordId && !query.grouped) {
-    const column = quoteIdentifier(RECORD_ID_COLUMN);
-    outputs.sql.push(`${column} AS ${column}`);
+    outputs.sql.push(`${recordIdSql(source)} AS ${quoteIdentifier(RECORD_ID_COLUMN)}`);
   }
   if (withGroupCount && query.grouped)
     outputs.sql.push(`count(*) OVER () AS ${quoteIdentifier(GROUP_COUNT_COLUMN)}`);

@@ -1,7 +1,6 @@
 // The ODSQL compiler's surface: request parameters in, one DuckDB SELECT (and its count) out.
-import { RECORD_ID_COLUMN } from '../catalog/schema.js';
-import type { QuerySource } from '../catalog/source.js';
-import { quoteIdentifier, quoteString } from '../sql-text.js';
+import { recordIdSql, type QuerySource } from '../catalog/source.js';
+import { quoteString } from '../sql-text.js';
 import type { Expr } from './ast.js';
 import { analyzeQuery, type ParsedCondition, type ParsedItems } from './analyze.js';
 import { compileAnalyzed, type CompiledQuery } from './compile.js';
@@ -104,9 +103,7 @@ export function compileQuery(
   const analyzed = analyzeQuery(source.fields, parsed, timezone);
   checkHolisticCost(analyzed, source.rows ?? 0, source.distinctCounts ?? new Map());
   const recordFilter =
-    params.recordId === undefined
-      ? []
-      : [`${quoteIdentifier(RECORD_ID_COLUMN)} = ${quoteString(params.recordId)}`];
+    params.recordId === undefined ? [] : [`${recordIdSql(source)} = ${quoteString(params.recordId)}`];
   return compileAnalyzed(source, analyzed, recordFilter, {
     page: { limit: params.limit ?? null, offset: params.offset ?? 0 },
     withRecordId: params.withRecordId ?? false,
