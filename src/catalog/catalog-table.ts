@@ -25,6 +25,16 @@ const list = (name: string, value: (d: Dataset) => unknown): Column => ({
 const meta = (d: Dataset, key: string): unknown => d.file.metas.default[key] ?? null;
 
 /** The standard columns: every `default` meta of the spec that a query can filter or facet on. */
+/**
+ * A dataset's records_count where everyone reads the same count (public, no audience with a row
+ * filter); null otherwise: the catalog table is shared, and callers get their own count on the
+ * dataset object (src/api/caller-metas.ts).
+ */
+function sharedCount(dataset: Dataset): number | null {
+  const { visibility, access, computed } = dataset.file;
+  return visibility === 'public' && access.every((a) => !a.row_filter) ? computed.records_count : null;
+}
+
 const STANDARD_COLUMNS: readonly Column[] = [
   text('dataset_id', (d) => d.id),
   text('dataset_uid', (d) => d.file.dataset_uid),
@@ -51,12 +61,12 @@ const STANDARD_COLUMNS: readonly Column[] = [
     multivalued: false,
     value: (d) => d.file.computed.metadata_processed,
   },
-  { name: 'records_count', type: 'int', multivalued: false, value: (d) => d.file.computed.records_count },
+  { name: 'records_count', type: 'int', multivalued: false, value: sharedCount },
   {
     name: 'has_records',
     type: 'boolean',
     multivalued: false,
-    value: (d) => d.file.computed.records_count > 0,
+    value: (d) => (sharedCount(d) === null ? null : d.file.computed.records_count > 0),
   },
 ];
 

@@ -76,6 +76,8 @@ export interface CatalogDocumentOptions {
   /** Export formats listed as distributions (null: all a dataset offers). */
   readonly includeExports: readonly string[] | null;
   readonly useLabels: boolean;
+  /** Whether the caller may read a dataset's data: no distribution is listed for one it cannot. */
+  readonly readable: (datasetId: string) => boolean;
 }
 
 type Row = Record<string, JsonValue>;
@@ -97,6 +99,7 @@ const literal = (value: string, datatype?: string): Term =>
 /** The export formats a dataset row offers as distributions. */
 function distributionsOf(row: Row, options: CatalogDocumentOptions): string[] {
   const geo = listOf(row.features).includes('geo');
+  if (!options.readable(asText(row.dataset_id!))) return [];
   return DATASET_EXPORT_FORMATS.filter(
     (f) =>
       (geo || !GEO_EXPORT_FORMATS.has(f)) && (!options.includeExports || options.includeExports.includes(f)),

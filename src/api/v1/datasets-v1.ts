@@ -5,8 +5,9 @@ import { z } from 'zod';
 import type { Dataset } from '../../catalog/portal.js';
 import { compileQuery } from '../../odsql/index.js';
 import { parseParams, timezone } from '../params.js';
-import { accessOf, apiBase, requireDataset, signalOf, type Services } from '../services.js';
+import { apiBase, requireDataset, signalOf, type Services } from '../services.js';
 import { datasetShape } from '../v2/dataset-shape.js';
+import { callerMetas } from '../caller-metas.js';
 import { v1FacetGroups } from './record-shape.js';
 import { facetParamsOf, v1Page, v1QueryParams, v1SearchParams, runV1Search } from './v1-query.js';
 
@@ -35,20 +36,18 @@ const withoutNulls = (o: Record<string, unknown>, drop: readonly string[]) =>
   );
 
 /** A dataset in the v1 listing form (explore-api.md "Dataset (v1 listing form)"). */
-export function v1Dataset(
+export async function v1Dataset(
   ctx: Context,
   services: Services,
   dataset: Dataset,
   timezone: string,
-): Record<string, unknown> {
-  const access = accessOf(ctx, dataset);
+): Promise<Record<string, unknown>> {
   const v2 = datasetShape(services.portal(), dataset, {
     baseUrl: apiBase(ctx),
     timezone,
     includeLinks: false,
     includeAppMetas: false,
-    dataVisible: access.dataVisible,
-    hiddenFields: access.hiddenFields,
+    view: await callerMetas(services, ctx, dataset),
   });
   const v2Metas = v2.metas as Record<string, Record<string, unknown>>;
   const metas = withoutNulls(v2Metas.default ?? {}, V2_ONLY_METAS);
@@ -117,10 +116,15 @@ async function search(ctx: Context, services: Services): Promise<void> {
       ...(Object.keys(facets.refine).length && { refine: facets.refine }),
       ...(Object.keys(facets.exclude).length && { exclude: facets.exclude }),
     },
-    datasets: rows.flatMap((row) => {
-      const dataset = typeof row.dataset_id === 'string' ? portal.datasets.get(row.dataset_id) : undefined;
-      return dataset ? [v1Dataset(ctx, services, dataset, params.timezone)] : [];
-    }),
+    datasets: (
+      await Promise.all(
+        rows.map(async (row) => {
+          const id = row.dataset_id;
+          const dataset = typeof id === 'string' ? portal.datasets.get(id) : undefined;
+          return dataset ? [await v1Dataset(ctx, services, dataset, params.timezone)] : [];
+        }),
+      )
+    ).flat(),
     ...(groups && { facet_groups: v1FacetGroups(groups) }),
   };
 }
@@ -129,9 +133,9 @@ async function search(ctx: Context, services: Services): Promise<void> {
 export function v1DatasetsRoutes(router: Router, services: Services): void {
   router.get('/datasets/1.0/search', (ctx) => search(ctx, services));
 
-  router.get('/datasets/1.0/:dataset_id', (ctx) => {
+  router.get('/datasets/1.0/:dataset_id', async (ctx) => {
     const params = parseParams(v1DatasetParams, ctx.query);
     const dataset = requireDataset(services, ctx.params.dataset_id!);
-    ctx.body = v1Dataset(ctx, services, dataset, params.timezone);
+    ctx.body = await v1Dataset(ctx, services, dataset, params.timezone);
   });
 }

@@ -3,14 +3,7 @@ import { createReadStream } from 'node:fs';
 import type Router from '@koa/router';
 import type { RouterContext } from '@koa/router';
 import { z } from 'zod';
-import {
-  accessOf,
-  apiBase,
-  requireDataSource,
-  requireDataset,
-  signalOf,
-  type Services,
-} from '../services.js';
+import { apiBase, requireDataSource, requireDataset, signalOf, type Services } from '../services.js';
 import type { Dataset } from '../../catalog/portal.js';
 import { boolean, parseParams, text, timezone, oneOf, LANGS } from '../params.js';
 import { compileQuery } from '../../odsql/index.js';
@@ -18,6 +11,7 @@ import { filterParams, pageParams, runPagedQuery } from '../query-context.js';
 import { notFound } from '../errors.js';
 import { generationQueryParams } from '../v1/aliases.js';
 import { datasetShape, type ShapeOptions } from './dataset-shape.js';
+import { callerMetas } from '../caller-metas.js';
 import { DATASET_EXPORT_FORMATS, CATALOG_EXPORT_FORMATS, GEO_EXPORT_FORMATS } from '../../exports/formats.js';
 import { datasetFeatures } from '../../catalog/features.js';
 
@@ -38,19 +32,18 @@ export const catalogListParams = filterParams.extend({
 });
 
 /** The shape options of one dataset as the request's caller sees it. */
-function shapeOptions(
+async function shapeOptions(
+  services: Services,
   ctx: RouterContext,
   params: { timezone: string; include_links: boolean; include_app_metas: boolean },
   dataset: Dataset,
-): ShapeOptions {
-  const access = accessOf(ctx, dataset);
+): Promise<ShapeOptions> {
   return {
     baseUrl: apiBase(ctx),
     timezone: params.timezone,
     includeLinks: params.include_links,
     includeAppMetas: params.include_app_metas,
-    dataVisible: access.dataVisible,
-    hiddenFields: access.hiddenFields,
+    view: await callerMetas(services, ctx, dataset),
   };
 }
 
@@ -66,13 +59,13 @@ export function catalogRoutes(router: Router, services: Services): void {
       ...generationQueryParams(ctx),
       ...(!flat && { select: 'dataset_id' }),
     });
-    const results = flat
-      ? page.results
-      : page.results.flatMap((row) => {
-          const dataset =
-            typeof row.dataset_id === 'string' ? portal.datasets.get(row.dataset_id) : undefined;
-          return dataset ? [datasetShape(portal, dataset, shapeOptions(ctx, params, dataset))] : [];
-        });
+    const shapes = async (row: Record<string, unknown>) => {
+      const dataset = typeof row.dataset_id === 'string' ? portal.datasets.get(row.dataset_id) : undefined;
+      return dataset
+        ? [datasetShape(portal, dataset, await shapeOptions(services, ctx, params, dataset))]
+        : [];
+    };
+    const results = flat ? page.results : (await Promise.all(page.results.map(shapes))).flat();
     ctx.body = {
       total_count: page.total_count,
       ...(params.include_links && { links: [{ rel: 'self', href: `${apiBase(ctx)}/catalog/datasets` }] }),
@@ -84,7 +77,7 @@ export function catalogRoutes(router: Router, services: Services): void {
     const params = parseParams(datasetLookupParams, ctx.query);
     const dataset = requireDataset(services, ctx.params.dataset_id!);
     if (params.select === undefined) {
-      ctx.body = datasetShape(services.portal(), dataset, shapeOptions(ctx, params, dataset));
+      ctx.body = datasetShape(services.portal(), dataset, await shapeOptions(services, ctx, params, dataset));
       return;
     }
     // With select, the lookup answers the selected metas as one flat row (as the catalog list does).

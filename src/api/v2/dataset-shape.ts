@@ -2,6 +2,7 @@
 import type { Dataset, Portal } from '../../catalog/portal.js';
 import { bboxPolygon, datasetFeatures } from '../../catalog/features.js';
 import { isoInZone } from '../time-format.js';
+import type { CallerMetas } from '../caller-metas.js';
 
 /** Request options that change the shape: links, app metas, the zone of timestamps. */
 export interface ShapeOptions {
@@ -9,16 +10,21 @@ export interface ShapeOptions {
   readonly timezone: string;
   readonly includeLinks: boolean;
   readonly includeAppMetas: boolean;
-  /** False when the caller may see the dataset in the catalog but not its data. */
-  readonly dataVisible: boolean;
-  /** Fields hidden from the caller: left out of `fields`. */
-  readonly hiddenFields?: ReadonlySet<string>;
+  /** What the caller sees of the data: data_visible, fields hidden from it, its records_count. */
+  readonly view: CallerMetas;
 }
 
 /** Metas the public service always has in `default`, beyond what the portal files hold. */
-function defaultMetas(portal: Portal, dataset: Dataset, timezone: string): Record<string, unknown> {
+function defaultMetas(
+  portal: Portal,
+  dataset: Dataset,
+  timezone: string,
+  view: CallerMetas,
+): Record<string, unknown> {
   const { metas, computed } = dataset.file;
   const geometryTypes = computed.geometry_types.length ? computed.geometry_types : null;
+  // Facts of rows the caller cannot read are null (README, Access control and limits).
+  const ofAll = <T>(value: T): T | null => (view.allRows ? value : null);
   return {
     ...metas.default,
     domain: portal.settings.domain,
@@ -35,11 +41,11 @@ function defaultMetas(portal: Portal, dataset: Dataset, timezone: string): Recor
     metadata_languages: metas.default.metadata_languages ?? [
       metas.default.language ?? portal.settings.language,
     ],
-    records_count: computed.records_count,
-    temporal_coverage_from: computed.temporal_coverage_from,
-    temporal_coverage_to: computed.temporal_coverage_to,
-    bbox: bboxPolygon(dataset),
-    geometry_types: geometryTypes,
+    records_count: view.recordsCount,
+    temporal_coverage_from: ofAll(computed.temporal_coverage_from),
+    temporal_coverage_to: ofAll(computed.temporal_coverage_to),
+    bbox: ofAll(bboxPolygon(dataset)),
+    geometry_types: ofAll(geometryTypes),
     source_domain_address: null,
     source_domain_title: null,
     source_domain: null,
@@ -94,15 +100,16 @@ export function datasetShape(
   dataset: Dataset,
   options: ShapeOptions,
 ): Record<string, unknown> {
-  const { metas, fields, computed } = dataset.file;
+  const { metas, fields } = dataset.file;
+  const { view } = options;
   const shape: Record<string, unknown> = {
     dataset_id: dataset.id,
     dataset_uid: dataset.file.dataset_uid,
     attachments: attachmentRefs(dataset),
-    has_records: computed.records_count > 0,
-    data_visible: options.dataVisible,
+    has_records: (view.recordsCount ?? 0) > 0,
+    data_visible: view.dataVisible,
     fields: fields
-      .filter((f) => !options.hiddenFields?.has(f.name))
+      .filter((f) => !view.hiddenFields.has(f.name))
       .map((f) => ({
         name: f.name,
         label: f.label,
@@ -110,7 +117,7 @@ export function datasetShape(
         description: f.description,
         annotations: annotationsObject(f.annotations),
       })),
-    metas: { ...metas, default: defaultMetas(portal, dataset, options.timezone) },
+    metas: { ...metas, default: defaultMetas(portal, dataset, options.timezone, view) },
     features: datasetFeatures(dataset),
   };
   if (options.includeLinks) shape.links = datasetLinks(options.baseUrl, dataset.id);

@@ -22,7 +22,7 @@ import { sendExport } from '../export-response.js';
 import { boolean, integer, listOf, oneOf, parseParams, text } from '../params.js';
 import { DATASET_EXPORT_FORMATS } from '../../exports/formats.js';
 import { filterParams, toQueryParams } from '../query-context.js';
-import { apiBase, requireDataSource, signalOf, type Services } from '../services.js';
+import { accessOf, apiBase, requireDataSource, signalOf, type Services } from '../services.js';
 import { generationQueryParams, isV20 } from '../v1/aliases.js';
 
 const lastOf = (raw: string | string[] | undefined): string | undefined =>
@@ -190,6 +190,10 @@ export function exportRoutes(router: Router, services: Services): void {
         title: services.portal().settings.title,
         includeExports: params.include_exports ?? null,
         useLabels: params.use_labels_in_exports,
+        readable: (id) => {
+          const dataset = services.portal().datasets.get(id);
+          return dataset !== undefined && accessOf(ctx, dataset).dataVisible;
+        },
       });
       return Readable.from([document]);
     });

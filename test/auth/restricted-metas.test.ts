@@ -1,0 +1,102 @@
+// What a restricted dataset's metadata tells each caller: nothing of its data without access,
+// counts under the row filter with one, everything with full access.
+import { expect } from 'chai';
+import { readFile, writeFile } from 'node:fs/promises';
+import path from 'node:path';
+import { KeyStore } from '../../src/auth/keys.js';
+import { startFixtureServer } from '../helpers/fixture-portal.js';
+import type { TestServer } from '../helpers/server.js';
+
+const V21 = '/api/explore/v2.1';
+
+describe('restricted dataset metadata (fixture portal)', () => {
+  let server: TestServer;
+  const keys = new Map<string, string | null>([['anonymous', null]]);
+
+  before(async () => {
+    server = await startFixtureServer(async (portal) => {
+      const store = new KeyStore(portal);
+      keys.set('staff', store.create('alice', ['staff']).key);
+      keys.set('filtered', store.create('carol').key);
+      const file = path.join(portal, 'datasets', 'towns', 'dataset.json');
+      const dataset = JSON.parse(await readFile(file, 'utf8'));
+      dataset.visibility = 'restricted';
+      dataset.access = [{ groups: ['staff'] }, { users: ['carol'], row_filter: "name = 'Lyon'" }];
+      await writeFile(file, JSON.stringify(dataset));
+    });
+  });
+  after(() => server.close());
+
+  const get = async (route: string, caller: string) => {
+    const key = keys.get(caller);
+    const response = await server.get(route, key ? { headers: { Authorization: `Apikey ${key}` } } : {});
+    expect(response.status, `${route} as ${caller}`).to.equal(200);
+    return response;
+  };
+  const metasOf = async (caller: string) => {
+    const lookup = await (await get(`${V21}/catalog/datasets/towns`, caller)).json();
+    const listed = await (await get(`${V21}/catalog/datasets?where=dataset_id='towns'`, caller)).json();
+    expect(listed.results[0].metas.default, 'list = lookup').to.deep.equal(lookup.metas.default);
+    const { records_count, bbox, geometry_types } = lookup.metas.default;
+    return { has_records: lookup.has_records, records_count, bbox: bbox !== null, geometry_types };
+  };
+
+  it('tells a caller without access nothing of the data: no count, bbox or geometry types', async () => {
+    expect(await metasOf('anonymous')).to.deep.equal({
+      has_records: false,
+      records_count: null,
+      bbox: false,
+      geometry_types: null,
+    });
+    const v1 = await (await get('/api/datasets/1.0/towns', 'anonymous')).json();
+    expect(v1.metas.records_count ?? null).to.equal(null);
+  });
+
+  it('counts the records under the row filter, without the bbox of rows it cannot read', async () => {
+    expect(await metasOf('filtered')).to.deep.equal({
+      has_records: true,
+      records_count: 1,
+      bbox: false,
+      geometry_types: null,
+    });
+    const v1 = await (await get('/api/datasets/1.0/towns', 'filtered')).json();
+    expect(v1.metas.records_count).to.equal(1);
+  });
+
+  it('shows everything to full access', async () => {
+    expect(await metasOf('staff')).to.deep.equal({
+      has_records: true,
+      records_count: 3,
+      bbox: true,
+      geometry_types: ['Point'],
+    });
+  });
+
+  it('keeps a count that depends on the caller out of the shared catalog table', async () => {
+    for (const caller of keys.keys()) {
+      const route = `${V21}/catalog/datasets?select=dataset_id,records_count,has_records&order_by=dataset_id`;
+      const { results } = await (await get(route, caller)).json();
+      const towns = results.find((r: any) => r.dataset_id === 'towns');
+      expect(towns, caller).to.deep.equal({ dataset_id: 'towns', records_count: null, has_records: null });
+      expect(
+        results.some((r: any) => typeof r.records_count === 'number'),
+        'public ones keep theirs',
+      ).to.equal(true);
+      const filtered = await get(`${V21}/catalog/datasets?where=records_count>2&select=dataset_id`, caller);
+      expect((await filtered.json()).results.map((r: any) => r.dataset_id)).to.not.include('towns');
+    }
+  });
+
+  it('lists DCAT distributions of a dataset only to callers who may read it', async () => {
+    const exports = '/catalog/datasets/towns/exports/';
+    for (const [caller, listed] of [
+      ['anonymous', false],
+      ['filtered', true],
+      ['staff', true],
+    ] as const) {
+      const document = await (await get(`${V21}/catalog/exports/ttl`, caller)).text();
+      expect(document, caller).to.include('/catalog/datasets/towns');
+      expect(document.includes(exports), caller).to.equal(listed);
+    }
+  });
+});
