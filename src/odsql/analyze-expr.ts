@@ -131,6 +131,10 @@ function analyzeField(expr: FieldRef, analyzer: ExprAnalyzer): Expr {
   return analyzer.resolveName(expr);
 }
 
+/** Whether any of `exprs` holds an aggregation: a test of one is an aggregate condition too. */
+const aggregated = (analyzer: ExprAnalyzer, ...exprs: Expr[]): boolean =>
+  exprs.some((e) => analyzer.infoOf(e).aggregate === true);
+
 const HANDLERS: { [K in ExprKind]: Handler<K> } = {
   string: literal(() => 'text'),
   number: (expr, analyzer) => {
@@ -190,7 +194,7 @@ const HANDLERS: { [K in ExprKind]: Handler<K> } = {
     const pattern = analyzer.operand(expr.pattern, isTextual, 'a text', 'LIKE');
     const rewritten =
       operand === expr.operand && pattern === expr.pattern ? expr : node.like(operand, pattern, expr.span);
-    return analyzer.record(rewritten, plain('boolean'));
+    return analyzer.record(rewritten, plain('boolean', aggregated(analyzer, operand, pattern)));
   },
   is: (expr, analyzer) => {
     const test = expr.test === 'true' || expr.test === 'false';
@@ -198,7 +202,7 @@ const HANDLERS: { [K in ExprKind]: Handler<K> } = {
       ? analyzer.operand(expr.operand, (t) => t === 'boolean', 'a boolean', `IS ${expr.test.toUpperCase()}`)
       : analyzer.analyze(expr.operand);
     const rewritten = operand === expr.operand ? expr : node.is(operand, expr.test, expr.span);
-    return analyzer.record(rewritten, plain('boolean'));
+    return analyzer.record(rewritten, plain('boolean', aggregated(analyzer, operand)));
   },
   in_range: (expr, analyzer) => {
     const [operand, low] = analyzer.comparablePair(expr.operand, expr.low, 'IN [..]', false);
@@ -208,7 +212,7 @@ const HANDLERS: { [K in ExprKind]: Handler<K> } = {
       throw new QueryLangError(`IN [..] expects a number, date or text, got ${describe(operand, type)}`);
     }
     const rewritten = node.inRange(operand, low, high, expr.lowInclusive, expr.highInclusive, expr.span);
-    return analyzer.record(rewritten, plain('boolean'));
+    return analyzer.record(rewritten, plain('boolean', aggregated(analyzer, operand)));
   },
   in_list: (expr, analyzer) => {
     // A literal operand may take the items' type (`1 in ('a')` compares texts): settle it first.
@@ -223,7 +227,10 @@ const HANDLERS: { [K in ExprKind]: Handler<K> } = {
       }
       return right;
     });
-    return analyzer.record(node.inList(operand, items, expr.span), plain('boolean'));
+    return analyzer.record(
+      node.inList(operand, items, expr.span),
+      plain('boolean', aggregated(analyzer, operand)),
+    );
   },
   member: (expr, analyzer) => {
     const field = analyzer.analyze(expr.field);

@@ -131,6 +131,22 @@ describe('what the fuzz found', () => {
     }
   });
 
+  it('a test of an aggregation (IS NULL, LIKE, IN) in order_by without group_by is a 400 (was a 500)', async () => {
+    for (const order of [
+      'avg(mag) is null',
+      "max(place) like 'a%'",
+      'avg(mag) in (1, 2)',
+      'avg(mag) in [1..2]',
+    ]) {
+      for (const path of ['records', 'exports/csv']) {
+        const url = `/api/explore/v2.1/catalog/datasets/earthquakes/${path}?order_by=${encodeURIComponent(order)}&limit=1`;
+        const response = await suite.server.get(url);
+        expect(response.status, `${path}: ${order}`).to.equal(400);
+        expect(((await response.json()) as { message: string }).message).to.include('needs group_by');
+      }
+    }
+  });
+
   it('a fraction is a double: 98 + 2.2597004920661993 does not overflow a DECIMAL (was a 500)', async () => {
     const select = encodeURIComponent('ifnull(98, 0) + 2.2597004920661993 as v');
     const { status, body } = await suite.server.json(
