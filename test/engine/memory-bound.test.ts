@@ -150,30 +150,23 @@ describe('memory bound of one query (a server process over the sample portal)', 
     const refused = (await many.json()) as { error_code: string; message: string };
     expect(refused.error_code).to.equal('QueryLangError');
     expect(refused.message).to.include('at most 4 per query');
+    const threeMedians = (groupBy: string) =>
+      peakOf(
+        served,
+        params({
+          select: fields
+            .slice(0, 3)
+            .map((f, i) => `median(${f}) as m${i}`)
+            .join(', '),
+          group_by: groupBy,
+        }),
+      );
     // Three states over up to one group per flight: 3 x 3M x (14 + 48) bytes, past the budget.
-    const costly = await peakOf(
-      served,
-      params({
-        select: fields
-          .slice(0, 3)
-          .map((f, i) => `median(${f}) as m${i}`)
-          .join(', '),
-        group_by: 'date, origin, destination, delay',
-      }),
-    );
+    const costly = await threeMedians('date, origin, destination, delay');
     expect(costly.status).to.equal(400);
     expect(costly.peakMib).to.be.below(BOUND_MIB);
     // The same three by origin: the distinct origins measured at ingest bound the groups.
-    const byOrigin = await peakOf(
-      served,
-      params({
-        select: fields
-          .slice(0, 3)
-          .map((f, i) => `median(${f}) as m${i}`)
-          .join(', '),
-        group_by: 'origin',
-      }),
-    );
+    const byOrigin = await threeMedians('origin');
     expect(byOrigin.status).to.equal(200);
     expect(byOrigin.peakMib).to.be.below(BOUND_MIB);
   });
