@@ -1,11 +1,8 @@
 // The official client, @opendatasoft/api-client, unmodified, against a running duckportal: the
 // catalog, records with the ODSQL clauses, facets, refine, an export URL and its error classes.
 import { expect } from 'chai';
-import { readFile, writeFile } from 'node:fs/promises';
-import path from 'node:path';
 import odsClient from '@opendatasoft/api-client';
-import { KeyStore } from '../../src/auth/keys.js';
-import { startFixtureServer } from '../helpers/fixture-portal.js';
+import { makePrivate, startFixtureServer } from '../helpers/fixture-portal.js';
 import { useSampleSuite } from '../helpers/sample-portal.js';
 import type { TestServer } from '../helpers/server.js';
 
@@ -117,10 +114,7 @@ describe('@opendatasoft/api-client against a private portal', () => {
 
   before(async () => {
     server = await startFixtureServer(async (dir) => {
-      key = new KeyStore(dir).create('alice').key;
-      const file = path.join(dir, 'portal.json');
-      const portal = JSON.parse(await readFile(file, 'utf8')) as Record<string, unknown>;
-      await writeFile(file, JSON.stringify({ ...portal, private: true }));
+      key = await makePrivate(dir);
     });
   });
   after(() => server.close());

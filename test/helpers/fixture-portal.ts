@@ -1,5 +1,6 @@
 // A small portal built from scratch for API tests: two good datasets, one broken, attachments.
-import { mkdir, mkdtemp, rm, symlink, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, readFile, rm, symlink, writeFile } from 'node:fs/promises';
+import { KeyStore } from '../../src/auth/keys.js';
 import { startTestServer, type TestServer } from './server.js';
 import os from 'node:os';
 import path from 'node:path';
@@ -149,4 +150,13 @@ export async function startFixtureServer(
       await rm(dir, { recursive: true, force: true });
     },
   };
+}
+
+/** Makes the fixture portal in `dir` private and returns a key of user alice (a `prepare` step). */
+export async function makePrivate(dir: string): Promise<string> {
+  const key = new KeyStore(dir).create('alice').key;
+  const file = path.join(dir, 'portal.json');
+  const portal = JSON.parse(await readFile(file, 'utf8')) as Record<string, unknown>;
+  await writeFile(file, JSON.stringify({ ...portal, private: true }));
+  return key;
 }

@@ -1,10 +1,7 @@
 // Every failing v1 request answers v1's error object `{errorcode, error}` and nothing else, the
 // 401 of a private portal and of a bad key included (issue 30, item 6).
 import { expect } from 'chai';
-import { readFile, writeFile } from 'node:fs/promises';
-import path from 'node:path';
-import { KeyStore } from '../../src/auth/keys.js';
-import { startFixtureServer } from '../helpers/fixture-portal.js';
+import { makePrivate, startFixtureServer } from '../helpers/fixture-portal.js';
 import type { TestServer } from '../helpers/server.js';
 
 /** A request, the key it presents ('valid', 'none' or 'bad'), and the status it must answer. */
@@ -39,9 +36,7 @@ describe('v1 errors (private fixture portal)', () => {
 
   before(async () => {
     server = await startFixtureServer(async (dir) => {
-      key = new KeyStore(dir).create('alice').key;
-      const file = path.join(dir, 'portal.json');
-      await writeFile(file, JSON.stringify({ ...JSON.parse(await readFile(file, 'utf8')), private: true }));
+      key = await makePrivate(dir);
     });
   });
   after(() => server.close());
