@@ -2,7 +2,7 @@
 // (supplement 2: `<template>.<name>`, `default.` optional).
 import type { Dataset, Portal } from './portal.js';
 import { ORDINAL_COLUMN, RECORD_ID_COLUMN, STORAGE_TYPES, type Field, type FieldType } from './schema.js';
-import { datasetFeatures } from './features.js';
+import { datasetFeatures, type FeatureView } from './features.js';
 import type { QuerySource } from './source.js';
 
 /** The name of the catalog table in the engine. */
@@ -35,6 +35,12 @@ function sharedCount(dataset: Dataset): number | null {
   return visibility === 'public' && access.every((a) => !a.row_filter) ? computed.records_count : null;
 }
 
+/** What every reader of the shared table may see: its shared count, no field any audience hides. */
+function sharedView(dataset: Dataset): FeatureView {
+  const hiddenFields = new Set(dataset.file.access.flatMap((a) => a.hidden_fields));
+  return { recordsCount: sharedCount(dataset), hiddenFields };
+}
+
 const STANDARD_COLUMNS: readonly Column[] = [
   text('dataset_id', (d) => d.id),
   text('dataset_uid', (d) => d.file.dataset_uid),
@@ -42,7 +48,7 @@ const STANDARD_COLUMNS: readonly Column[] = [
     text(k, (d) => meta(d, k)),
   ),
   ...['theme', 'keyword', 'attributions', 'territory'].map((k) => list(k, (d) => meta(d, k))),
-  list('features', (d) => datasetFeatures(d)),
+  list('features', (d) => datasetFeatures(d, sharedView(d))),
   {
     name: 'modified',
     type: 'datetime',

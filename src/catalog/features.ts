@@ -5,11 +5,20 @@ import type { Field } from './schema.js';
 const GEO_TYPES = new Set<Field['type']>(['geo_point_2d', 'geo_shape']);
 const TIME_TYPES = new Set<Field['type']>(['date', 'datetime']);
 
-/** The `features` list: `geo` with a geo field, `timeserie` with a date field, `analyze` with records. */
-export function datasetFeatures(dataset: Dataset): string[] {
-  const { fields, computed } = dataset.file;
+/** What one reader sees of a dataset: the records it can count (null: none) and the fields hidden from it. */
+export interface FeatureView {
+  readonly recordsCount: number | null;
+  readonly hiddenFields: ReadonlySet<string>;
+}
+
+/**
+ * The `features` list as `view` sees it: `analyze` with records it can read, `geo` with a geo
+ * field and `timeserie` with a date field it can see (a hidden field reveals nothing).
+ */
+export function datasetFeatures(dataset: Dataset, view: FeatureView): string[] {
+  const fields = dataset.file.fields.filter((f) => !view.hiddenFields.has(f.name));
   const features: string[] = [];
-  if (computed.records_count > 0) features.push('analyze');
+  if ((view.recordsCount ?? 0) > 0) features.push('analyze');
   if (fields.some((f) => GEO_TYPES.has(f.type))) features.push('geo');
   if (fields.some((f) => TIME_TYPES.has(f.type))) features.push('timeserie');
   return features;

@@ -18,10 +18,15 @@ describe('restricted dataset metadata (fixture portal)', () => {
       const store = new KeyStore(portal);
       keys.set('staff', store.create('alice', ['staff']).key);
       keys.set('filtered', store.create('carol').key);
+      keys.set('no geo', store.create('dave').key);
       const file = path.join(portal, 'datasets', 'towns', 'dataset.json');
       const dataset = JSON.parse(await readFile(file, 'utf8'));
       dataset.visibility = 'restricted';
-      dataset.access = [{ groups: ['staff'] }, { users: ['carol'], row_filter: "name = 'Lyon'" }];
+      dataset.access = [
+        { groups: ['staff'] },
+        { users: ['carol'], row_filter: "name = 'Lyon'" },
+        { users: ['dave'], hidden_fields: ['geo_point_2d', 'founded'] },
+      ];
       await writeFile(file, JSON.stringify(dataset));
     });
   });
@@ -84,6 +89,31 @@ describe('restricted dataset metadata (fixture portal)', () => {
       ).to.equal(true);
       const filtered = await get(`${V21}/catalog/datasets?where=records_count>2&select=dataset_id`, caller);
       expect((await filtered.json()).results.map((r: any) => r.dataset_id)).to.not.include('towns');
+    }
+  });
+
+  it('lists the features each caller can use: analyze with records it reads, geo and timeserie with fields it sees', async () => {
+    const featuresOf = async (caller: string) =>
+      (await (await get(`${V21}/catalog/datasets/towns`, caller)).json()).features;
+    expect(await featuresOf('anonymous'), 'no access: the schema, not the records').to.deep.equal([
+      'geo',
+      'timeserie',
+    ]);
+    expect(await featuresOf('filtered')).to.deep.equal(['analyze', 'geo', 'timeserie']);
+    expect(await featuresOf('staff')).to.deep.equal(['analyze', 'geo', 'timeserie']);
+    expect(await featuresOf('no geo'), 'hidden geo and date fields').to.deep.equal(['analyze']);
+    const v1 = await (await get('/api/datasets/1.0/towns', 'anonymous')).json();
+    expect(v1.features).to.deep.equal(['geo', 'timeserie']);
+    const formats = async (caller: string) =>
+      (await (await get(`${V21}/catalog/datasets/towns/exports`, caller)).json()).links.map(
+        (l: any) => l.rel,
+      );
+    expect(await formats('staff')).to.include('geojson');
+    expect(await formats('no geo')).to.not.include('geojson');
+    for (const caller of keys.keys()) {
+      const route = `${V21}/catalog/datasets?select=dataset_id,features&where=dataset_id='towns'`;
+      const { results } = await (await get(route, caller)).json();
+      expect(results[0].features, `shared table as ${caller}`).to.deep.equal([]);
     }
   });
 

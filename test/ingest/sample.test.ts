@@ -3,7 +3,7 @@ import { expect } from 'chai';
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { datasetFeatures } from '../../src/catalog/features.js';
-import { loadPortal, type Portal } from '../../src/catalog/portal.js';
+import { loadPortal, type Dataset, type Portal } from '../../src/catalog/portal.js';
 import { buildSamplePortal, vegaDatasetsDir } from '../../src/ingest/sample.js';
 import {
   cleanup,
@@ -15,6 +15,12 @@ import {
   VEGA_DATA,
 } from './helpers.js';
 import { quoteString } from '../../src/sql-text.js';
+
+/** What a reader with full access sees. */
+const fullView = (dataset: Dataset) => ({
+  recordsCount: dataset.file.computed.records_count,
+  hiddenFields: new Set<string>(),
+});
 
 describe('ingest: sample portal', function () {
   this.timeout(120000);
@@ -70,7 +76,7 @@ describe('ingest: sample portal', function () {
     expect(airports.attachments.map((a) => a.fileName)).to.deep.equal(['airports.csv']);
     const attached = await readFile(airports.attachments[0]!.filePath);
     expect(attached.equals(await readFile(path.join(VEGA_DATA, 'airports.csv')))).to.equal(true);
-    expect(datasetFeatures(airports)).to.deep.equal(['analyze', 'geo']);
+    expect(datasetFeatures(airports, fullView(airports))).to.deep.equal(['analyze', 'geo']);
   });
 
   it('flights: 3,000,000 records with a datetime, two disjunctive facets and its time coverage', async () => {
@@ -123,7 +129,7 @@ describe('ingest: sample portal', function () {
       facetsort: ['-count'],
     });
     expect(field('seattle-weather', 'wind').description).to.equal('Wind speed in kilometers per hour');
-    expect(datasetFeatures(weather)).to.deep.equal(['analyze', 'timeserie']);
+    expect(datasetFeatures(weather, fullView(weather))).to.deep.equal(['analyze', 'timeserie']);
     expect(weather.file.computed.temporal_coverage_to).to.equal('2015-12-31');
   });
 

@@ -3,7 +3,14 @@ import { createReadStream } from 'node:fs';
 import type Router from '@koa/router';
 import type { RouterContext } from '@koa/router';
 import { z } from 'zod';
-import { apiBase, requireDataSource, requireDataset, signalOf, type Services } from '../services.js';
+import {
+  accessOf,
+  apiBase,
+  requireDataSource,
+  requireDataset,
+  signalOf,
+  type Services,
+} from '../services.js';
 import type { Dataset } from '../../catalog/portal.js';
 import { boolean, parseParams, text, timezone, oneOf, LANGS } from '../params.js';
 import { compileQuery } from '../../odsql/index.js';
@@ -116,7 +123,8 @@ export function catalogRoutes(router: Router, services: Services): void {
   router.get('/catalog/datasets/:dataset_id/exports', (ctx) => {
     const dataset = requireDataset(services, ctx.params.dataset_id!);
     const self = `${apiBase(ctx)}/catalog/datasets/${encodeURIComponent(dataset.id)}/exports`;
-    const hasGeo = datasetFeatures(dataset).includes('geo');
+    const { hiddenFields } = accessOf(ctx, dataset);
+    const hasGeo = datasetFeatures(dataset, { recordsCount: null, hiddenFields }).includes('geo');
     ctx.body = {
       links: formatLinks(
         self,

@@ -118,7 +118,7 @@ export function datasetShape(
         annotations: annotationsObject(f.annotations),
       })),
     metas: { ...metas, default: defaultMetas(portal, dataset, options.timezone, view) },
-    features: datasetFeatures(dataset),
+    features: datasetFeatures(dataset, view),
   };
   if (options.includeLinks) shape.links = datasetLinks(options.baseUrl, dataset.id);
   if (options.includeAppMetas) shape.app_metas = dataset.file.app_metas;
