@@ -192,6 +192,9 @@ const HANDLERS: { [K in ExprKind]: Handler<K> } = {
   like: (expr, analyzer) => {
     const operand = analyzer.operand(expr.operand, isTextual, 'a text', 'LIKE');
     const pattern = analyzer.operand(expr.pattern, isTextual, 'a text', 'LIKE');
+    if (analyzer.infoOf(pattern).multivalued) {
+      throw new QueryLangError('LIKE expects one text as its pattern, got a multivalued field');
+    }
     const rewritten =
       operand === expr.operand && pattern === expr.pattern ? expr : node.like(operand, pattern, expr.span);
     return analyzer.record(rewritten, plain('boolean', aggregated(analyzer, operand, pattern)));

@@ -147,6 +147,23 @@ describe('what the fuzz found', () => {
     }
   });
 
+  it('a multivalued field as the pattern of LIKE is a 400 naming it (was a 500, seed -551769743)', async () => {
+    for (const [path, where] of [
+      ['catalog/datasets', 'theme like features'],
+      ['catalog/datasets/airports', "'a' like features"],
+      ['catalog/datasets/movies/records', 'title like major_genre'],
+    ]) {
+      const url = `/api/explore/v2.1/${path}?select=${encodeURIComponent(`(${where}) as t`)}&limit=1`;
+      const { status, body } = await suite.server.json(url);
+      expect(status, url).to.equal(400);
+      expect(body.message).to.include('LIKE expects one text as its pattern, got a multivalued field');
+    }
+    const operand = await suite.server.json(
+      `/api/explore/v2.1/catalog/datasets?where=${encodeURIComponent("theme like 'Transport%'")}&select=dataset_id`,
+    );
+    expect(operand.status, 'a multivalued operand stays allowed').to.equal(200);
+  });
+
   it('a fraction is a double: 98 + 2.2597004920661993 does not overflow a DECIMAL (was a 500)', async () => {
     const select = encodeURIComponent('ifnull(98, 0) + 2.2597004920661993 as v');
     const { status, body } = await suite.server.json(
