@@ -13,6 +13,10 @@ const COMMANDS: Record<string, { help: string; load: Command }> = {
     help: 'keys create --user NAME [--group G]... | keys list | keys revoke KEY_ID   [--portal DIR]',
     load: () => import('./auth/command.js'),
   },
+  users: {
+    help: 'users add NAME [--group G]... (password on stdin) | users list | users remove NAME   [--portal DIR]',
+    load: () => import('./auth/users-command.js'),
+  },
   bench: {
     help: 'bench [--portal DIR] [--runs 5] [--no-peers]   (measures this machine; writes bench/results/)',
     load: () => import('../bench/run.js'),

@@ -10,6 +10,9 @@ import type { Guard, Services } from './api/services.js';
 import { KeyStore } from './auth/keys.js';
 import { ExportSlots, QuotaCounter } from './auth/quota.js';
 import { portalSecret } from './auth/record-ids.js';
+import { Sessions } from './auth/sessions.js';
+import { SignInLimiter } from './auth/sign-in-limit.js';
+import { UserStore } from './auth/users.js';
 import { searchViewName, type QuerySource } from './catalog/source.js';
 import { catalogTable } from './catalog/catalog-table.js';
 
@@ -58,9 +61,13 @@ export async function openPortal(options: ServerOptions): Promise<PortalServer> 
   let portal = await definePortal(engine, portalDir, null, log);
   let catalog = await defineCatalog(engine, portal);
   let limits = guardLimits(portal);
+  const secret = portalSecret(portalDir);
   const guard: Guard = {
     keys: new KeyStore(portalDir),
-    secret: portalSecret(portalDir),
+    users: new UserStore(portalDir),
+    sessions: new Sessions(secret),
+    signIns: new SignInLimiter(),
+    secret,
     quotas: () => limits.quotas,
     exportSlots: () => limits.exportSlots,
   };

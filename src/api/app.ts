@@ -46,7 +46,7 @@ export function createApp(services: Services): Koa {
   app.silent = true;
   app.use(cors());
   app.use(errorMiddleware(services.log));
-  app.use(authenticate(services.guard.keys, () => services.portal().settings.private));
+  app.use(authenticate(services.guard, () => services.portal().settings.private));
   app.use(rateLimit(() => services.guard.quotas()));
   app.use(refuseUnauthenticated());
   app.use(requestGuards());

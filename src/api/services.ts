@@ -7,8 +7,9 @@ import { ApiError, notFound } from './errors.js';
 import { datasetAccess, type DatasetAccess } from '../auth/access.js';
 import { callerState } from '../auth/middleware.js';
 import { needsOpaqueIds, recordIdKey } from '../auth/record-ids.js';
-import type { KeyStore } from '../auth/keys.js';
+import type { Identities } from '../auth/middleware.js';
 import type { ExportSlots, QuotaCounter } from '../auth/quota.js';
+import type { SignInLimiter } from '../auth/sign-in-limit.js';
 import { querySource } from '../catalog/source.js';
 
 export interface Services {
@@ -22,8 +23,10 @@ export interface Services {
   readonly guard: Guard;
 }
 
-export interface Guard {
-  readonly keys: KeyStore;
+/** API keys, users and their sessions (Identities), the secrets and the limits. */
+export interface Guard extends Identities {
+  /** Sign-in tries per user name and address (the account page). */
+  readonly signIns: SignInLimiter;
   /** The portal's secret, which keys the opaque record ids of audiences (src/auth/record-ids.ts). */
   readonly secret: Buffer;
   /** The counters of the quotas in portal.json (new counters when a reload changes them). */

@@ -1,5 +1,7 @@
 // API keys: created once and shown once, stored only as a salted HMAC in `<portal>/keys.json`,
 // checked in constant time, revocable while the server runs (the file is re-read when it changes).
+// When each key was last used is kept apart, in `<portal>/keys-used.json`, which only the server
+// writes: a write of it can never undo a revocation made meanwhile in keys.json.
 import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
 import { readFileSync, renameSync, statSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
@@ -7,6 +9,12 @@ import { z } from 'zod';
 
 /** The key file of a portal. */
 export const KEYS_FILE = 'keys.json';
+
+/** When each key was last used: `{"<key id>": "<ISO time>"}`. */
+export const KEYS_USED_FILE = 'keys-used.json';
+
+/** A key's last use is written at most this often, not on every request. */
+const USE_WRITE_MS = 60_000;
 
 /** A key is `dpk_<id>_<secret>`: the id finds the entry, the secret is what is hashed. */
 const KEY_SHAPE = /^dpk_([0-9a-f]{12})_([A-Za-z0-9_-]{43})$/;
@@ -24,9 +32,9 @@ const keysFile = z.object({ keys: z.array(keyEntry).default([]) });
 
 export type KeyEntry = z.output<typeof keyEntry>;
 
-/** Who a valid key belongs to. */
+/** Who a valid key (or a signed-in session: no key id) belongs to. */
 export interface KeyOwner {
-  readonly keyId: string;
+  readonly keyId: string | null;
   readonly user: string;
   readonly groups: readonly string[];
 }
@@ -53,22 +61,43 @@ function readEntries(file: string): KeyEntry[] {
   }
 }
 
-function writeEntries(file: string, keys: readonly KeyEntry[]): void {
+/** Writes `value` as JSON to `file` atomically (a new file renamed into place), readable by its owner only. */
+function writeJson(file: string, value: unknown): void {
   const aside = `${file}.${process.pid}.tmp`;
-  writeFileSync(aside, `${JSON.stringify({ keys }, null, 2)}\n`, { mode: 0o600 });
+  writeFileSync(aside, `${JSON.stringify(value, null, 2)}\n`, { mode: 0o600 });
   renameSync(aside, file);
+}
+
+function writeEntries(file: string, keys: readonly KeyEntry[]): void {
+  writeJson(file, { keys });
+}
+
+const usesFile = z.record(z.string(), z.string());
+
+function readUses(file: string): Map<string, string> {
+  try {
+    return new Map(Object.entries(usesFile.parse(JSON.parse(readFileSync(file, 'utf8')))));
+  } catch {
+    // Missing or damaged: last uses are a convenience, never a reason to refuse a key.
+    return new Map();
+  }
 }
 
 /** The keys of one portal directory. */
 export class KeyStore {
   private readonly file: string;
+  private readonly usedFile: string;
   private cache: { version: string; byId: Map<string, KeyEntry> } | null = null;
+  /** When this process last wrote each key's use. */
+  private readonly usesWritten = new Map<string, number>();
 
   constructor(
     portalDir: string,
     private readonly hasher: KeyHasher = digest,
+    private readonly now: () => number = Date.now,
   ) {
     this.file = path.join(portalDir, KEYS_FILE);
+    this.usedFile = path.join(portalDir, KEYS_USED_FILE);
   }
 
   /** Creates a key for `user`; the returned key text is the only copy that will ever exist. */
@@ -95,6 +124,11 @@ export class KeyStore {
     return readEntries(this.file);
   }
 
+  /** When each key was last used (to the minute), by key id. */
+  lastUses(): ReadonlyMap<string, string> {
+    return readUses(this.usedFile);
+  }
+
   /** Revokes a key by id (or by the full key text); false when no such key. */
   revoke(idOrKey: string, now = new Date()): boolean {
     const id = KEY_SHAPE.exec(idOrKey)?.[1] ?? idOrKey;
@@ -115,7 +149,23 @@ export class KeyStore {
     const expected = Buffer.from(hash, 'base64url');
     const actual = this.hasher(salt, match?.[2] ?? DUMMY_SECRET);
     const equal = expected.length === actual.length && timingSafeEqual(expected, actual);
-    return usable && equal ? { keyId: found.id, user: found.user, groups: found.groups } : null;
+    if (!usable || !equal) return null;
+    this.noteUse(found.id);
+    return { keyId: found.id, user: found.user, groups: found.groups };
+  }
+
+  /** Records a key's use, writing keys-used.json at most once a minute per key. */
+  private noteUse(id: string): void {
+    const now = this.now();
+    if (now - (this.usesWritten.get(id) ?? -Infinity) < USE_WRITE_MS) return;
+    this.usesWritten.set(id, now);
+    const uses = readUses(this.usedFile);
+    uses.set(id, new Date(now).toISOString());
+    try {
+      writeJson(this.usedFile, Object.fromEntries(uses));
+    } catch {
+      // A portal folder the server may not write (read-only, full): the key works, its use goes unnoted.
+    }
   }
 
   /** The entries, re-read when the file changed (every write renames a new file into place). */

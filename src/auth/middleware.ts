@@ -1,5 +1,5 @@
-// Who is calling and how much they may call: API key authentication, the private portal rule,
-// and the daily quotas with their X-RateLimit-* headers. Mounted before every route, in the
+// Who is calling and how much they may call: API key (or signed-in session) authentication, the
+// private portal rule, and the daily quotas with their X-RateLimit-* headers. Mounted before every route, in the
 // order authenticate, rateLimit, refuseUnauthenticated: a refused call is counted and carries
 // the headers like any other answer.
 import type { Context, Next } from 'koa';
@@ -7,10 +7,21 @@ import { ApiError } from '../api/errors.js';
 import type { KeyOwner, KeyStore } from './keys.js';
 import { presentedKey } from './keys.js';
 import type { Caller, QuotaCounter } from './quota.js';
+import { SESSION_COOKIE, type Session, type Sessions } from './sessions.js';
+import type { UserStore } from './users.js';
+
+/** What tells who a caller is: their API key, or their session cookie and its user. */
+export interface Identities {
+  readonly keys: KeyStore;
+  readonly users: UserStore;
+  readonly sessions: Sessions;
+}
 
 /** What the middlewares leave on ctx.state for the routes. */
 export interface CallerState {
   readonly owner: KeyOwner | null;
+  /** The browser session of the cookie (signed in or not), whether or not a key was presented. */
+  readonly session: Session | null;
   readonly caller: Caller;
   /** Why the call is refused (a bad key, a private portal), raised once it is counted; or null. */
   readonly refusal: ApiError | null;
@@ -19,7 +30,7 @@ export interface CallerState {
 /** The caller of a request (set by `authenticate`); anonymous when the middleware did not run. */
 export function callerState(ctx: Context): CallerState {
   const state = (ctx.state as { auth?: CallerState }).auth;
-  return state ?? { owner: null, caller: { keyId: null, ip: ctx.ip }, refusal: null };
+  return state ?? { owner: null, session: null, caller: { keyId: null, ip: ctx.ip }, refusal: null };
 }
 
 /** Why a call without a valid key is refused, or null when it may go on. */
@@ -39,17 +50,27 @@ function refusalOf(presented: string | null, owner: KeyOwner | null, isPrivate: 
   return null;
 }
 
+/** The user signed in by a session, as long as they still exist (removing a user ends their sessions). */
+function sessionOwner(identities: Identities, session: Session | null): KeyOwner | null {
+  const user = session?.user == null ? null : identities.users.find(session.user);
+  return user && { keyId: null, user: user.name, groups: user.groups };
+}
+
 /**
- * Reads the API key: a key that is presented but unknown or revoked will be a 401 (a silent
- * fallback to anonymous would hide the mistake), and so will a call to a private portal
- * without one; until `refuseUnauthenticated`, such a caller is counted as anonymous.
+ * Reads the API key, else the session cookie (a key in the request wins): a key that is
+ * presented but unknown or revoked will be a 401 (a silent fallback to anonymous would hide
+ * the mistake), and so will a call to a private portal without either; until
+ * `refuseUnauthenticated`, such a caller is counted as anonymous. A stale or forged cookie is
+ * no identity, not an error: the browser keeps sending it after a restart or a sign-out.
  */
-export function authenticate(keys: KeyStore, isPrivate: () => boolean) {
+export function authenticate(identities: Identities, isPrivate: () => boolean) {
   return async (ctx: Context, next: Next): Promise<void> => {
     const presented = presentedKey(ctx.get('authorization') || undefined, ctx.query);
-    const owner = presented === null ? null : keys.verify(presented);
+    const session = identities.sessions.read(ctx.cookies.get(SESSION_COOKIE));
+    const owner = presented === null ? sessionOwner(identities, session) : identities.keys.verify(presented);
     const state: CallerState = {
       owner,
+      session,
       caller: { keyId: owner?.keyId ?? null, ip: ctx.ip },
       refusal: refusalOf(presented, owner, isPrivate()),
     };

@@ -1,10 +1,17 @@
 // API keys: shown once, stored as a salted hash only, checked exactly, revocable at once.
 import { expect } from 'chai';
-import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { mkdtemp, readFile, rm, stat } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { createHmac } from 'node:crypto';
-import { KeyStore, presentedKey, scrubKeys, KEYS_FILE, type KeyHasher } from '../../src/auth/keys.js';
+import {
+  KeyStore,
+  presentedKey,
+  scrubKeys,
+  KEYS_FILE,
+  KEYS_USED_FILE,
+  type KeyHasher,
+} from '../../src/auth/keys.js';
 import { main as keysCommand } from '../../src/auth/command.js';
 
 describe('API keys', () => {
@@ -71,6 +78,35 @@ describe('API keys', () => {
     expect(new KeyStore(dir).revoke(entry.id)).to.equal(true);
     expect(server.verify(key)).to.equal(null);
     expect(new KeyStore(dir).revoke('000000000000')).to.equal(false);
+  });
+
+  it('notes when a key was last used, writing keys-used.json at most once a minute per key', async () => {
+    let clock = Date.UTC(2026, 0, 1, 12);
+    const store = new KeyStore(dir, undefined, () => clock);
+    const { key, entry } = store.create('alice');
+    const other = store.create('bob');
+    expect(store.lastUses().size).to.equal(0);
+    store.verify(key);
+    const used = path.join(dir, KEYS_USED_FILE);
+    const first = await stat(used);
+    expect(first.mode & 0o777).to.equal(0o600);
+    expect(store.lastUses().get(entry.id)).to.equal('2026-01-01T12:00:00.000Z');
+    clock += 59_000;
+    store.verify(key);
+    store.verify(key.slice(0, -1));
+    expect((await stat(used)).ino).to.equal(first.ino);
+    expect(store.lastUses().get(entry.id)).to.equal('2026-01-01T12:00:00.000Z');
+    store.verify(other.key);
+    clock += 1_000;
+    store.verify(key);
+    expect(Object.fromEntries(store.lastUses())).to.deep.equal({
+      [entry.id]: '2026-01-01T12:01:00.000Z',
+      [other.entry.id]: '2026-01-01T12:00:59.000Z',
+    });
+    // Noting a use never rewrites keys.json, where a revocation made meanwhile could be lost.
+    expect(JSON.parse(await readFile(path.join(dir, KEYS_FILE), 'utf8')).keys[0]).to.not.have.property(
+      'last_used',
+    );
   });
 
   it('reads the key from the Authorization header (scheme in any case) or apikey=', () => {

@@ -1,0 +1,172 @@
+// Portal users who sign in on the account page: created by the operator, stored in
+// `<portal>/users.json` with only a salted scrypt hash of each password (its cost parameters kept
+// beside it, so they can be raised later without breaking old hashes).
+import { randomBytes, scrypt, timingSafeEqual, type ScryptOptions } from 'node:crypto';
+import { readFileSync, renameSync, statSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { z } from 'zod';
+
+/** The user file of a portal. */
+export const USERS_FILE = 'users.json';
+
+/** Shortest password accepted. */
+export const MIN_PASSWORD_LENGTH = 8;
+
+/** User names: the same as key owners (src/auth/keys.ts). */
+const USER_NAME = /^[\w.@-]{1,100}$/;
+
+/**
+ * scrypt at N=2^15, r=8: 32 MiB and about 0.1 s per hash on one core, so a stolen users.json costs
+ * an attacker that much per guess; stored per user, so new users can get a higher cost.
+ */
+const COST = { N: 2 ** 15, r: 8, p: 1 } as const;
+const KEY_LENGTH = 32;
+
+const passwordHash = z.object({
+  algorithm: z.literal('scrypt'),
+  N: z
+    .number()
+    .int()
+    .min(2)
+    .max(2 ** 20),
+  r: z.number().int().min(1),
+  p: z.number().int().min(1),
+  salt: z.string(),
+  hash: z.string(),
+});
+const userEntry = z.object({
+  name: z.string().regex(USER_NAME),
+  groups: z.array(z.string()).default([]),
+  created: z.string(),
+  password: passwordHash,
+});
+const usersFile = z.object({ users: z.array(userEntry).default([]) });
+
+export type UserEntry = z.output<typeof userEntry>;
+type PasswordHash = z.output<typeof passwordHash>;
+
+/** A signed-in user as the access rules see one. */
+export interface PortalUser {
+  readonly name: string;
+  readonly groups: readonly string[];
+}
+
+function derive(password: string, salt: Buffer, cost: Pick<PasswordHash, 'N' | 'r' | 'p'>): Promise<Buffer> {
+  const options: ScryptOptions = { ...cost, maxmem: 256 * cost.N * cost.r * cost.p };
+  return new Promise((resolve, reject) =>
+    scrypt(password.normalize('NFC'), salt, KEY_LENGTH, options, (error, key) =>
+      error ? reject(error) : resolve(key),
+    ),
+  );
+}
+
+async function hashPassword(password: string): Promise<PasswordHash> {
+  const salt = randomBytes(16);
+  const hash = await derive(password, salt, COST);
+  return { algorithm: 'scrypt', ...COST, salt: salt.toString('base64url'), hash: hash.toString('base64url') };
+}
+
+/** What an unknown user's password is checked against: the same scrypt work as a real user's. */
+const DUMMY: PasswordHash = {
+  algorithm: 'scrypt',
+  ...COST,
+  salt: randomBytes(16).toString('base64url'),
+  hash: randomBytes(KEY_LENGTH).toString('base64url'),
+};
+
+function readUsers(file: string): UserEntry[] {
+  try {
+    return usersFile.parse(JSON.parse(readFileSync(file, 'utf8'))).users;
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return [];
+    throw new Error(`${file}: ${error instanceof Error ? error.message : String(error)}`);
+  }
+}
+
+function writeUsers(file: string, users: readonly UserEntry[]): void {
+  const aside = `${file}.${process.pid}.tmp`;
+  writeFileSync(aside, `${JSON.stringify({ users }, null, 2)}\n`, { mode: 0o600 });
+  renameSync(aside, file);
+}
+
+/** The users of one portal directory. */
+export class UserStore {
+  private readonly file: string;
+  private cache: { version: string; byName: Map<string, UserEntry> } | null = null;
+
+  constructor(portalDir: string) {
+    this.file = path.join(portalDir, USERS_FILE);
+  }
+
+  /** Adds a user; refuses a taken or invalid name and a password under MIN_PASSWORD_LENGTH. */
+  async add(
+    name: string,
+    password: string,
+    groups: readonly string[] = [],
+    now = new Date(),
+  ): Promise<UserEntry> {
+    if (!USER_NAME.test(name)) throw new Error(`invalid user name: ${JSON.stringify(name)}`);
+    if ([...password].length < MIN_PASSWORD_LENGTH) {
+      throw new Error(`the password must have at least ${MIN_PASSWORD_LENGTH} characters`);
+    }
+    const entry: UserEntry = {
+      name,
+      groups: [...groups],
+      created: now.toISOString(),
+      password: await hashPassword(password),
+    };
+    const users = readUsers(this.file);
+    if (users.some((u) => u.name === name)) throw new Error(`user ${name} exists already`);
+    writeUsers(this.file, [...users, entry]);
+    return entry;
+  }
+
+  /** Every user. */
+  list(): UserEntry[] {
+    return readUsers(this.file);
+  }
+
+  /** Removes a user; false when there is none of that name. */
+  remove(name: string): boolean {
+    const users = readUsers(this.file);
+    const kept = users.filter((u) => u.name !== name);
+    if (kept.length === users.length) return false;
+    writeUsers(this.file, kept);
+    return true;
+  }
+
+  /** The user as stored now (re-read when the file changed), or null. */
+  find(name: string): PortalUser | null {
+    const entry = this.entries().get(name);
+    return entry ? { name: entry.name, groups: entry.groups } : null;
+  }
+
+  /**
+   * The user when the password is theirs, else null: an unknown name costs the same scrypt work
+   * as a wrong password, so the answer's timing does not tell which names exist.
+   */
+  async verify(name: string, password: string): Promise<PortalUser | null> {
+    const entry = this.entries().get(name);
+    const stored = entry?.password ?? DUMMY;
+    const expected = Buffer.from(stored.hash, 'base64url');
+    const actual = await derive(password, Buffer.from(stored.salt, 'base64url'), stored);
+    const equal = expected.length === actual.length && timingSafeEqual(expected, actual);
+    return entry && equal ? { name: entry.name, groups: entry.groups } : null;
+  }
+
+  /** The entries by name, re-read when the file changed (every write renames a new file into place). */
+  private entries(): Map<string, UserEntry> {
+    let version = 'none';
+    try {
+      const stat = statSync(this.file);
+      version = `${stat.ino}:${stat.mtimeMs}:${stat.size}`;
+    } catch {
+      // No user file: no users.
+    }
+    if (this.cache?.version !== version) {
+      const users = version === 'none' ? [] : readUsers(this.file);
+      this.cache = { version, byName: new Map(users.map((u) => [u.name, u])) };
+    }
+    return this.cache.byName;
+  }
+}

@@ -1,0 +1,66 @@
+// Session cookies and sign-in limits, without a server: what a forged, altered, expired or
+// signed-out cookie gets, and how the tries of a minute are counted.
+import { expect } from 'chai';
+import { randomBytes } from 'node:crypto';
+import { SESSION_MS, Sessions } from '../../src/auth/sessions.js';
+import { SIGN_IN_TRIES, SignInLimiter } from '../../src/auth/sign-in-limit.js';
+
+describe('sessions', () => {
+  const secret = randomBytes(32);
+  let clock = Date.UTC(2026, 0, 1);
+  const sessions = new Sessions(secret, () => clock);
+
+  it('reads back the session of its own cookie, and nothing from an altered or foreign one', () => {
+    const { session, cookie } = sessions.start('alice');
+    expect(sessions.read(cookie)).to.deep.equal(session);
+    const [text, signature] = cookie.split('.') as [string, string];
+    const bob = Buffer.from(JSON.stringify({ ...session, user: 'bob' })).toString('base64url');
+    expect(sessions.read(`${bob}.${signature}`)).to.equal(null);
+    expect(sessions.read(`${text}.${signature.slice(0, -2)}`)).to.equal(null);
+    expect(sessions.read(`${text}.${signature}.x`)).to.equal(null);
+    expect(new Sessions(randomBytes(32), () => clock).read(cookie)).to.equal(null);
+    for (const junk of [undefined, '', '.', 'a.b', '%%%.%%%']) expect(sessions.read(junk)).to.equal(null);
+  });
+
+  it('expires, and a signed-out session is refused even with a copy of its cookie', () => {
+    const { session, cookie } = sessions.start('alice');
+    clock += SESSION_MS - 1;
+    expect(sessions.read(cookie)).to.not.equal(null);
+    clock += 1;
+    expect(sessions.read(cookie)).to.equal(null);
+    const next = sessions.start('alice');
+    sessions.end(next.session);
+    expect(sessions.read(next.cookie)).to.equal(null);
+    expect(session.id).to.not.equal(next.session.id);
+  });
+
+  it('gives each session its own CSRF token and accepts only that one', () => {
+    const a = sessions.start(null).session;
+    const b = sessions.start(null).session;
+    expect(sessions.checkCsrf(a, sessions.csrfToken(a))).to.equal(true);
+    expect(sessions.checkCsrf(a, sessions.csrfToken(b))).to.equal(false);
+    expect(sessions.checkCsrf(null, sessions.csrfToken(a))).to.equal(false);
+    for (const token of [undefined, '', ['x'], sessions.csrfToken(a).slice(1)]) {
+      expect(sessions.checkCsrf(a, token)).to.equal(false);
+    }
+  });
+});
+
+describe('sign-in limit', () => {
+  it(`allows ${SIGN_IN_TRIES} tries a minute per user name and per address`, () => {
+    let clock = 1_000_000;
+    const limiter = new SignInLimiter(SIGN_IN_TRIES, () => clock);
+    const take = (user: string, ip: string) => limiter.take(user, { keyId: null, ip });
+    for (let i = 0; i < SIGN_IN_TRIES; i++) expect(take('alice', `10.0.0.${i}`).allowed).to.equal(true);
+    // A sixth try at alice, from a new address, is refused: the name's window is full.
+    expect(take('alice', '10.0.1.1')).to.deep.equal({ allowed: false, retryAfterSeconds: 60 });
+    for (let i = 0; i < SIGN_IN_TRIES; i++) expect(take(`user${i}`, '10.0.2.1').allowed).to.equal(true);
+    // A sixth name from one address is refused: the address's window is full.
+    expect(take('zoe', '10.0.2.1').allowed).to.equal(false);
+    expect(take('zoe', '10.0.2.2').allowed).to.equal(true);
+    clock += 30_000;
+    expect(take('alice', '10.0.3.1')).to.deep.equal({ allowed: false, retryAfterSeconds: 30 });
+    clock += 30_000;
+    expect(take('alice', '10.0.3.1').allowed).to.equal(true);
+  });
+});

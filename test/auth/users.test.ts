@@ -1,0 +1,111 @@
+// Portal users: `duckportal users add|list|remove` as an operator runs it (the password on
+// standard input), stored only as a salted scrypt hash in a file only its owner reads.
+import { expect } from 'chai';
+import { execFile } from 'node:child_process';
+import { mkdtemp, readFile, rm, stat } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { KeyStore } from '../../src/auth/keys.js';
+import { USERS_FILE, UserStore } from '../../src/auth/users.js';
+
+const CLI = path.resolve('bin/duckportal.cjs');
+
+/** Runs the real command with `stdin` as its standard input. */
+function duckportal(args: string[], stdin = ''): Promise<{ code: number; stdout: string; stderr: string }> {
+  return new Promise((resolve) => {
+    const child = execFile(CLI, args, (error, stdout, stderr) =>
+      resolve({ code: error ? Number(error.code ?? 1) : 0, stdout, stderr }),
+    );
+    child.stdin!.end(stdin);
+  });
+}
+
+describe('portal users', () => {
+  let dir: string;
+  beforeEach(async () => {
+    dir = await mkdtemp(path.join(os.tmpdir(), 'duckportal-users-'));
+  });
+  afterEach(() => rm(dir, { recursive: true, force: true }));
+
+  it('adds a user with the password read from stdin, stored only as a scrypt hash (mode 0600)', async () => {
+    const added = await duckportal(
+      ['users', 'add', 'alice', '--group', 'press', '--group', 'staff', '--portal', dir],
+      'correct horse battery\nignored second line\n',
+    );
+    expect(added.code, added.stderr).to.equal(0);
+    const file = path.join(dir, USERS_FILE);
+    expect((await stat(file)).mode & 0o777).to.equal(0o600);
+    const text = await readFile(file, 'utf8');
+    expect(text).to.not.include('correct horse');
+    expect(text).to.not.include('ignored');
+    const [entry] = JSON.parse(text).users;
+    expect(entry).to.deep.include({ name: 'alice', groups: ['press', 'staff'] });
+    expect(entry.password).to.include({ algorithm: 'scrypt', N: 32768, r: 8, p: 1 });
+    expect(Buffer.from(entry.password.salt, 'base64url')).to.have.length(16);
+    const users = new UserStore(dir);
+    expect(await users.verify('alice', 'correct horse battery')).to.deep.equal({
+      name: 'alice',
+      groups: ['press', 'staff'],
+    });
+    expect(await users.verify('alice', 'correct horse battery ')).to.equal(null);
+    expect(await users.verify('alice', 'ignored second line')).to.equal(null);
+    expect(await users.verify('bob', 'correct horse battery')).to.equal(null);
+  });
+
+  it('takes a password ending in CRLF or without a line end, and salts each hash apart', async () => {
+    expect((await duckportal(['users', 'add', 'bob', '--portal', dir], 'same password\r\n')).code).to.equal(
+      0,
+    );
+    expect((await duckportal(['users', 'add', 'carol', '--portal', dir], 'same password')).code).to.equal(0);
+    const [bob, carol] = new UserStore(dir).list();
+    expect(bob!.password.salt).to.not.equal(carol!.password.salt);
+    expect(bob!.password.hash).to.not.equal(carol!.password.hash);
+    expect(await new UserStore(dir).verify('bob', 'same password')).to.not.equal(null);
+    expect(await new UserStore(dir).verify('carol', 'same password')).to.not.equal(null);
+  });
+
+  it('refuses a short or empty password, a taken name and an invalid name, storing nothing', async () => {
+    for (const [name, password, message] of [
+      ['dave', 'short\n', 'at least 8 characters'],
+      ['dave', '', 'at least 8 characters'],
+      ['../dave', 'long enough password\n', 'invalid user name'],
+    ] as const) {
+      const refused = await duckportal(['users', 'add', name, '--portal', dir], password);
+      expect(refused.code).to.equal(1);
+      expect(refused.stderr).to.include(message);
+    }
+    expect(new UserStore(dir).list()).to.deep.equal([]);
+    await new UserStore(dir).add('dave', 'first password');
+    const again = await duckportal(['users', 'add', 'dave', '--portal', dir], 'second password\n');
+    expect(again.stderr).to.include('user dave exists already');
+    expect(await new UserStore(dir).verify('dave', 'first password')).to.not.equal(null);
+  });
+
+  it('lists users, and removes one with its API keys', async () => {
+    const users = new UserStore(dir);
+    await users.add('erin', 'erin password', ['staff']);
+    await users.add('frank', 'frank password');
+    const keys = new KeyStore(dir);
+    const erinKey = keys.create('erin', ['staff']).key;
+    const frankKey = keys.create('frank').key;
+    const listed = await duckportal(['users', 'list', '--portal', dir]);
+    expect(
+      listed.stdout
+        .trim()
+        .split('\n')
+        .map((line) => line.split('\t').slice(0, 2)),
+    ).to.deep.equal([
+      ['erin', 'staff'],
+      ['frank', '-'],
+    ]);
+    const removed = await duckportal(['users', 'remove', 'erin', '--portal', dir]);
+    expect(removed.stdout).to.include('revoked 1 API key');
+    expect(users.find('erin')).to.equal(null);
+    expect(await users.verify('erin', 'erin password')).to.equal(null);
+    expect(keys.verify(erinKey)).to.equal(null);
+    expect(keys.verify(frankKey)?.user).to.equal('frank');
+    expect((await duckportal(['users', 'remove', 'erin', '--portal', dir])).stderr).to.include(
+      'no user erin',
+    );
+  });
+});
