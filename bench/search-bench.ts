@@ -83,7 +83,7 @@ async function benchSynthetic(connection: DuckDBConnection, dir: string, rows: n
     const indexed: QuerySource = { table: 'ds', searchTable: 'ds__search', fields: FIELDS };
     const scanned: QuerySource = { ...indexed, searchTable: null };
     const count = async (source: QuerySource) => {
-      const sql = `SELECT count(*) FROM ds WHERE ${compileSearch(source, '*', text, mode)}`;
+      const sql = `SELECT count(*) FROM ds WHERE ${compileSearch(source, '*', text, mode).condition}`;
       const reader = await connection.runAndReadAll(sql);
       return Number(reader.getRowsJS()[0]![0]);
     };

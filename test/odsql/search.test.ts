@@ -2,9 +2,17 @@
 import { expect } from 'chai';
 import type { QuerySource } from '../../src/catalog/source.js';
 import { QueryLangError } from '../../src/odsql/errors.js';
-import { compileSearch, compileStartsWith, type SearchMode } from '../../src/odsql/functions/search.js';
+import { compileQuery } from '../../src/odsql/index.js';
+import {
+  compileSearch as searchOf,
+  compileStartsWith,
+  type SearchMode,
+} from '../../src/odsql/functions/search.js';
 import type { FixtureDb } from '../search/fixture-db.js';
 import { searchFixture } from '../search/search-fixture.js';
+
+/** The condition a search compiles to over the rows. */
+const compileSearch = (...args: Parameters<typeof searchOf>) => searchOf(...args).condition;
 
 type Case = [fields: readonly string[] | '*', text: string, expected: string[]];
 
@@ -116,6 +124,28 @@ describe('full-text search', () => {
     describe(topic, () => cases.forEach((c) => check(c, 'search')));
   }
   describe('suggest: every term a prefix, no fuzziness', () => SUGGESTS.forEach((c) => check(c, 'suggest')));
+
+  it('counts the records of a lone indexed search from the index, with the totals of the rows', async () => {
+    const counted = async (where: string[]) => {
+      const { countSql } = compileQuery(indexed, { where });
+      return [countSql, Number((await db.column(countSql))[0])] as const;
+    };
+    const cases = [
+      ...Object.values(SEARCHES)
+        .flat()
+        .map((c) => ['search', c] as const),
+      ...SUGGESTS.map((c) => ['suggest', c] as const),
+    ];
+    for (const [mode, [fields, text, expected]] of cases) {
+      const search = `${mode}(${fields === '*' ? '*' : fields.join(', ')}, ${JSON.stringify(text)})`;
+      const [sql, total] = await counted([search]);
+      expect(total, search).to.equal(expected.length);
+      const fromIndex = searchOf(indexed, fields, text, mode).ordinals !== null;
+      expect(sql.includes('FROM "ds" '), `${search} scans the rows`).to.equal(!fromIndex);
+    }
+    const [sql, total] = await counted(["search(*, 'drame')", '`year` = 2004']);
+    expect([sql.includes('FROM "ds" '), total], 'a search among other conditions').to.deep.equal([true, 1]);
+  });
 
   it('reads the index when the dataset has one, and only the fields otherwise', () => {
     expect(compileSearch(indexed, '*', 'paris', 'search')).to.contain('"ds__search"');

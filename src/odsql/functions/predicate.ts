@@ -108,8 +108,11 @@ export const PREDICATE_FUNCTIONS: readonly FunctionEntry[] = [
     // Each term is one more scan of the index's vocabulary and one more INTERSECT.
     cost: (args) => SEARCH_COST * Math.max(1, queryTerms(textOf(args[args.length - 1])).length),
     returns: () => 'boolean',
-    compile: (args, ctx) =>
-      compileSearch(ctx.source, searchFields(args), textOf(args[args.length - 1]), mode),
+    compile: (args, ctx) => {
+      const search = compileSearch(ctx.source, searchFields(args), textOf(args[args.length - 1]), mode);
+      if (search.ordinals !== null) ctx.ordinalSets?.set(search.condition, search.ordinals);
+      return search.condition;
+    },
   })),
   {
     name: 'startswith',

@@ -38,6 +38,11 @@ export interface CompileContext {
   readonly rowIdentity: string;
   /** Every quantile fraction the query asks of each argument (by structural key), so they share one state. */
   readonly quantiles?: ReadonlyMap<string, readonly number[]>;
+  /**
+   * Where the rows' conditions are compiled: each index search's condition -> the SQL of its
+   * ordinals, so that counting the records of a lone search reads the index only (compile.ts).
+   */
+  readonly ordinalSets?: Map<string, string>;
 }
 
 /** SQL of a grouping function: the GROUP BY expression, its output value, and its sort key. */

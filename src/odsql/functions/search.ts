@@ -50,6 +50,13 @@ function fieldsOf(source: QuerySource, names: readonly string[] | '*'): Field[] 
   });
 }
 
+/** A compiled search: its condition on the rows, and the ordinals it keeps when read from the index. */
+export interface SearchSql {
+  readonly condition: string;
+  /** SQL of the ordinals of the matching records (repeats possible), or null without an index. */
+  readonly ordinals: string | null;
+}
+
 /**
  * A boolean SQL expression over the rows of `source.table`: the record matches every term of
  * `text` in one of `fields` (a search without terms matches every record).
@@ -59,30 +66,36 @@ export function compileSearch(
   fields: readonly string[] | '*',
   text: string,
   mode: SearchMode,
-): string {
+): SearchSql {
   const chosen = fieldsOf(source, fields);
   const terms = termsOf(text, mode);
-  if (terms.length === 0) return 'TRUE';
-  if (chosen.length === 0) return 'FALSE';
-  const indexed = source.searchTable !== null && chosen.every((f) => f.type === 'text');
-  return indexed ? indexSearchSql(source.searchTable, chosen, terms) : scanSearchSql(chosen, terms);
+  if (terms.length === 0) return { condition: 'TRUE', ordinals: null };
+  if (chosen.length === 0) return { condition: 'FALSE', ordinals: null };
+  if (source.searchTable === null || !chosen.every((f) => f.type === 'text')) {
+    return { condition: scanSearchSql(chosen, terms), ordinals: null };
+  }
+  const ordinals = indexOrdinalsSql(source.searchTable, chosen, terms);
+  return { condition: `(${quoteIdentifier(ORDINAL_COLUMN)} IN (${ordinals}))`, ordinals };
 }
 
 /**
- * Records whose postings cover every term: each term picks the matching (token, field) rows of
- * the index (the fuzzy test runs on those, a vocabulary-sized scan) and unnests their ordinals;
- * INTERSECT keeps the ordinals every term reached (faster in DuckDB than grouping and counting),
- * and the rows are picked by their ordinal (an integer semi-join, 4x cheaper than on record ids).
+ * The ordinals of the records whose postings cover every term. Each term first picks its tokens
+ * from the index's vocabulary (its distinct tokens, a few hundred to a few hundred thousand, where
+ * the fuzzy test runs once per token instead of once per posting block: 4x faster on the 3M
+ * flights), then unnests the ordinals of those tokens in the chosen fields; INTERSECT keeps the
+ * ordinals every term reached (faster in DuckDB than grouping and counting). The rows are picked
+ * by their ordinal (an integer semi-join, 4x cheaper than on record ids).
  */
-function indexSearchSql(searchTable: string, fields: readonly Field[], terms: readonly Term[]): string {
+function indexOrdinalsSql(searchTable: string, fields: readonly Field[], terms: readonly Term[]): string {
   const index = quoteIdentifier(searchTable);
   const names = fields.map((f) => quoteString(f.name)).join(', ');
+  const vocabulary = `(SELECT DISTINCT ${C.token} FROM ${index}) AS ${quoteIdentifier('vocabulary')}`;
   const perTerm = terms.map(
     (term) =>
-      `SELECT unnest(${C.ordinals}) FROM ${index}` +
-      ` WHERE ${C.field} IN (${names}) AND ${MATCHES[term.match](C.token, term.sql)}`,
+      `SELECT unnest(${C.ordinals}) FROM ${index} WHERE ${C.field} IN (${names}) AND ${C.token} IN` +
+      ` (SELECT ${C.token} FROM ${vocabulary} WHERE ${MATCHES[term.match](C.token, term.sql)})`,
   );
-  return `(${quoteIdentifier(ORDINAL_COLUMN)} IN (${perTerm.join(' INTERSECT ')}))`;
+  return perTerm.join(' INTERSECT ');
 }
 
 /**
