@@ -8,6 +8,8 @@ NODE := node
 BIN := node_modules/.bin
 PARSER := dist/src/odsql/generated/parser.cjs
 SOURCES := $(shell find src test bench -name '*.ts' 2>/dev/null)
+WEB_SOURCES := $(shell find web/src -type f 2>/dev/null)
+WEB_MANIFEST := dist/web/manifest.json
 
 .PHONY: install build grammar data run test test-deps check lint typecheck unit bench clean
 
@@ -23,11 +25,15 @@ $(PARSER): grammars/odsql.jison node_modules/.installed
 	mkdir -p $(dir $@)
 	$(BIN)/jison $< -m commonjs -o $@
 
-build: dist/.built
+build: dist/.built $(WEB_MANIFEST)
 
 dist/.built: $(SOURCES) tsconfig.json $(PARSER) node_modules/.installed
 	$(BIN)/tsc -p tsconfig.json
 	touch $@
+
+# The web pages' client code (web/): bundled by esbuild into dist/web with its manifest.
+$(WEB_MANIFEST): $(WEB_SOURCES) web/build.mjs node_modules/.installed
+	$(NODE) web/build.mjs
 
 data: $(PORTAL)/.built
 
@@ -44,12 +50,14 @@ lint: install
 
 typecheck: install grammar
 	$(BIN)/tsc -p tsconfig.json --noEmit
+	$(BIN)/tsc -p web/tsconfig.json
 
 # The export tests read files back with GDAL (ogrinfo), raptor (rapper) and Python's rdflib and
-# openpyxl: installed from Debian's packages when missing (as root, or through sudo); without
-# either, stop with the command. TEST_TOOLS are commands, TEST_PYTHON_MODULES modules of Debian's
-# own python3 (/usr/bin/python3: Debian's modules are not on another python's path).
-TEST_TOOLS := ogrinfo:gdal-bin rapper:raptor2-utils
+# openpyxl, the page tests drive Debian's chromium (puppeteer-core): installed from Debian's
+# packages when missing (as root, or through sudo); without either, stop with the command.
+# TEST_TOOLS are commands, TEST_PYTHON_MODULES modules of Debian's own python3 (/usr/bin/python3:
+# Debian's modules are not on another python's path).
+TEST_TOOLS := ogrinfo:gdal-bin rapper:raptor2-utils chromium:chromium
 TEST_PYTHON_MODULES := rdflib:python3-rdflib openpyxl:python3-openpyxl
 
 test-deps:

@@ -1,4 +1,5 @@
-// Type-aware lint over src, test and bench; generated parsers and build output are ignored.
+// Type-aware lint over src, test, bench and the web pages (web/src, with web/tsconfig.json);
+// generated parsers and build output are ignored.
 import tseslint from 'typescript-eslint';
 
 export default tseslint.config(
@@ -15,6 +16,8 @@ export default tseslint.config(
       '@typescript-eslint/no-floating-promises': 'error',
     },
   },
+  // Plain scripts (web/build.mjs) are in no TypeScript project.
+  { files: ['**/*.mjs'], ...tseslint.configs.disableTypeChecked },
   {
     files: ['test/**/*.ts', 'bench/**/*.ts'],
     rules: {

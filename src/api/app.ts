@@ -1,5 +1,5 @@
-// The Koa application: CORS and one error middleware on top, trailing slashes folded, old v2 paths
-// aliased, GET only, the routers (v2.1, v1, the OpenAPI document).
+// The Koa application: CORS and one error middleware on top, the web pages and their bundle,
+// trailing slashes folded, old v2 paths aliased, GET only, the routers (v2.1, v1, the OpenAPI document).
 import Koa from 'koa';
 import Router from '@koa/router';
 import { ApiError, errorMiddleware } from './errors.js';
@@ -14,6 +14,8 @@ import { requestGuards } from './request-guards.js';
 import { openApiDocument } from './openapi.js';
 import { v2Aliases } from './v1/aliases.js';
 import { v1Router } from './v1/index.js';
+import { assets } from '../web/assets.js';
+import { pageErrors, pagesRouter } from '../web/pages.js';
 
 export const V21_PREFIX = '/api/explore/v2.1';
 
@@ -46,7 +48,11 @@ export function createApp(services: Services): Koa {
   app.silent = true;
   app.use(cors());
   app.use(errorMiddleware(services.log));
+  app.use(assets());
   app.use(authenticate(services.guard, () => services.portal().settings.private));
+  // Pages know their caller but are not API calls: no quota, and HTML errors (src/web/pages.ts).
+  app.use(pageErrors(services));
+  app.use(pagesRouter(services).routes());
   app.use(rateLimit(() => services.guard.quotas()));
   app.use(refuseUnauthenticated());
   app.use(requestGuards());

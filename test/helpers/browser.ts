@@ -1,0 +1,79 @@
+// A real browser for the page tests: Debian's chromium (`make test-deps` installs it) driven by
+// puppeteer-core, headless, with a fresh profile, no background traffic, and a record of every
+// URL each page requested, so a test can check that nothing left the server's origin.
+import { mkdtemp, rm } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import puppeteer, { type Browser, type Page } from 'puppeteer-core';
+import { startSampleServer } from './sample-portal.js';
+import type { TestServer } from './server.js';
+
+export const CHROMIUM = '/usr/bin/chromium';
+
+export interface TestBrowser {
+  readonly browser: Browser;
+  /** Every URL requested by the pages opened so far (documents, scripts, fetches, images). */
+  readonly requests: string[];
+  /** A new tab at `url`, 1280x800 unless told, once the network is idle. */
+  open(url: string, viewport?: { width: number; height: number }): Promise<Page>;
+  /** The requested URLs that are not on `origin` (data: and blob: URLs are the page's own). */
+  foreign(origin: string): string[];
+  close(): Promise<void>;
+}
+
+/** Launches chromium with a throw-away user-data-dir; `close()` ends it and removes the folder. */
+export async function launchBrowser(): Promise<TestBrowser> {
+  const profile = await mkdtemp(path.join(os.tmpdir(), 'duckportal-chromium-'));
+  const browser = await puppeteer.launch({
+    executablePath: CHROMIUM,
+    headless: true,
+    userDataDir: profile,
+    args: [
+      '--no-sandbox',
+      '--disable-background-networking',
+      '--disable-component-update',
+      '--no-first-run',
+      '--use-angle=swiftshader',
+      '--enable-unsafe-swiftshader',
+    ],
+  });
+  const requests: string[] = [];
+  return {
+    browser,
+    requests,
+    async open(url, viewport = { width: 1280, height: 800 }) {
+      const page = await browser.newPage();
+      page.on('request', (request) => requests.push(request.url()));
+      await page.setViewport(viewport);
+      await page.goto(url, { waitUntil: 'networkidle0' });
+      return page;
+    },
+    foreign(origin) {
+      return requests.filter((url) => !/^(data|blob):/.test(url) && new URL(url).origin !== origin);
+    },
+    async close() {
+      await browser.close();
+      await rm(profile, { recursive: true, force: true });
+    },
+  };
+}
+
+/** The sample server and a browser, opened before a suite and closed after. */
+export interface BrowserSuite {
+  readonly server: TestServer;
+  readonly browser: TestBrowser;
+}
+
+/** Registers the suite's hooks; the returned object is filled before the first test. */
+export function useBrowserSuite(): BrowserSuite {
+  const suite = {} as { server: TestServer; browser: TestBrowser };
+  before(async () => {
+    suite.server = await startSampleServer();
+    suite.browser = await launchBrowser();
+  });
+  after(async () => {
+    await suite.browser?.close();
+    await suite.server?.close();
+  });
+  return suite;
+}

@@ -1,0 +1,150 @@
+// The pages as HTTP answers (no browser): HTML shells in the portal's language, the bundle with
+// immutable caching, HTML 404s outside /api/ and JSON ones inside, the same page for an unknown
+// dataset and one the caller may not see, a sign-in page on a private portal.
+import { expect } from 'chai';
+import { readFile, writeFile } from 'node:fs/promises';
+import path from 'node:path';
+import { KeyStore } from '../../src/auth/keys.js';
+import { webManifest } from '../../src/web/manifest.js';
+import { makePrivate, startFixtureServer } from '../helpers/fixture-portal.js';
+import type { TestServer } from '../helpers/server.js';
+
+async function editJson(file: string, edit: (value: any) => void): Promise<void> {
+  const value = JSON.parse(await readFile(file, 'utf8'));
+  edit(value);
+  await writeFile(file, JSON.stringify(value));
+}
+
+async function page(server: TestServer, url: string, init?: RequestInit) {
+  const response = await server.get(url, init);
+  return { status: response.status, type: response.headers.get('content-type'), html: await response.text() };
+}
+
+describe('web: pages over HTTP (fixture portal)', () => {
+  let server: TestServer;
+  let staffKey: string;
+
+  before(async () => {
+    server = await startFixtureServer(async (dir) => {
+      staffKey = new KeyStore(dir).create('alice', ['staff']).key;
+      await editJson(path.join(dir, 'portal.json'), (p) => (p.language = 'fr'));
+      await editJson(path.join(dir, 'datasets', 'towns', 'dataset.json'), (d) => {
+        d.visibility = 'restricted';
+        d.access = [{ groups: ['staff'] }];
+      });
+    });
+  });
+  after(() => server.close());
+
+  it('serves the catalog at / and /explore/ with the portal language, title and entry script', async () => {
+    for (const url of ['/', '/explore/', '/explore']) {
+      const answer = await page(server, url);
+      expect(answer.status, url).to.equal(200);
+      expect(answer.type).to.equal('text/html; charset=utf-8');
+      expect(answer.html).to.include('<html lang="fr">');
+      expect(answer.html).to.include('<title>Catalog · Fixture portal</title>');
+      expect(answer.html).to.include(
+        `<script type="module" src="/assets/${webManifest().entries.catalog!.script}">`,
+      );
+      expect(answer.html).to.include('data-api="/api/explore/v2.1"');
+    }
+  });
+
+  it('serves every bundle file with immutable caching and its content type; nothing else', async () => {
+    const { stylesheet, entries } = webManifest();
+    for (const [file, type] of [
+      [entries.catalog!.script, 'text/javascript; charset=utf-8'],
+      [stylesheet, 'text/css; charset=utf-8'],
+    ] as const) {
+      const response = await server.get(`/assets/${file}`);
+      expect(response.status, file).to.equal(200);
+      expect(response.headers.get('content-type')).to.equal(type);
+      expect(response.headers.get('cache-control')).to.equal('public, max-age=31536000, immutable');
+      expect((await response.arrayBuffer()).byteLength).to.be.greaterThan(100);
+    }
+    for (const url of [
+      '/assets/manifest.json',
+      '/assets/nope-123.js',
+      '/assets/..%2Fsrc%2Fserver.js',
+      '/assets/',
+    ]) {
+      const response = await server.get(url);
+      expect(response.status, url).to.equal(404);
+      expect(response.headers.get('cache-control'), url).to.equal(null);
+    }
+  });
+
+  it('shows a dataset page with its tabs, the dataset id and tab as data attributes', async () => {
+    const answer = await page(server, '/explore/dataset/words/');
+    expect(answer.status).to.equal(200);
+    expect(answer.html).to.include('<h1>Words</h1>');
+    expect(answer.html).to.include('data-dataset="words" data-tab="information"');
+    expect(answer.html).to.match(
+      /<a data-carry href="\/explore\/dataset\/words\/information\/" aria-current="page">/,
+    );
+    expect((await page(server, '/explore/dataset/words/information/')).status).to.equal(200);
+  });
+
+  it('answers an unknown dataset and a restricted one alike: the HTML 404 page', async () => {
+    const unknown = await page(server, '/explore/dataset/nope/information/');
+    const restricted = await page(server, '/explore/dataset/towns/information/');
+    for (const answer of [unknown, restricted]) {
+      expect(answer.status).to.equal(404);
+      expect(answer.type).to.equal('text/html; charset=utf-8');
+      expect(answer.html).to.include('Dataset not found or not allowed');
+    }
+    expect(restricted.html.replace(/towns/g, 'nope')).to.equal(unknown.html);
+    const withRights = await page(server, '/explore/dataset/towns/', {
+      headers: { Authorization: `Apikey ${staffKey}` },
+    });
+    expect(withRights.status).to.equal(200);
+    expect(withRights.html).to.include('<h1>Towns</h1>');
+  });
+
+  it('gives an HTML 404 outside /api/ and keeps the JSON 404 of the API', async () => {
+    for (const url of [
+      '/nothing-here',
+      '/explore/dataset/words/no-such-tab/',
+      '/explore/dataset/words/table/x',
+    ]) {
+      const answer = await page(server, url);
+      expect(answer.status, url).to.equal(404);
+      expect(answer.type, url).to.equal('text/html; charset=utf-8');
+      expect(answer.html, url).to.include('<html lang="fr">');
+    }
+    const api = await server.json('/api/explore/v2.1/nothing');
+    expect(api.status).to.equal(404);
+    expect(api.body.error_code).to.equal('NotFoundResource');
+  });
+
+  it('escapes what the URL brings into a page', async () => {
+    const answer = await page(server, `/explore/dataset/${encodeURIComponent('<b>"x')}/`);
+    expect(answer.status).to.equal(404);
+    expect(answer.html).to.include('<code>&#60;b&#62;&#34;x</code>');
+    expect(answer.html).not.to.include('<b>"x');
+  });
+});
+
+describe('web: pages of a private portal', () => {
+  let server: TestServer;
+  let key: string;
+  before(async () => {
+    server = await startFixtureServer(async (dir) => {
+      key = await makePrivate(dir);
+    });
+  });
+  after(() => server.close());
+
+  it('asks an anonymous visitor to sign in, in HTML, and shows the pages with a key', async () => {
+    const anonymous = await page(server, '/explore/dataset/words/');
+    expect(anonymous.status).to.equal(401);
+    expect(anonymous.type).to.equal('text/html; charset=utf-8');
+    expect(anonymous.html).to.include('href="/account/"');
+    expect(anonymous.html).not.to.include('Words');
+    const signed = await page(server, '/explore/dataset/words/', {
+      headers: { Authorization: `Apikey ${key}` },
+    });
+    expect(signed.status).to.equal(200);
+    expect((await server.json('/api/explore/v2.1/catalog/datasets')).status).to.equal(401);
+  });
+});

@@ -1,0 +1,76 @@
+// The facet sidebar of the catalog and of the table tab: each facet's values with their counts;
+// a click on a value refines on it (again: removes it), its "exclude" button excludes it.
+import type { FacetGroup, FacetValue } from './types.js';
+import { formatCount } from './text.js';
+import { isPicked, togglePick, type FilterState } from './url-state.js';
+
+interface Props {
+  readonly groups: readonly FacetGroup[];
+  readonly state: FilterState;
+  readonly onChange: (next: FilterState) => void;
+  /** The label of a facet (a field's label), by its name. */
+  readonly label: (name: string) => string;
+}
+
+function Value(props: { facet: string; value: FacetValue } & Omit<Props, 'groups' | 'label'>) {
+  const { facet, value, state, onChange } = props;
+  const refined = isPicked(state.refine, facet, value.value);
+  const excluded = isPicked(state.exclude, facet, value.value);
+  return (
+    <li class={excluded ? 'excluded' : undefined}>
+      <button
+        type="button"
+        class="facet-value"
+        aria-pressed={refined}
+        onClick={() => onChange(togglePick(state, 'refine', facet, value.value))}
+      >
+        <span class="facet-name">{value.name}</span> <span class="count">{formatCount(value.count)}</span>
+      </button>
+      <button
+        type="button"
+        class="facet-exclude"
+        aria-pressed={excluded}
+        title={excluded ? `Stop excluding ${value.name}` : `Exclude ${value.name}`}
+        aria-label={excluded ? `Stop excluding ${value.name}` : `Exclude ${value.name}`}
+        onClick={() => onChange(togglePick(state, 'exclude', facet, value.value))}
+      >
+        {excluded ? '↺' : '⊘'}
+      </button>
+    </li>
+  );
+}
+
+/** Excluded values are not in the API's facets any more: listed from the state so they can be put back. */
+function withExcluded(group: FacetGroup, state: FilterState): FacetValue[] {
+  const excluded = state.exclude
+    .filter(([field, value]) => field === group.name && !group.facets.some((v) => v.value === value))
+    .map(([, value]) => ({ name: value, value, count: 0 }));
+  return [...group.facets, ...excluded];
+}
+
+/** The facets as lists of buttons, each facet a section headed by its label. */
+export function FacetList(props: Props) {
+  const groups = props.groups.filter(
+    (g) => g.facets.length || props.state.exclude.some(([f]) => f === g.name),
+  );
+  return (
+    <aside class="facets" aria-label="Filters">
+      {groups.map((group) => (
+        <section key={group.name}>
+          <h2>{props.label(group.name)}</h2>
+          <ul>
+            {withExcluded(group, props.state).map((value) => (
+              <Value
+                key={value.value}
+                facet={group.name}
+                value={value}
+                state={props.state}
+                onChange={props.onChange}
+              />
+            ))}
+          </ul>
+        </section>
+      ))}
+    </aside>
+  );
+}

@@ -1,0 +1,123 @@
+// The state of a catalog or dataset page, held in its URL as the public service's pages hold it
+// (`q`, `refine.<field>`, `exclude.<field>`, `where`, `sort`, `page`), and the API parameters that
+// state stands for: what a page shows is what the API answers to the same parameters.
+
+/** A facet value picked in refine or exclude: [field, value]. */
+export type Pick = readonly [field: string, value: string];
+
+export interface FilterState {
+  /** Full-text query (search over every text field). */
+  readonly q: string;
+  readonly refine: readonly Pick[];
+  readonly exclude: readonly Pick[];
+  /** An ODSQL condition typed by the user. */
+  readonly where: string;
+  /** `field` (ascending) or `-field` (descending), or '' for the API's order. */
+  readonly sort: string;
+  /** 1-based page number. */
+  readonly page: number;
+}
+
+export const EMPTY_STATE: FilterState = { q: '', refine: [], exclude: [], where: '', sort: '', page: 1 };
+
+function picks(params: URLSearchParams, prefix: string): Pick[] {
+  const found: Pick[] = [];
+  for (const [name, value] of params) {
+    if (name.startsWith(prefix) && name.length > prefix.length && value !== '')
+      found.push([name.slice(prefix.length), value]);
+  }
+  return found;
+}
+
+/** The state a URL query string (`location.search`) holds; anything malformed is left out. */
+export function readState(search: string): FilterState {
+  const params = new URLSearchParams(search);
+  const page = Number(params.get('page') ?? '1');
+  return {
+    q: params.get('q') ?? '',
+    refine: picks(params, 'refine.'),
+    exclude: picks(params, 'exclude.'),
+    where: params.get('where') ?? '',
+    sort: params.get('sort') ?? '',
+    page: Number.isInteger(page) && page >= 1 ? page : 1,
+  };
+}
+
+/** The URL query string of a state ('' or '?...'), the inverse of readState. */
+export function stateSearch(state: FilterState): string {
+  const params = new URLSearchParams();
+  if (state.q) params.set('q', state.q);
+  for (const [field, value] of state.refine) params.append(`refine.${field}`, value);
+  for (const [field, value] of state.exclude) params.append(`exclude.${field}`, value);
+  if (state.where) params.set('where', state.where);
+  if (state.sort) params.set('sort', state.sort);
+  if (state.page > 1) params.set('page', String(state.page));
+  const text = params.toString();
+  return text ? `?${text}` : '';
+}
+
+/** An ODSQL string literal of `text`. */
+export function odsqlString(text: string): string {
+  return `"${text.replace(/[\\"]/g, (c) => `\\${c}`)}"`;
+}
+
+/** An ODSQL field reference, backquoted so any field name is one. */
+export function odsqlField(name: string): string {
+  return `\`${name.replace(/[\\`]/g, (c) => `\\${c}`)}\``;
+}
+
+/**
+ * The API's filtering parameters of a state: `q` as a search(*) condition and the user's `where`
+ * as a second condition (each parsed on its own, so an error's position is in the user's text),
+ * refine and exclude as `field:value`.
+ */
+export function filterParams(state: FilterState): URLSearchParams {
+  const params = new URLSearchParams();
+  if (state.q.trim()) params.append('where', `search(*, ${odsqlString(state.q.trim())})`);
+  if (state.where.trim()) params.append('where', state.where);
+  for (const [field, value] of state.refine) params.append('refine', `${field}:${value}`);
+  for (const [field, value] of state.exclude) params.append('exclude', `${field}:${value}`);
+  return params;
+}
+
+/** The API's order_by of a `sort` value, or null. */
+export function orderBy(sort: string): string | null {
+  if (!sort || sort === '-') return null;
+  return sort.startsWith('-') ? `${odsqlField(sort.slice(1))} desc` : odsqlField(sort);
+}
+
+/** The parameters of one page of records: the filters, the order, limit and offset. */
+export function pageParams(state: FilterState, pageSize: number): URLSearchParams {
+  const params = filterParams(state);
+  const order = orderBy(state.sort);
+  if (order) params.set('order_by', order);
+  params.set('limit', String(pageSize));
+  params.set('offset', String((state.page - 1) * pageSize));
+  return params;
+}
+
+/** Whether `field` = `value` is picked in the state's refine (or exclude) list. */
+export function isPicked(picked: readonly Pick[], field: string, value: string): boolean {
+  return picked.some(([f, v]) => f === field && v === value);
+}
+
+/**
+ * The state with `field` = `value` toggled in refine or exclude (and out of the other list), back
+ * on page 1: a click picks a value, a second click removes it.
+ */
+export function togglePick(
+  state: FilterState,
+  list: 'refine' | 'exclude',
+  field: string,
+  value: string,
+): FilterState {
+  const other = list === 'refine' ? 'exclude' : 'refine';
+  const without = (picked: readonly Pick[]) => picked.filter(([f, v]) => !(f === field && v === value));
+  const on = !isPicked(state[list], field, value);
+  return {
+    ...state,
+    [list]: on ? [...state[list], [field, value] as Pick] : without(state[list]),
+    [other]: without(state[other]),
+    page: 1,
+  };
+}

@@ -1,0 +1,28 @@
+// A page's filter state as a preact hook over its URL: each change is a history entry (Back undoes
+// it), and links marked `data-carry` (the dataset tabs) follow it, so a tab opens with the filters.
+import { useCallback, useEffect, useState } from 'preact/hooks';
+import { readState, stateSearch, type FilterState } from './url-state.js';
+
+/** Points every `a[data-carry]` at its own path with the state's filters (not its page number). */
+function carryFilters(state: FilterState): void {
+  const search = stateSearch({ ...state, page: 1 });
+  for (const link of document.querySelectorAll<HTMLAnchorElement>('a[data-carry]')) {
+    link.search = search;
+  }
+}
+
+/** The state in the URL and a setter that pushes the new state's URL. */
+export function useUrlState(): [FilterState, (next: FilterState) => void] {
+  const [state, setState] = useState(() => readState(location.search));
+  useEffect(() => {
+    const onPop = () => setState(readState(location.search));
+    addEventListener('popstate', onPop);
+    return () => removeEventListener('popstate', onPop);
+  }, []);
+  useEffect(() => carryFilters(state), [state]);
+  const update = useCallback((next: FilterState) => {
+    history.pushState(null, '', `${location.pathname}${stateSearch(next)}`);
+    setState(next);
+  }, []);
+  return [state, update];
+}
