@@ -11,7 +11,7 @@ SOURCES := $(shell find src test bench -name '*.ts' 2>/dev/null)
 WEB_SOURCES := $(shell find web/src -type f 2>/dev/null)
 WEB_MANIFEST := dist/web/manifest.json
 
-.PHONY: install build grammar data run test test-deps check lint typecheck unit bench clean
+.PHONY: install build grammar data run test test-deps check lint typecheck unit bench screenshots clean
 
 install: node_modules/.installed
 
@@ -79,6 +79,10 @@ unit: build data test-deps
 check: lint typecheck unit
 
 test: check
+
+# The README's pictures of the pages (docs/screenshots), taken in the test browser.
+screenshots: build data test-deps
+	UV_THREADPOOL_SIZE=64 $(NODE) dist/test/web/screenshots.js
 
 bench: build data
 	$(NODE) dist/bench/run.js --portal $(PORTAL)

@@ -14,6 +14,9 @@ const outdir = path.resolve(root, '../dist/web');
 const ENTRIES = {
   catalog: 'src/pages/catalog.tsx',
   information: 'src/tabs/information.tsx',
+  table: 'src/tabs/table.tsx',
+  export: 'src/tabs/export.tsx',
+  api: 'src/tabs/api.tsx',
 };
 /** The site's stylesheet, linked by every page (script or not). */
 const STYLESHEET = 'src/site.css';
@@ -39,6 +42,16 @@ const result = await esbuild.build({
   logLevel: 'warning',
 });
 
+/** Every chunk `file` loads before it runs (its static imports, theirs, ...), each once. */
+function staticImports(file, seen = new Set()) {
+  for (const { path: chunk, kind } of result.metafile.outputs[file].imports) {
+    if (kind !== 'import-statement' || seen.has(chunk)) continue;
+    seen.add(chunk);
+    staticImports(chunk, seen);
+  }
+  return [...seen];
+}
+
 /** Entry -> its script, its own stylesheet (a library's) and its chunks, as file names in dist/web. */
 const entries = {};
 let stylesheet = null;
@@ -50,7 +63,7 @@ for (const [file, output] of Object.entries(result.metafile.outputs)) {
   entries[name] = {
     script: path.basename(file),
     styles: output.cssBundle ? [path.basename(output.cssBundle)] : [],
-    imports: output.imports.filter((i) => i.kind === 'import-statement').map((i) => path.basename(i.path)),
+    imports: staticImports(file).map((chunk) => path.basename(chunk)),
   };
 }
 await writeFile(path.join(outdir, 'manifest.json'), `${JSON.stringify({ stylesheet, entries }, null, 2)}\n`);

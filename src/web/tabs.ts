@@ -16,6 +16,9 @@ const always = (): boolean => true;
 
 export const DATASET_TABS: readonly DatasetTab[] = [
   { name: 'information', label: 'Information', entry: 'information', applies: always },
+  { name: 'table', label: 'Table', entry: 'table', applies: always },
+  { name: 'export', label: 'Export', entry: 'export', applies: always },
+  { name: 'api', label: 'API', entry: 'api', applies: always },
 ];
 
 /** The tabs `dataset` has. */

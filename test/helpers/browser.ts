@@ -64,12 +64,19 @@ export interface BrowserSuite {
   readonly browser: TestBrowser;
 }
 
-/** Registers the suite's hooks; the returned object is filled before the first test. */
+/**
+ * Registers the suite's hooks; the returned object is filled before the first test. After each
+ * test, a request that left the server's origin fails it.
+ */
 export function useBrowserSuite(): BrowserSuite {
   const suite = {} as { server: TestServer; browser: TestBrowser };
   before(async () => {
     suite.server = await startSampleServer();
     suite.browser = await launchBrowser();
+  });
+  afterEach(() => {
+    const foreign = suite.browser.foreign(suite.server.base);
+    if (foreign.length) throw new Error(`the pages requested other origins: ${foreign.join(', ')}`);
   });
   after(async () => {
     await suite.browser?.close();

@@ -1,5 +1,6 @@
 // The facet sidebar of the catalog and of the table tab: each facet's values with their counts;
 // a click on a value refines on it (again: removes it), its "exclude" button excludes it.
+import { useState } from 'preact/hooks';
 import type { FacetGroup, FacetValue } from './types.js';
 import { formatCount } from './text.js';
 import { isPicked, togglePick, type FilterState } from './url-state.js';
@@ -48,6 +49,37 @@ function withExcluded(group: FacetGroup, state: FilterState): FacetValue[] {
   return [...group.facets, ...excluded];
 }
 
+/** Values shown before "Show all": a long facet (50 states) would push the others out of sight. */
+const SHOWN = 8;
+
+function Group({
+  group,
+  label,
+  state,
+  onChange,
+}: { group: FacetGroup; label: string } & Omit<Props, 'groups' | 'label'>) {
+  const [all, setAll] = useState(false);
+  const values = withExcluded(group, state);
+  const picked = (value: FacetValue) =>
+    isPicked(state.refine, group.name, value.value) || isPicked(state.exclude, group.name, value.value);
+  const shown = all ? values : values.filter((value, index) => index < SHOWN || picked(value));
+  return (
+    <section>
+      <h2>{label}</h2>
+      <ul>
+        {shown.map((value) => (
+          <Value key={value.value} facet={group.name} value={value} state={state} onChange={onChange} />
+        ))}
+      </ul>
+      {values.length > shown.length || all ? (
+        <button type="button" class="link" aria-expanded={all} onClick={() => setAll(!all)}>
+          {all ? 'Show fewer' : `Show all ${values.length}`}
+        </button>
+      ) : null}
+    </section>
+  );
+}
+
 /** The facets as lists of buttons, each facet a section headed by its label. */
 export function FacetList(props: Props) {
   const groups = props.groups.filter(
@@ -56,20 +88,13 @@ export function FacetList(props: Props) {
   return (
     <aside class="facets" aria-label="Filters">
       {groups.map((group) => (
-        <section key={group.name}>
-          <h2>{props.label(group.name)}</h2>
-          <ul>
-            {withExcluded(group, props.state).map((value) => (
-              <Value
-                key={value.value}
-                facet={group.name}
-                value={value}
-                state={props.state}
-                onChange={props.onChange}
-              />
-            ))}
-          </ul>
-        </section>
+        <Group
+          key={group.name}
+          group={group}
+          label={props.label(group.name)}
+          state={props.state}
+          onChange={props.onChange}
+        />
       ))}
     </aside>
   );

@@ -1,0 +1,43 @@
+// `make screenshots`: the pictures of the README (docs/screenshots/*.png), taken in the test
+// browser on the sample portal. Not a test: run it when the pages change, look at the pictures.
+import { mkdir } from 'node:fs/promises';
+import path from 'node:path';
+import { launchBrowser } from '../helpers/browser.js';
+import { startSampleServer } from '../helpers/sample-portal.js';
+
+const SHOTS: readonly { file: string; path: string; width: number; height: number; ready: string }[] = [
+  { file: 'home.png', path: '/', width: 1280, height: 860, ready: '.card' },
+  {
+    file: 'table.png',
+    path: '/explore/dataset/airports/table/?refine.state=CA&sort=-latitude',
+    width: 1280,
+    height: 860,
+    ready: 'table.records tbody tr',
+  },
+  {
+    file: 'table-375.png',
+    path: '/explore/dataset/airports/table/?refine.state=CA',
+    width: 375,
+    height: 760,
+    ready: 'table.records tbody tr',
+  },
+];
+
+const out = path.resolve('docs/screenshots');
+await mkdir(out, { recursive: true });
+const server = await startSampleServer();
+const browser = await launchBrowser();
+try {
+  for (const shot of SHOTS) {
+    const page = await browser.open(`${server.base}${shot.path}`, { width: shot.width, height: shot.height });
+    await page.waitForSelector(shot.ready);
+    await page.screenshot({ path: path.join(out, shot.file) });
+    process.stdout.write(`docs/screenshots/${shot.file}\n`);
+    await page.close();
+  }
+  const foreign = browser.foreign(server.base);
+  if (foreign.length) throw new Error(`requests left the origin: ${foreign.join(', ')}`);
+} finally {
+  await browser.close();
+  await server.close();
+}
