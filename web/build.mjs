@@ -17,6 +17,7 @@ const ENTRIES = {
   table: 'src/tabs/table.tsx',
   export: 'src/tabs/export.tsx',
   api: 'src/tabs/api.tsx',
+  console: 'src/pages/console.ts',
 };
 /** The site's stylesheet, linked by every page (script or not). */
 const STYLESHEET = 'src/site.css';

@@ -16,6 +16,7 @@ import { v2Aliases } from './v1/aliases.js';
 import { v1Router } from './v1/index.js';
 import { assets } from '../web/assets.js';
 import { pageErrors, pagesRouter } from '../web/pages.js';
+import { accountRouter } from '../web/account-routes.js';
 
 export const V21_PREFIX = '/api/explore/v2.1';
 
@@ -50,7 +51,9 @@ export function createApp(services: Services): Koa {
   app.use(errorMiddleware(services.log));
   app.use(assets());
   app.use(authenticate(services.guard, () => services.portal().settings.private));
-  // Pages know their caller but are not API calls: no quota, and HTML errors (src/web/pages.ts).
+  // The account page (its forms are the only POST routes), then the pages: they know their caller
+  // but are not API calls: no quota, and HTML errors (src/web/pages.ts).
+  app.use(accountRouter(services).routes());
   app.use(pageErrors(services));
   app.use(pagesRouter(services).routes());
   app.use(rateLimit(() => services.guard.quotas()));

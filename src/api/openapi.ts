@@ -106,6 +106,9 @@ export function openApiDocument(routers: readonly Router[]): Record<string, unkn
       description:
         'Read-only data portal API. Authentication: `Authorization: Apikey <key>` or `apikey=<key>`.',
     },
+    // Relative to the document's own URL: the API console's "Try it out" calls the origin that
+    // served the document, whatever name or port the server is reached by.
+    servers: [{ url: '/', description: 'This server' }],
     paths: Object.fromEntries(routes.map((r) => [r.path, operation(r.routerPath, r.path)])),
     components: {
       schemas: {

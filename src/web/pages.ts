@@ -7,13 +7,15 @@ import type { Context, Next } from 'koa';
 import type { Services } from '../api/services.js';
 import { accessOf } from '../api/services.js';
 import { callerState } from '../auth/middleware.js';
-import { escapeHtml, renderPage, type PageShell } from './layout.js';
+import { escapeHtml, PAGE_API_BASE, renderPage, type PageShell } from './layout.js';
 import { tabsOf } from './tabs.js';
 import type { Dataset } from '../catalog/portal.js';
 
-type Shell = Omit<PageShell, 'lang' | 'portalTitle'>;
+/** A page's shell without what every page takes from the portal. */
+export type Shell = Omit<PageShell, 'lang' | 'portalTitle'>;
 
-function answer(ctx: Context, services: Services, status: number, shell: Shell): void {
+/** Answers `ctx` with the HTML page of `shell`, in the portal's language and with its title. */
+export function answerPage(ctx: Context, services: Services, status: number, shell: Shell): void {
   const settings = services.portal().settings;
   ctx.status = status;
   ctx.type = 'text/html; charset=utf-8';
@@ -66,7 +68,7 @@ function datasetPage(dataset: Dataset, tabName: string): Shell | null {
   };
 }
 
-/** The pages' router: the catalog and the dataset pages. */
+/** The pages' router: the catalog, the dataset pages and the API console. */
 export function pagesRouter(services: Services): Router {
   const router = new Router();
   const catalog: Shell = {
@@ -75,47 +77,69 @@ export function pagesRouter(services: Services): Router {
     entry: 'catalog',
     main: '<h1>Datasets</h1><div id="app"></div>',
   };
-  router.get(['/', '/explore'], (ctx) => answer(ctx, services, 200, catalog));
+  router.get(['/', '/explore'], (ctx) => answerPage(ctx, services, 200, catalog));
+  const apiConsole: Shell = {
+    title: 'API console',
+    section: 'console',
+    entry: 'console',
+    main: '<h1>API console</h1><div id="console"></div>',
+  };
+  router.get(`${PAGE_API_BASE}/console`, (ctx) => answerPage(ctx, services, 200, apiConsole));
   router.get(['/explore/dataset/:id', '/explore/dataset/:id/:tab'], (ctx) => {
     const { id, tab = 'information' } = ctx.params as { id: string; tab?: string };
     const dataset = services.portal().datasets.get(id);
     if (!dataset || !accessOf(ctx, dataset).dataVisible)
-      return answer(ctx, services, 404, datasetNotFound(id));
+      return answerPage(ctx, services, 404, datasetNotFound(id));
     const page = datasetPage(dataset, tab);
     if (!page)
-      return answer(ctx, services, 404, messagePage('Page not found', 'This dataset has no such tab.'));
-    answer(ctx, services, 200, page);
+      return answerPage(ctx, services, 404, messagePage('Page not found', 'This dataset has no such tab.'));
+    answerPage(ctx, services, 200, page);
   });
   return router;
 }
 
 /**
- * Wraps everything outside /api/ that a browser reads: a caller the API would refuse (a private
- * portal, a bad key) gets an HTML page asking to sign in, and a path nothing answered the HTML 404.
+ * Wraps every page path (everything outside /api/, and the API console): a private portal sends a
+ * caller who is not signed in to the sign-in form (303, back here once signed in), a bad key
+ * gets an HTML page saying so, a method other than GET/HEAD is a 405 page (the account page's
+ * forms, mounted before this, are the only POST routes), and a path nothing answered the HTML 404.
  */
 export function pageErrors(services: Services) {
   return async (ctx: Context, next: Next): Promise<void> => {
-    if (API_PATH.test(ctx.path) || !isRead(ctx)) {
+    if (API_PATH.test(ctx.path) && !CONSOLE_PATH.test(ctx.path)) {
       await next();
       return;
     }
+    if (!isRead(ctx)) {
+      ctx.set('Allow', 'GET, HEAD');
+      const text = `This page is read with GET; ${escapeHtml(ctx.method)} is not allowed here.`;
+      return answerPage(ctx, services, 405, messagePage('Method not allowed', text));
+    }
     const refusal = callerState(ctx).refusal;
+    if (refusal?.errorCode === 'AuthenticationRequired') {
+      ctx.status = 303;
+      ctx.set('Cache-Control', 'no-store');
+      return ctx.redirect(`/account/?next=${encodeURIComponent(ctx.url)}`);
+    }
     if (refusal) {
       const signIn = messagePage(
         'Sign in required',
         escapeHtml(refusal.message),
         '<a href="/account/">Sign in</a>',
       );
-      return answer(ctx, services, refusal.status, signIn);
+      return answerPage(ctx, services, refusal.status, signIn);
     }
     await next();
     if (ctx.status === 404 && ctx.body === undefined) {
-      answer(ctx, services, 404, messagePage('Page not found', 'Nothing is published at this address.'));
+      answerPage(ctx, services, 404, messagePage('Page not found', 'Nothing is published at this address.'));
     }
   };
 }
 
 const API_PATH = /^\/api(?:\/|$)/;
+
+/** The API console's page, the one page under /api/. */
+export const CONSOLE_PATH = /^\/api\/explore\/v2\.1\/console\/?$/;
 
 function isRead(ctx: Context): boolean {
   return ctx.method === 'GET' || ctx.method === 'HEAD';

@@ -12,7 +12,7 @@ interface Parameter {
   in: string;
   schema: Record<string, unknown>;
 }
-type Document = { paths: Record<string, { get: { parameters: Parameter[] } }> };
+type Document = { servers: unknown; paths: Record<string, { get: { parameters: Parameter[] } }> };
 
 describe('OpenAPI document', () => {
   const suite = useSampleSuite();
@@ -25,6 +25,8 @@ describe('OpenAPI document', () => {
   it('validates as OpenAPI 3', async () => {
     const api = await SwaggerParser.validate(structuredClone(document) as never);
     expect(api).to.have.property('openapi', '3.0.3');
+    // One relative server: the API console's try-it calls the origin that served the document.
+    expect(document.servers).to.deep.equal([{ url: '/', description: 'This server' }]);
   });
 
   it('lists every GET route of the routers, and every route with query parameters has its schema', () => {

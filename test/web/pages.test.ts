@@ -1,6 +1,7 @@
 // The pages as HTTP answers (no browser): HTML shells in the portal's language, the bundle with
 // immutable caching, HTML 404s outside /api/ and JSON ones inside, the same page for an unknown
-// dataset and one the caller may not see, a sign-in page on a private portal.
+// dataset and one the caller may not see, the sign-in form first on a private portal, 405 for
+// methods other than GET/HEAD.
 import { expect } from 'chai';
 import { readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
@@ -135,16 +136,34 @@ describe('web: pages of a private portal', () => {
   });
   after(() => server.close());
 
-  it('asks an anonymous visitor to sign in, in HTML, and shows the pages with a key', async () => {
-    const anonymous = await page(server, '/explore/dataset/words/');
-    expect(anonymous.status).to.equal(401);
-    expect(anonymous.type).to.equal('text/html; charset=utf-8');
-    expect(anonymous.html).to.include('href="/account/"');
-    expect(anonymous.html).not.to.include('Words');
+  it('sends an anonymous visitor to the sign-in form and back, and shows the pages with a key', async () => {
+    for (const url of ['/explore/dataset/words/?q=a%20b', '/', '/api/explore/v2.1/console']) {
+      const anonymous = await server.get(url, { redirect: 'manual' });
+      expect(anonymous.status, url).to.equal(303);
+      expect(anonymous.headers.get('location'), url).to.equal(`/account/?next=${encodeURIComponent(url)}`);
+      expect(await anonymous.text(), url).not.to.include('Words');
+    }
+    const signIn = await page(server, '/account/?next=%2Fexplore%2F');
+    expect(signIn.status).to.equal(200);
+    expect(signIn.html).to.include('<input type="hidden" name="next" value="/explore/">');
     const signed = await page(server, '/explore/dataset/words/', {
       headers: { Authorization: `Apikey ${key}` },
     });
     expect(signed.status).to.equal(200);
     expect((await server.json('/api/explore/v2.1/catalog/datasets')).status).to.equal(401);
+  });
+
+  it('answers a method other than GET on a page with a 405 page, and keeps the API read-only', async () => {
+    for (const url of ['/explore/', '/explore/dataset/words/', '/nothing-here']) {
+      const answer = await page(server, url, { method: 'POST', headers: { Authorization: `Apikey ${key}` } });
+      expect(answer.status, url).to.equal(405);
+      expect(answer.type, url).to.equal('text/html; charset=utf-8');
+    }
+    const api = await server.get('/api/explore/v2.1/catalog/datasets', {
+      method: 'POST',
+      headers: { Authorization: `Apikey ${key}` },
+    });
+    expect(api.status).to.equal(405);
+    expect((await api.json()).error_code).to.equal('MethodNotAllowed');
   });
 });

@@ -1,0 +1,89 @@
+// The HTML of the account page, rendered on the server so that it works without JavaScript:
+// the sign-in form, and once signed in the "API keys" tab (list, create, revoke). Every form
+// posts its session's CSRF token (src/auth/sessions.ts).
+import { escapeHtml } from './layout.js';
+import type { KeyEntry } from '../auth/keys.js';
+import type { PortalUser } from '../auth/users.js';
+
+/** Where the account page's forms post to. */
+export const ACCOUNT_PATHS = {
+  page: '/account/',
+  signIn: '/account/sign-in',
+  signOut: '/account/sign-out',
+  createKey: '/account/keys',
+  revokeKey: (id: string) => `/account/keys/${encodeURIComponent(id)}/revoke`,
+} as const;
+
+function form(action: string, csrf: string, fields: string, button: string): string {
+  return (
+    `<form method="post" action="${escapeHtml(action)}">` +
+    `<input type="hidden" name="_csrf" value="${escapeHtml(csrf)}">${fields}` +
+    `<button type="submit">${escapeHtml(button)}</button></form>`
+  );
+}
+
+function alert(message: string | null): string {
+  return message === null ? '' : `<p role="alert" class="error">${escapeHtml(message)}</p>`;
+}
+
+/** The sign-in form; `next` is the page to go back to once signed in. */
+export function signInMain(csrf: string, next: string | null, message: string | null): string {
+  const fields =
+    (next === null ? '' : `<input type="hidden" name="next" value="${escapeHtml(next)}">`) +
+    '<p><label for="username">User name</label> ' +
+    '<input id="username" name="username" autocomplete="username" required maxlength="100"></p>' +
+    '<p><label for="password">Password</label> ' +
+    '<input id="password" name="password" type="password" autocomplete="current-password" required></p>';
+  return `<h1>Sign in</h1>${alert(message)}${form(ACCOUNT_PATHS.signIn, csrf, fields, 'Sign in')}`;
+}
+
+/** What the keys tab shows besides the list: a key just created (its only showing), or an error. */
+export interface KeysNotice {
+  readonly newKey?: string;
+  readonly message?: string;
+}
+
+/** An ISO time as `2026-11-25 16:59 UTC`, short enough for a narrow screen, exact in its datetime. */
+function time(iso: string): string {
+  const short = /^(\d{4}-\d\d-\d\d)T(\d\d:\d\d)/.exec(iso);
+  const text = short ? `${short[1]} ${short[2]} UTC` : iso;
+  return `<time datetime="${escapeHtml(iso)}">${escapeHtml(text)}</time>`;
+}
+
+function keyRow(key: KeyEntry, lastUsed: string | undefined, csrf: string): string {
+  const cells = [escapeHtml(key.id), time(key.created), lastUsed ? time(lastUsed) : 'never'];
+  const action = key.revoked
+    ? `revoked ${time(key.revoked)}`
+    : form(ACCOUNT_PATHS.revokeKey(key.id), csrf, '', 'Revoke');
+  return `<tr>${[...cells, action].map((cell) => `<td>${cell}</td>`).join('')}</tr>`;
+}
+
+/** The signed-in page: who is signed in, sign-out, and the "API keys" tab. */
+export function keysMain(
+  user: PortalUser,
+  keys: readonly KeyEntry[],
+  lastUses: ReadonlyMap<string, string>,
+  csrf: string,
+  notice: KeysNotice = {},
+): string {
+  const groups = user.groups.length > 0 ? ` (groups: ${user.groups.join(', ')})` : '';
+  const created =
+    notice.newKey === undefined
+      ? ''
+      : '<p>Your new API key, shown only this once: copy it now.</p>' +
+        `<p><output id="new-key" class="new-key" aria-live="polite">${escapeHtml(notice.newKey)}</output></p>`;
+  const rows = keys.map((key) => keyRow(key, lastUses.get(key.id), csrf)).join('');
+  const table =
+    keys.length === 0
+      ? '<p>You have no API keys yet.</p>'
+      : '<div class="scroll"><table><thead><tr><th scope="col">Key id</th><th scope="col">Created</th>' +
+        `<th scope="col">Last used</th><th scope="col">Status</th></tr></thead><tbody>${rows}</tbody></table></div>`;
+  return (
+    `<h1>Account</h1><p>Signed in as <strong>${escapeHtml(user.name)}</strong>${escapeHtml(groups)}.</p>` +
+    form(ACCOUNT_PATHS.signOut, csrf, '', 'Sign out') +
+    '<nav class="tabs" aria-label="Account"><ul><li><a href="/account/" aria-current="page">API keys</a></li></ul></nav>' +
+    `<section aria-labelledby="keys-heading"><h2 id="keys-heading">API keys</h2>${alert(notice.message ?? null)}` +
+    `${created}${form(ACCOUNT_PATHS.createKey, csrf, '', 'Create API key')}${table}` +
+    '<p>Send a key as <code>Authorization: Apikey &lt;key&gt;</code> or <code>?apikey=&lt;key&gt;</code>.</p></section>'
+  );
+}

@@ -1,0 +1,222 @@
+// The account page over HTTP (no browser): the session cookie's flags, CSRF tokens on every form,
+// one answer for a wrong user name and a wrong password, the sign-in rate limit, keys created,
+// listed and revoked for the signed-in user only, sign-out.
+import { expect } from 'chai';
+import { readFile, writeFile } from 'node:fs/promises';
+import path from 'node:path';
+import { KeyStore } from '../../src/auth/keys.js';
+import { SESSION_COOKIE } from '../../src/auth/sessions.js';
+import { UserStore } from '../../src/auth/users.js';
+import { startFixtureServer } from '../helpers/fixture-portal.js';
+import type { TestServer } from '../helpers/server.js';
+
+const RECORDS = '/api/explore/v2.1/catalog/datasets/towns/records';
+
+/** A browser's worth of state: the session cookie, sent back on every request. */
+class Visitor {
+  cookie: string | null = null;
+  constructor(private readonly server: TestServer) {}
+
+  async get(url: string): Promise<{ status: number; html: string; response: Response }> {
+    const response = await this.server.get(url, { headers: this.headers(), redirect: 'manual' });
+    this.keep(response);
+    return { status: response.status, html: await response.text(), response };
+  }
+
+  async post(
+    url: string,
+    fields: Record<string, string>,
+  ): Promise<{ status: number; html: string; response: Response }> {
+    const response = await this.server.get(url, {
+      method: 'POST',
+      headers: { ...this.headers(), 'Content-Type': 'application/x-www-form-urlencoded' },
+      body: new URLSearchParams(fields).toString(),
+      redirect: 'manual',
+    });
+    this.keep(response);
+    return { status: response.status, html: await response.text(), response };
+  }
+
+  /** The CSRF token of the account page as it is now. */
+  async token(): Promise<string> {
+    const { html } = await this.get('/account/');
+    return /name="_csrf" value="([^"]+)"/.exec(html)![1]!;
+  }
+
+  async signIn(username: string, password: string, next?: string) {
+    const fields = { _csrf: await this.token(), username, password, ...(next && { next }) };
+    return this.post('/account/sign-in', fields);
+  }
+
+  private headers(): Record<string, string> {
+    return this.cookie ? { Cookie: `${SESSION_COOKIE}=${this.cookie}` } : {};
+  }
+
+  private keep(response: Response): void {
+    for (const line of response.headers.getSetCookie()) {
+      const [pair] = line.split(';');
+      const [name, value] = pair!.split('=') as [string, string];
+      if (name === SESSION_COOKIE) this.cookie = value === '' ? null : value;
+    }
+  }
+}
+
+async function restrictTowns(dir: string): Promise<void> {
+  const users = new UserStore(dir);
+  await users.add('alice', 'alice password', ['staff']);
+  await users.add('bob', 'bob password');
+  const file = path.join(dir, 'datasets', 'towns', 'dataset.json');
+  const towns = JSON.parse(await readFile(file, 'utf8'));
+  await writeFile(
+    file,
+    JSON.stringify({ ...towns, visibility: 'restricted', access: [{ groups: ['staff'] }] }),
+  );
+}
+
+describe('web: the account page over HTTP (fixture portal)', () => {
+  let server: TestServer & { readonly dir: string };
+  before(async () => {
+    server = await startFixtureServer(restrictTowns);
+  });
+  after(() => server.close());
+
+  it('shows the sign-in form with a CSRF token and sets an HttpOnly, SameSite=Lax session cookie', async () => {
+    const response = await server.get('/account/');
+    expect(response.status).to.equal(200);
+    expect(response.headers.get('content-type')).to.equal('text/html; charset=utf-8');
+    expect(response.headers.get('cache-control')).to.equal('no-store');
+    const html = await response.text();
+    expect(html).to.match(/<input id="username" name="username"/);
+    expect(html).to.match(/<input id="password" name="password" type="password"/);
+    expect(html).to.match(
+      /<form method="post" action="\/account\/sign-in"><input type="hidden" name="_csrf" value="[\w-]{43}">/,
+    );
+    const [cookie] = response.headers.getSetCookie();
+    const flags = cookie!
+      .split('; ')
+      .slice(1)
+      .map((flag) => flag.toLowerCase());
+    expect(flags).to.include.members(['path=/', 'samesite=lax', 'httponly']);
+    expect(flags.find((flag) => flag.startsWith('expires='))).to.not.equal(undefined);
+    // Served over plain HTTP, so not Secure (the browser would drop it).
+    expect(flags).to.not.include('secure');
+  });
+
+  it("refuses a sign-in without the token, or with another session's, even with the right password", async () => {
+    const visitor = new Visitor(server);
+    const other = new Visitor(server);
+    await visitor.token();
+    for (const token of [undefined, 'x', await other.token()]) {
+      const answer = await visitor.post('/account/sign-in', {
+        username: 'alice',
+        password: 'alice password',
+        ...(token !== undefined && { _csrf: token }),
+      });
+      expect(answer.status).to.equal(403);
+      expect(answer.html).to.include('This form has expired');
+    }
+    expect((await visitor.get('/account/')).html).to.include('<h1>Sign in</h1>');
+    // No session at all (cookies blocked): the same refusal.
+    const cookieless = await server.get('/account/sign-in', {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/x-www-form-urlencoded' },
+      body: `_csrf=${await other.token()}&username=alice&password=alice+password`,
+    });
+    expect(cookieless.status).to.equal(403);
+  });
+
+  it('answers a wrong password and an unknown user with the same page', async () => {
+    const visitor = new Visitor(server);
+    const wrong = await visitor.signIn('alice', 'not the password');
+    const unknown = await visitor.signIn('nobody', 'alice password');
+    expect(wrong.status).to.equal(401);
+    expect(unknown.status).to.equal(401);
+    expect(wrong.html).to.include('The user name or the password is not correct.');
+    expect(unknown.html).to.equal(wrong.html);
+  });
+
+  it('signs in with a new session id, going back to a local `next` only, then signs out', async () => {
+    const visitor = new Visitor(server);
+    await visitor.token();
+    const before = visitor.cookie;
+    const signedIn = await visitor.signIn('alice', 'alice password', '/explore/dataset/towns/table/?q=a');
+    expect(signedIn.status).to.equal(303);
+    expect(signedIn.response.headers.get('location')).to.equal('/explore/dataset/towns/table/?q=a');
+    expect(visitor.cookie).to.not.equal(before);
+    const account = await visitor.get('/account/');
+    expect(account.html).to.include('Signed in as <strong>alice</strong> (groups: staff).');
+    expect(
+      (await server.get(RECORDS, { headers: { Cookie: `${SESSION_COOKIE}=${visitor.cookie}` } })).status,
+    ).to.equal(200);
+
+    const kept = visitor.cookie;
+    const signedOut = await visitor.post('/account/sign-out', { _csrf: await visitor.token() });
+    expect(signedOut.status).to.equal(303);
+    expect(visitor.cookie).to.equal(null);
+    // A copy of the old cookie signs nobody in any more.
+    expect((await server.get(RECORDS, { headers: { Cookie: `${SESSION_COOKIE}=${kept}` } })).status).to.equal(
+      403,
+    );
+    const again = await server.get('/account/', { headers: { Cookie: `${SESSION_COOKIE}=${kept}` } });
+    expect(await again.text()).to.include('<h1>Sign in</h1>');
+
+    const bob = new Visitor(server);
+    const away = await bob.signIn('bob', 'bob password', '//evil.example/');
+    expect(away.response.headers.get('location')).to.equal('/account/');
+  });
+
+  it('creates a key shown once in an <output>, lists it, and revokes it, for the signed-in user only', async () => {
+    const alice = new Visitor(server);
+    expect((await alice.signIn('alice', 'alice password')).status).to.equal(303);
+    const refused = await alice.post('/account/keys', {});
+    expect(refused.status).to.equal(403);
+    const created = await alice.post('/account/keys', { _csrf: await alice.token() });
+    expect(created.status).to.equal(201);
+    const key = /<output id="new-key"[^>]*>(dpk_\w+_[\w-]+)<\/output>/.exec(created.html)![1]!;
+    expect(new KeyStore(server.dir).verify(key)).to.deep.include({ user: 'alice', groups: ['staff'] });
+    const id = key.split('_')[1]!;
+    const listed = (await alice.get('/account/')).html;
+    expect(listed).to.include(`<td>${id}</td>`);
+    expect(listed).to.not.include(key);
+    expect(listed).to.include(`action="/account/keys/${id}/revoke"`);
+
+    const other = new KeyStore(server.dir).create('bob').entry.id;
+    const notHers = await alice.post(`/account/keys/${other}/revoke`, { _csrf: await alice.token() });
+    expect(notHers.status).to.equal(404);
+    expect(new KeyStore(server.dir).list().find((k) => k.id === other)!.revoked).to.equal(null);
+
+    expect((await alice.post(`/account/keys/${id}/revoke`, {})).status).to.equal(403);
+    expect((await server.get(RECORDS, { headers: { Authorization: `Apikey ${key}` } })).status).to.equal(200);
+    const revoked = await alice.post(`/account/keys/${id}/revoke`, { _csrf: await alice.token() });
+    expect(revoked.status).to.equal(303);
+    expect((await server.get(RECORDS, { headers: { Authorization: `Apikey ${key}` } })).status).to.equal(401);
+    expect((await alice.get('/account/')).html).to.match(new RegExp(`<td>${id}</td>.*<td>revoked `));
+  });
+
+  it('sends a visitor who is not signed in back to the sign-in form', async () => {
+    const visitor = new Visitor(server);
+    const answer = await visitor.post('/account/keys', { _csrf: await visitor.token() });
+    expect(answer.status).to.equal(303);
+    expect(answer.response.headers.get('location')).to.equal('/account/');
+    expect(new KeyStore(server.dir).list().filter((k) => k.user === 'alice')).to.have.length(1);
+  });
+});
+
+describe('web: the sign-in rate limit (fixture portal)', () => {
+  let server: TestServer & { readonly dir: string };
+  before(async () => {
+    server = await startFixtureServer(restrictTowns);
+  });
+  after(() => server.close());
+
+  it('refuses a sixth try within a minute with a 429 page, even with the right password', async () => {
+    const visitor = new Visitor(server);
+    for (let i = 0; i < 5; i++) expect((await visitor.signIn('alice', `wrong ${i}`)).status).to.equal(401);
+    const limited = await visitor.signIn('alice', 'alice password');
+    expect(limited.status).to.equal(429);
+    expect(Number(limited.response.headers.get('retry-after'))).to.be.within(1, 60);
+    expect(limited.html).to.include('Too many sign-in attempts');
+    expect(limited.html).to.include('name="username"');
+    expect((await visitor.get('/account/')).html).to.include('<h1>Sign in</h1>');
+  });
+});
