@@ -296,6 +296,7 @@ function exportsText(results: readonly ExportResult[]): string {
       'target',
       'same bytes',
       'first byte (ms)',
+      'RSS at rest (MiB)',
       'peak RSS (MiB)',
     ],
     results.map((r) => [
@@ -313,6 +314,7 @@ function exportsText(results: readonly ExportResult[]): string {
           : `<= ${r.target}x ${r.ratio <= r.target ? 'met' : 'MISSED'}`,
       r.sameBytes === null ? 'n/a' : r.sameBytes ? 'yes' : 'NO',
       ms(r.firstByteMs),
+      r.restingRssMiB === null ? 'n/a' : String(r.restingRssMiB),
       r.peakRssMiB === null ? 'n/a' : String(r.peakRssMiB),
     ]),
   );
@@ -324,7 +326,9 @@ function exportsText(results: readonly ExportResult[]): string {
     'output: "same bytes" compares one download with those bytes around the baseline\'s file (SHA-256). JS-written formats',
     "have no target and no equal baseline (arrow's is COPY parquet, the others COPY json or csv of the same rows): shown for",
     `scale. The ratio is the median of each download's time over the COPY's right after it, for at least ${EXPORT_MEASURING_MS / 1000} s of`,
-    `downloads (up to ${EXPORT_MAX_TURNS}). Peak RSS is the server's highest VmRSS sampled every 50 ms during the case. The 30M-row exports`,
+    `downloads (up to ${EXPORT_MAX_TURNS}). Each case starts once the server's VmRSS has stopped falling (under 1% in 1 s: what the`,
+    'queries before it left, freed within seconds), shown as RSS at rest; peak RSS is its highest VmRSS sampled every 50 ms',
+    'during the case. The 30M-row exports',
     "run 5 times after a warm-up, on a server started for them ('fresh', so its peak is the exports'), with the default",
     `DuckDB memory limit (${DEFAULT_MEMORY_LIMIT}), which bounds the batches an order-preserving COPY holds for a slower reader.`,
     '',
