@@ -52,14 +52,21 @@ export interface PortalUser {
   readonly groups: readonly string[];
 }
 
-function derive(password: string, salt: Buffer, cost: Pick<PasswordHash, 'N' | 'r' | 'p'>): Promise<Buffer> {
-  const options: ScryptOptions = { ...cost, maxmem: 256 * cost.N * cost.r * cost.p };
+/** scrypt's cost parameters. */
+export type ScryptCost = Pick<PasswordHash, 'N' | 'r' | 'p'>;
+
+/** Derives a password's hash; injectable so tests can count the work a sign-in does. */
+export type PasswordDeriver = (password: string, salt: Buffer, cost: ScryptCost) => Promise<Buffer>;
+
+const derive: PasswordDeriver = (password, salt, cost) => {
+  const { N, r, p } = cost;
+  const options: ScryptOptions = { N, r, p, maxmem: 256 * N * r * p };
   return new Promise((resolve, reject) =>
     scrypt(password.normalize('NFC'), salt, KEY_LENGTH, options, (error, key) =>
       error ? reject(error) : resolve(key),
     ),
   );
-}
+};
 
 async function hashPassword(password: string): Promise<PasswordHash> {
   const salt = randomBytes(16);
@@ -95,7 +102,10 @@ export class UserStore {
   private readonly file: string;
   private cache: { version: string; byName: Map<string, UserEntry> } | null = null;
 
-  constructor(portalDir: string) {
+  constructor(
+    portalDir: string,
+    private readonly deriver: PasswordDeriver = derive,
+  ) {
     this.file = path.join(portalDir, USERS_FILE);
   }
 
@@ -150,7 +160,8 @@ export class UserStore {
     const entry = this.entries().get(name);
     const stored = entry?.password ?? DUMMY;
     const expected = Buffer.from(stored.hash, 'base64url');
-    const actual = await derive(password, Buffer.from(stored.salt, 'base64url'), stored);
+    const { N, r, p } = stored;
+    const actual = await this.deriver(password, Buffer.from(stored.salt, 'base64url'), { N, r, p });
     const equal = expected.length === actual.length && timingSafeEqual(expected, actual);
     return entry && equal ? { name: entry.name, groups: entry.groups } : null;
   }

@@ -2,11 +2,12 @@
 // standard input), stored only as a salted scrypt hash in a file only its owner reads.
 import { expect } from 'chai';
 import { execFile } from 'node:child_process';
+import { scrypt } from 'node:crypto';
 import { mkdtemp, readFile, rm, stat } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { KeyStore } from '../../src/auth/keys.js';
-import { USERS_FILE, UserStore } from '../../src/auth/users.js';
+import { USERS_FILE, UserStore, type PasswordDeriver, type ScryptCost } from '../../src/auth/users.js';
 
 const CLI = path.resolve('bin/duckportal.cjs');
 
@@ -79,6 +80,26 @@ describe('portal users', () => {
     const again = await duckportal(['users', 'add', 'dave', '--portal', dir], 'second password\n');
     expect(again.stderr).to.include('user dave exists already');
     expect(await new UserStore(dir).verify('dave', 'first password')).to.not.equal(null);
+  });
+
+  it('does the same scrypt work for a wrong password, an unknown user and the right password', async () => {
+    await new UserStore(dir).add('gina', 'gina password');
+    const calls: { salt: number; cost: ScryptCost }[] = [];
+    const counting: PasswordDeriver = (password, salt, cost) => {
+      calls.push({ salt: salt.length, cost });
+      return new Promise((resolve) =>
+        scrypt(password, salt, 32, { ...cost, maxmem: 64 << 20 }, (_, key) => resolve(key)),
+      );
+    };
+    const users = new UserStore(dir, counting);
+    const answers = [
+      await users.verify('gina', 'gina password'),
+      await users.verify('gina', 'wrong password'),
+      await users.verify('nobody', 'gina password'),
+      await users.verify('', ''),
+    ];
+    expect(answers.map((user) => user?.name ?? null)).to.deep.equal(['gina', null, null, null]);
+    expect(calls).to.deep.equal(Array(4).fill({ salt: 16, cost: { N: 32768, r: 8, p: 1 } }));
   });
 
   it('lists users, and removes one with its API keys', async () => {

@@ -1,7 +1,8 @@
 // The account page and the API console in a real browser: sign in, create a key (read from its
-// <output>), the key opens a restricted dataset through the API, revoke it and it is refused;
-// the console lists the API's operations and its "try it" answers, with the session's rights;
-// a private portal sends a visitor to sign in and back. No request leaves the server's origin.
+// <output>), the key opens a restricted dataset through the API, revoke it and it is refused; the
+// session shows the restricted dataset's pages; the console lists the API's operations and its
+// "try it" answers with the session's rights; a private portal sends a visitor to sign in and
+// back. No request leaves the server's origin.
 import { expect } from 'chai';
 import { readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
@@ -77,6 +78,20 @@ describe('web: the account page and the API console', function () {
     expect(await statusWith(key)).to.equal(401);
     expect(await page.$eval('tbody tr', (r) => r.textContent)).to.include('revoked');
     expect(browser.foreign(server.base)).to.deep.equal([]);
+    await page.close();
+  });
+
+  it('shows a signed-in user the restricted dataset pages their session may read', async () => {
+    // Signed in (the first test) as alice, whose group may read towns; a fresh context is anonymous.
+    const page = await browser.open(`${server.base}/explore/dataset/towns/table/`);
+    await page.waitForSelector('table.records tbody tr');
+    expect(await page.$$eval('table.records tbody tr', (rows) => rows.length)).to.equal(3);
+    const anonymous = await browser.browser.createBrowserContext();
+    const other = await anonymous.newPage();
+    const answer = await other.goto(`${server.base}/explore/dataset/towns/table/`);
+    expect(answer!.status()).to.equal(404);
+    expect(browser.foreign(server.base)).to.deep.equal([]);
+    await anonymous.close();
     await page.close();
   });
 
