@@ -45,6 +45,26 @@ describe('web: the catalog page', function () {
     await page.close();
   });
 
+  it('sorts the cards as the API orders the catalog', async () => {
+    const page = await suite.browser.open(`${suite.server.base}/`);
+    await page.waitForSelector('.card h2 a');
+    for (const [sort, orderBy] of [
+      ['title', 'title'],
+      ['-records_count', 'records_count desc'],
+    ] as const) {
+      const expected = await apiTitles(`order_by=${encodeURIComponent(orderBy)}`);
+      await page.select('label.sort select', sort);
+      await page.waitForFunction((s) => new URL(location.href).searchParams.get('sort') === s, {}, sort);
+      await page.waitForFunction(
+        (first) => document.querySelector('.card h2 a')?.textContent === first,
+        {},
+        expected[0],
+      );
+      expect(await shownTitles(page)).to.deep.equal(expected);
+    }
+    await page.close();
+  });
+
   it('refines on a facet value with a click, and removes the refinement with a second', async () => {
     const expected = await apiTitles('refine=theme:Transport');
     const page = await suite.browser.open(`${suite.server.base}/`);

@@ -39,6 +39,31 @@ describe('web: the table tab', function () {
     await page.close();
   });
 
+  it('excludes a facet value, and refines down a hierarchical facet, with the counts of the API', async () => {
+    const page = await suite.browser.open(`${suite.server.base}${TABLE}`);
+    await (await page.waitForSelector('button[aria-label="Exclude AK"]'))!.click();
+    await page.waitForFunction(() => new URL(location.href).searchParams.get('exclude.state') === 'AK');
+    const withoutAlaska = (await api('exclude=state:AK&limit=0')).total_count;
+    await page.waitForFunction(
+      (n) => document.querySelector('.total output')?.textContent?.replace(/\D/g, '') === String(n),
+      {},
+      withoutAlaska,
+    );
+    expect(withoutAlaska).to.be.below((await api('limit=0')).total_count);
+    const usa = 'xpath/.//section[h2="Country / state"]//button[span[@class="facet-name"]="USA"]';
+    await (await page.waitForSelector(usa))!.click();
+    const texas = 'xpath/.//section[h2="Country / state"]//ul//ul//button[span[@class="facet-name"]="TX"]';
+    await (await page.waitForSelector(texas))!.click();
+    await page.waitForFunction(() =>
+      new URL(location.href).searchParams.getAll('refine.location').includes('USA/TX'),
+    );
+    const expected = (await api('exclude=state:AK&refine=location:USA&refine=location:USA%2FTX&limit=0'))
+      .total_count;
+    expect(expected).to.be.greaterThan(0);
+    expect(await shownCount(page)).to.equal(expected);
+    await page.close();
+  });
+
   it("sorts by a column on a header click, as the API's order_by, and the other way on a second", async () => {
     const page = await suite.browser.open(`${suite.server.base}${TABLE}?refine.state=CA`);
     await page.waitForSelector('table.records tbody tr');

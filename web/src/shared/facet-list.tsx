@@ -13,30 +13,37 @@ interface Props {
   readonly label: (name: string) => string;
 }
 
-function Value(props: { facet: string; value: FacetValue } & Omit<Props, 'groups' | 'label'>) {
-  const { facet, value, state, onChange } = props;
+type ValueProps = { facet: string; value: FacetValue } & Omit<Props, 'groups' | 'label'>;
+
+function Value({ facet, value, state, onChange }: ValueProps) {
   const refined = isPicked(state.refine, facet, value.value);
   const excluded = isPicked(state.exclude, facet, value.value);
   return (
     <li class={excluded ? 'excluded' : undefined}>
-      <button
-        type="button"
-        class="facet-value"
-        aria-pressed={refined}
-        onClick={() => onChange(togglePick(state, 'refine', facet, value.value))}
-      >
-        <span class="facet-name">{value.name}</span> <span class="count">{formatCount(value.count)}</span>
-      </button>
-      <button
-        type="button"
-        class="facet-exclude"
-        aria-pressed={excluded}
-        title={excluded ? `Stop excluding ${value.name}` : `Exclude ${value.name}`}
-        aria-label={excluded ? `Stop excluding ${value.name}` : `Exclude ${value.name}`}
-        onClick={() => onChange(togglePick(state, 'exclude', facet, value.value))}
-      >
-        {excluded ? '↺' : '⊘'}
-      </button>
+      <div class="facet-row">
+        <button
+          type="button"
+          class="facet-value"
+          aria-pressed={refined}
+          onClick={() => onChange(togglePick(state, 'refine', facet, value.value))}
+        >
+          <span class="facet-name">{value.name}</span>{' '}
+          <span class="count">{excluded ? '' : formatCount(value.count)}</span>
+        </button>
+        <button
+          type="button"
+          class="facet-exclude"
+          aria-pressed={excluded}
+          title={excluded ? `Stop excluding ${value.name}` : `Exclude ${value.name}`}
+          aria-label={excluded ? `Stop excluding ${value.name}` : `Exclude ${value.name}`}
+          onClick={() => onChange(togglePick(state, 'exclude', facet, value.value))}
+        >
+          {excluded ? '↺' : '⊘'}
+        </button>
+      </div>
+      {value.facets?.length ? (
+        <ValueList facet={facet} values={value.facets} state={state} onChange={onChange} />
+      ) : null}
     </li>
   );
 }
@@ -52,23 +59,19 @@ function withExcluded(group: FacetGroup, state: FilterState): FacetValue[] {
 /** Values shown before "Show all": a long facet (50 states) would push the others out of sight. */
 const SHOWN = 8;
 
-function Group({
-  group,
-  label,
-  state,
-  onChange,
-}: { group: FacetGroup; label: string } & Omit<Props, 'groups' | 'label'>) {
+type ListProps = { facet: string; values: readonly FacetValue[] } & Omit<Props, 'groups' | 'label'>;
+
+/** The values of a facet (or those below a refined value of a hierarchical one), long lists cut. */
+function ValueList({ facet, values, state, onChange }: ListProps) {
   const [all, setAll] = useState(false);
-  const values = withExcluded(group, state);
   const picked = (value: FacetValue) =>
-    isPicked(state.refine, group.name, value.value) || isPicked(state.exclude, group.name, value.value);
+    isPicked(state.refine, facet, value.value) || isPicked(state.exclude, facet, value.value);
   const shown = all ? values : values.filter((value, index) => index < SHOWN || picked(value));
   return (
-    <section>
-      <h2>{label}</h2>
+    <>
       <ul>
         {shown.map((value) => (
-          <Value key={value.value} facet={group.name} value={value} state={state} onChange={onChange} />
+          <Value key={value.value} facet={facet} value={value} state={state} onChange={onChange} />
         ))}
       </ul>
       {values.length > shown.length || all ? (
@@ -76,7 +79,7 @@ function Group({
           {all ? 'Show fewer' : `Show all ${values.length}`}
         </button>
       ) : null}
-    </section>
+    </>
   );
 }
 
@@ -88,13 +91,15 @@ export function FacetList(props: Props) {
   return (
     <aside class="facets" aria-label="Filters">
       {groups.map((group) => (
-        <Group
-          key={group.name}
-          group={group}
-          label={props.label(group.name)}
-          state={props.state}
-          onChange={props.onChange}
-        />
+        <section key={group.name}>
+          <h2>{props.label(group.name)}</h2>
+          <ValueList
+            facet={group.name}
+            values={withExcluded(group, props.state)}
+            state={props.state}
+            onChange={props.onChange}
+          />
+        </section>
       ))}
     </aside>
   );

@@ -7,7 +7,7 @@ import type { FilterState } from './url-state.js';
 interface Props {
   readonly state: FilterState;
   readonly onChange: (next: FilterState) => void;
-  /** The failure of the last query, shown when it is about the query language. */
+  /** The failure of the last query: shown here when it is a QueryLangError. */
   readonly error: ApiFailure | null;
 }
 
@@ -15,7 +15,7 @@ interface Props {
 export function WhereBox({ state, onChange, error }: Props) {
   const [text, setText] = useState(state.where);
   useEffect(() => setText(state.where), [state.where]);
-  const queryError = error && error.status === 400 ? error : null;
+  const queryError = error?.errorCode === 'QueryLangError' ? error : null;
   return (
     <form
       class="where"

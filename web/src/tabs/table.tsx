@@ -39,7 +39,7 @@ function Table({ id }: { id: string }) {
       <section class="results" aria-busy={records.loading}>
         <SearchBox state={state} onChange={setState} label="Search the records" />
         <WhereBox state={state} onChange={setState} error={error} />
-        {error && error.status !== 400 && (
+        {error && error.errorCode !== 'QueryLangError' && (
           <p role="alert" class="error">
             {error.message}
           </p>
