@@ -15,6 +15,7 @@ const ENTRIES = {
   catalog: 'src/pages/catalog.tsx',
   information: 'src/tabs/information.tsx',
   table: 'src/tabs/table.tsx',
+  map: 'src/tabs/map.tsx',
   export: 'src/tabs/export.tsx',
   api: 'src/tabs/api.tsx',
   console: 'src/pages/console.ts',
@@ -38,6 +39,8 @@ const result = await esbuild.build({
   chunkNames: 'chunk-[hash]',
   assetNames: '[name]-[hash]',
   metafile: true,
+  // Images a library's stylesheet points at (leaflet's controls) become hashed files beside it.
+  loader: { '.png': 'file', '.svg': 'file' },
   jsx: 'automatic',
   jsxImportSource: 'preact',
   logLevel: 'warning',

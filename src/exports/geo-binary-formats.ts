@@ -73,7 +73,10 @@ async function writeFlatGeobuf(context: ExportContext) {
     geometries.forEach((text, row) => {
       // A FlatGeobuf feature needs a geometry: rows without one are not written.
       if (text === null) return;
-      const geometry = reproject(JSON.parse(text) as Geometry, context.projection);
+      // The stored text is a GeoJSON geometry; flatgeobuf's parameter is @types/geojson's union.
+      const geometry = reproject(JSON.parse(text) as Geometry, context.projection) as Parameters<
+        typeof parseGeometry
+      >[0];
       const properties = Object.fromEntries(names.map((name, i) => [name, values[i]![row] as never]));
       features.push(buildFeature(parseGeometry(geometry), properties, header));
     });

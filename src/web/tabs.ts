@@ -14,9 +14,14 @@ export interface DatasetTab {
 
 const always = (): boolean => true;
 
+/** Whether the dataset has a field the map can draw: points or shapes. */
+const hasGeoField = (dataset: Dataset): boolean =>
+  dataset.file.fields.some((field) => field.type === 'geo_point_2d' || field.type === 'geo_shape');
+
 export const DATASET_TABS: readonly DatasetTab[] = [
   { name: 'information', label: 'Information', entry: 'information', applies: always },
   { name: 'table', label: 'Table', entry: 'table', applies: always },
+  { name: 'map', label: 'Map', entry: 'map', applies: hasGeoField },
   { name: 'export', label: 'Export', entry: 'export', applies: always },
   { name: 'api', label: 'API', entry: 'api', applies: always },
 ];

@@ -15,6 +15,13 @@ const SHOTS: readonly { file: string; path: string; width: number; height: numbe
     ready: 'table.records tbody tr',
   },
   {
+    file: 'map.png',
+    path: '/explore/dataset/earthquakes/map/?refine.magtype=ml',
+    width: 1280,
+    height: 860,
+    ready: '.map-panel[aria-busy=false] path.map-shape',
+  },
+  {
     file: 'table-375.png',
     path: '/explore/dataset/airports/table/?refine.state=CA',
     width: 375,
