@@ -13,6 +13,9 @@ import type { PortalUser } from '../auth/users.js';
 import { ACCOUNT_PATHS, keysMain, signInMain, type KeysNotice } from './account-page.js';
 import { answerPage } from './pages.js';
 
+/** Active keys a user may hold through the account page (each creation rewrites keys.json). */
+export const MAX_ACTIVE_KEYS = 20;
+
 const parseForm = bodyParser({ enableTypes: ['form'], formLimit: '16kb' });
 
 /** The fields of a posted form as strings (a repeated or missing field is the empty string). */
@@ -149,7 +152,13 @@ export function accountRouter(services: Services): Router {
   router.post(ACCOUNT_PATHS.signOut, (ctx) => signOut(ctx, services));
   router.post(ACCOUNT_PATHS.createKey, (ctx) =>
     userForm(ctx, services, (user) => {
-      const { key } = services.guard.keys.create(user.name, user.groups);
+      const { keys } = services.guard;
+      const active = keys.list().filter((key) => key.user === user.name && key.revoked === null);
+      if (active.length >= MAX_ACTIVE_KEYS) {
+        const message = `You have ${active.length} active API keys, the most allowed: revoke one first.`;
+        return keysPage(ctx, services, user, 409, { message });
+      }
+      const { key } = keys.create(user.name, user.groups);
       keysPage(ctx, services, user, 201, { newKey: key });
     }),
   );

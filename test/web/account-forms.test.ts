@@ -7,6 +7,7 @@ import path from 'node:path';
 import { KeyStore } from '../../src/auth/keys.js';
 import { SESSION_COOKIE } from '../../src/auth/sessions.js';
 import { UserStore } from '../../src/auth/users.js';
+import { MAX_ACTIVE_KEYS } from '../../src/web/account-routes.js';
 import { startFixtureServer } from '../helpers/fixture-portal.js';
 import type { TestServer } from '../helpers/server.js';
 
@@ -218,5 +219,61 @@ describe('web: the sign-in rate limit (fixture portal)', () => {
     expect(limited.html).to.include('Too many sign-in attempts');
     expect(limited.html).to.include('name="username"');
     expect((await visitor.get('/account/')).html).to.include('<h1>Sign in</h1>');
+  });
+});
+
+describe('web: hostile account forms (fixture portal)', () => {
+  let server: TestServer & { readonly dir: string };
+  before(async () => {
+    server = await startFixtureServer(restrictTowns);
+  });
+  after(() => server.close());
+
+  it('answers odd bodies with a clean HTML 4xx, never a 500, and signs no one in', async () => {
+    const visitor = new Visitor(server);
+    const csrf = await visitor.token();
+    const cookie = `${SESSION_COOKIE}=${visitor.cookie}`;
+    const bodies: [string, string][] = [
+      ['application/json', JSON.stringify({ _csrf: csrf, username: 'alice', password: 'alice password' })],
+      ['application/x-www-form-urlencoded', `_csrf=${csrf}&username=${'a'.repeat(20_000)}&password=x`],
+      ['application/x-www-form-urlencoded', '%%%&=&&_csrf'],
+      ['text/plain', 'hello'],
+    ];
+    for (const [type, body] of bodies) {
+      const response = await server.get('/account/sign-in', {
+        method: 'POST',
+        headers: { Cookie: cookie, 'Content-Type': type },
+        body,
+        redirect: 'manual',
+      });
+      expect(response.status, `${type} ${body.slice(0, 40)}`).to.equal(403);
+      expect(response.headers.get('content-type')).to.equal('text/html; charset=utf-8');
+    }
+    // Fields that are not plain strings (arrays, objects, prototype keys) count as absent.
+    for (const body of [
+      `_csrf=${csrf}&username[]=alice&password=alice+password`,
+      `_csrf=${csrf}&username[__proto__]=alice&__proto__[password]=alice+password`,
+      `_csrf=${csrf}&username=alice&password[a]=alice+password`,
+    ]) {
+      const response = await server.get('/account/sign-in', {
+        method: 'POST',
+        headers: { Cookie: cookie, 'Content-Type': 'application/x-www-form-urlencoded' },
+        body,
+        redirect: 'manual',
+      });
+      expect(response.status, body).to.equal(401);
+    }
+  });
+
+  it(`refuses a key beyond ${MAX_ACTIVE_KEYS} active ones, creating nothing`, async () => {
+    const alice = new Visitor(server);
+    expect((await alice.signIn('alice', 'alice password')).status).to.equal(303);
+    const keys = new KeyStore(server.dir);
+    for (let i = 0; i < MAX_ACTIVE_KEYS; i++) keys.create('alice', ['staff']);
+    const refused = await alice.post('/account/keys', { _csrf: await alice.token() });
+    expect(refused.status).to.equal(409);
+    expect(refused.html).to.include('revoke one first');
+    expect(refused.html).to.not.include('<output');
+    expect(keys.list()).to.have.length(MAX_ACTIVE_KEYS);
   });
 });
