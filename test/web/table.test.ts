@@ -94,6 +94,39 @@ describe('web: the table tab', function () {
     await page.close();
   });
 
+  it("pages forward and back as the API's offset, sorted from the keyboard", async () => {
+    const page = await suite.browser.open(`${suite.server.base}${TABLE}?refine.state=CA`);
+    await page.waitForSelector('table.records tbody tr');
+    await page.focus('button.sort-button[data-field=iata]');
+    await page.keyboard.press('Enter');
+    await page.waitForFunction(() => new URL(location.href).searchParams.get('sort') === 'iata');
+    for (const [button, number] of [
+      ['Next', 2],
+      ['Next', 3],
+      ['Previous', 2],
+    ] as const) {
+      const expected = await api(`refine=state:CA&order_by=iata&limit=20&offset=${(number - 1) * 20}`);
+      const next = await page.waitForSelector(`xpath/.//nav[@class="pager"]/button[text()="${button}"]`);
+      await next!.click();
+      await page.waitForFunction(
+        (n) => new URL(location.href).searchParams.get('page') === String(n),
+        {},
+        number,
+      );
+      const iatas = expected.results.map((r: any) => r.iata).join(',');
+      await page.waitForFunction(
+        (list) =>
+          [...document.querySelectorAll('table.records tbody tr td:first-child')]
+            .map((td) => td.textContent)
+            .join(',') === list,
+        {},
+        iatas,
+      );
+      expect(await page.$eval('.pager span', (s) => s.textContent)).to.equal(`Page ${number} of 11`);
+    }
+    await page.close();
+  });
+
   it("shows the API's QueryLangError next to the where box, and recovers when the where is fixed", async () => {
     const bad = "state = 'CA' and";
     const answer = await suite.server.json(`${RECORDS}?where=${encodeURIComponent(bad)}`);
