@@ -16,6 +16,7 @@ const ENTRIES = {
   information: 'src/tabs/information.tsx',
   table: 'src/tabs/table.tsx',
   map: 'src/tabs/map.tsx',
+  analyze: 'src/tabs/analyze.tsx',
   export: 'src/tabs/export.tsx',
   api: 'src/tabs/api.tsx',
   console: 'src/pages/console.ts',

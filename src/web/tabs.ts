@@ -22,6 +22,7 @@ export const DATASET_TABS: readonly DatasetTab[] = [
   { name: 'information', label: 'Information', entry: 'information', applies: always },
   { name: 'table', label: 'Table', entry: 'table', applies: always },
   { name: 'map', label: 'Map', entry: 'map', applies: hasGeoField },
+  { name: 'analyze', label: 'Analyze', entry: 'analyze', applies: always },
   { name: 'export', label: 'Export', entry: 'export', applies: always },
   { name: 'api', label: 'API', entry: 'api', applies: always },
 ];

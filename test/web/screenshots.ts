@@ -22,6 +22,13 @@ const SHOTS: readonly { file: string; path: string; width: number; height: numbe
     ready: '.map-panel[aria-busy=false] path.map-shape',
   },
   {
+    file: 'analyze.png',
+    path: '/explore/dataset/movies/analyze/?x=major_genre&y=avg:imdb_rating&y=median:rotten_tomatoes_rating&chart=column',
+    width: 1280,
+    height: 980,
+    ready: '.chart-panel[aria-busy=false] .chart svg path[aria-roledescription=bar]',
+  },
+  {
     file: 'table-375.png',
     path: '/explore/dataset/airports/table/?refine.state=CA',
     width: 375,

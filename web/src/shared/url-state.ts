@@ -56,6 +56,20 @@ export function stateSearch(state: FilterState): string {
   return text ? `?${text}` : '';
 }
 
+/** Whether a URL parameter is part of a FilterState (the others are a tab's own: the chart's axes). */
+const isStateParam = (name: string): boolean =>
+  ['q', 'where', 'sort', 'page'].includes(name) || /^(refine|exclude)\../.test(name);
+
+/** The URL query string of a state, followed by the parameters of `current` that are a tab's own. */
+export function stateSearchKeeping(state: FilterState, current: string): string {
+  const params = new URLSearchParams(stateSearch(state));
+  for (const [name, value] of new URLSearchParams(current)) {
+    if (!isStateParam(name)) params.append(name, value);
+  }
+  const text = params.toString();
+  return text ? `?${text}` : '';
+}
+
 /** An ODSQL string literal of `text`. */
 export function odsqlString(text: string): string {
   return `"${text.replace(/[\\"]/g, (c) => `\\${c}`)}"`;

@@ -1,7 +1,7 @@
 // A page's filter state as a preact hook over its URL: each change is a history entry (Back undoes
 // it), and links marked `data-carry` (the dataset tabs) follow it, so a tab opens with the filters.
 import { useCallback, useEffect, useState } from 'preact/hooks';
-import { readState, stateSearch, type FilterState } from './url-state.js';
+import { readState, stateSearch, stateSearchKeeping, type FilterState } from './url-state.js';
 
 /** Points every `a[data-carry]` at its own path with the state's filters (not its page number). */
 function carryFilters(state: FilterState): void {
@@ -11,7 +11,7 @@ function carryFilters(state: FilterState): void {
   }
 }
 
-/** The state in the URL and a setter that pushes the new state's URL. */
+/** The state in the URL and a setter that pushes the new state's URL (keeping the tab's own parameters). */
 export function useUrlState(): [FilterState, (next: FilterState) => void] {
   const [state, setState] = useState(() => readState(location.search));
   useEffect(() => {
@@ -21,7 +21,7 @@ export function useUrlState(): [FilterState, (next: FilterState) => void] {
   }, []);
   useEffect(() => carryFilters(state), [state]);
   const update = useCallback((next: FilterState) => {
-    history.pushState(null, '', `${location.pathname}${stateSearch(next)}`);
+    history.pushState(null, '', `${location.pathname}${stateSearchKeeping(next, location.search)}`);
     setState(next);
   }, []);
   return [state, update];

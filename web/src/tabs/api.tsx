@@ -1,5 +1,4 @@
 // The API tab: the records URL of the current state, ready for curl, and a copy button.
-import { useState } from 'preact/hooks';
 import { mount } from '../shared/mount.js';
 import { pageData } from '../shared/page.js';
 import { apiUrl } from '../shared/api.js';
@@ -7,6 +6,7 @@ import { useUrlState } from '../shared/use-url-state.js';
 import { datasetPath, useDataset } from '../shared/dataset.js';
 import { pageParams } from '../shared/url-state.js';
 import { FilterSummary } from '../shared/filter-summary.js';
+import { CopyButton } from '../shared/copy-button.js';
 
 /** The table tab's page size: the URL gives the same page of records as the table. */
 const PAGE_SIZE = 20;
@@ -14,23 +14,6 @@ const PAGE_SIZE = 20;
 /** `text` quoted for a POSIX shell. */
 function shellQuote(text: string): string {
   return `'${text.replace(/'/g, `'\\''`)}'`;
-}
-
-function CopyButton({ text }: { text: string }) {
-  const [copied, setCopied] = useState(false);
-  return (
-    <button
-      type="button"
-      onClick={() => {
-        navigator.clipboard.writeText(text).then(
-          () => setCopied(true),
-          () => setCopied(false),
-        );
-      }}
-    >
-      {copied ? 'Copied' : 'Copy'}
-    </button>
-  );
 }
 
 function Api({ id }: { id: string }) {

@@ -1,0 +1,224 @@
+// The analyze tab's form: the X axis (a field, a date level, a range width), the series and the
+// chart type. Every change is a new URL (analyze.tsx); typed numbers count once committed.
+import { useEffect, useState } from 'preact/hooks';
+import type { Field } from '../shared/types.js';
+import {
+  aggregateLabel,
+  AGGREGATES,
+  CHARTS,
+  isNumeric,
+  levelsOf,
+  numericFields,
+  xFields,
+  type Choices,
+  type Series,
+} from './analyze-choices.js';
+
+interface Props {
+  readonly fields: readonly Field[];
+  readonly choices: Choices;
+  readonly onChange: (next: Choices) => void;
+}
+
+const label = (field: Field) => field.label || field.name;
+
+/**
+ * A number typed freely (its own text, so a redraw while typing does not reset it), counted once
+ * committed: on Enter or when the focus leaves.
+ */
+function NumberInput(props: {
+  value: string;
+  onCommit: (text: string) => void;
+  min: string;
+  max?: string;
+  step: string;
+  placeholder?: string;
+  label?: string;
+}) {
+  const [text, setText] = useState(props.value);
+  useEffect(() => setText(props.value), [props.value]);
+  return (
+    <input
+      type="number"
+      min={props.min}
+      max={props.max}
+      step={props.step}
+      placeholder={props.placeholder}
+      aria-label={props.label}
+      value={text}
+      onInput={(e) => setText(e.currentTarget.value)}
+      onChange={(e) => props.onCommit(e.currentTarget.value)}
+    />
+  );
+}
+
+function XAxis({ fields, choices, onChange }: Props) {
+  const field = fields.find((f) => f.name === choices.x);
+  const levels = levelsOf(field);
+  return (
+    <fieldset>
+      <legend>X axis</legend>
+      <label>
+        Field{' '}
+        <select
+          value={choices.x}
+          onChange={(e) => onChange({ ...choices, x: e.currentTarget.value, width: '' })}
+        >
+          {xFields(fields).map((f) => (
+            <option key={f.name} value={f.name}>
+              {label(f)}
+            </option>
+          ))}
+        </select>
+      </label>
+      {levels.length > 0 && (
+        <label>
+          By{' '}
+          <select
+            value={choices.level}
+            onChange={(e) => onChange({ ...choices, level: e.currentTarget.value as Choices['level'] })}
+          >
+            {levels.map((level) => (
+              <option key={level} value={level}>
+                {level}
+              </option>
+            ))}
+          </select>
+        </label>
+      )}
+      {isNumeric(field) && (
+        <label>
+          Range width{' '}
+          <NumberInput
+            min="0"
+            step="any"
+            placeholder="each value"
+            value={choices.width}
+            onCommit={(width) => onChange({ ...choices, width })}
+          />
+        </label>
+      )}
+    </fieldset>
+  );
+}
+
+function SeriesRow(props: {
+  series: Series;
+  index: number;
+  numeric: readonly Field[];
+  onChange: (next: Series | null) => void;
+}) {
+  const { series, index, numeric, onChange } = props;
+  const fns = numeric.length ? AGGREGATES : (['count'] as const);
+  return (
+    <li>
+      <select
+        aria-label={`Series ${index + 1}: function`}
+        value={series.fn}
+        onChange={(e) => {
+          const fn = e.currentTarget.value as Series['fn'];
+          onChange({ ...series, fn, field: fn === 'count' ? '' : series.field || (numeric[0]?.name ?? '') });
+        }}
+      >
+        {fns.map((fn) => (
+          <option key={fn} value={fn}>
+            {aggregateLabel(fn)}
+          </option>
+        ))}
+      </select>
+      {series.fn === 'percentile' && (
+        <NumberInput
+          min="1"
+          max="99"
+          step="1"
+          label={`Series ${index + 1}: percentile`}
+          value={String(series.p)}
+          onCommit={(p) => onChange({ ...series, p: Number(p) })}
+        />
+      )}
+      {series.fn !== 'count' && (
+        <select
+          aria-label={`Series ${index + 1}: field`}
+          value={series.field}
+          onChange={(e) => onChange({ ...series, field: e.currentTarget.value })}
+        >
+          {numeric.map((f) => (
+            <option key={f.name} value={f.name}>
+              {label(f)}
+            </option>
+          ))}
+        </select>
+      )}
+      {index > 0 && (
+        <button type="button" onClick={() => onChange(null)}>
+          Remove
+        </button>
+      )}
+    </li>
+  );
+}
+
+function SeriesList({ fields, choices, onChange }: Props) {
+  const numeric = numericFields(fields);
+  const change = (index: number, next: Series | null) => {
+    const series = choices.series.flatMap((s, i) => (i !== index ? [s] : next ? [next] : []));
+    onChange({ ...choices, series });
+  };
+  return (
+    <fieldset>
+      <legend>Series</legend>
+      <ol class="series">
+        {choices.series.map((series, index) => (
+          <SeriesRow
+            key={index}
+            series={series}
+            index={index}
+            numeric={numeric}
+            onChange={(next) => change(index, next)}
+          />
+        ))}
+      </ol>
+      <button
+        type="button"
+        onClick={() => {
+          const field = numeric[0]?.name;
+          const added: Series = field ? { fn: 'avg', field, p: 50 } : { fn: 'count', field: '', p: 50 };
+          onChange({ ...choices, series: [...choices.series, added] });
+        }}
+      >
+        Add a series
+      </button>
+    </fieldset>
+  );
+}
+
+function ChartType({ choices, onChange }: Omit<Props, 'fields'>) {
+  return (
+    <fieldset>
+      <legend>Chart</legend>
+      {CHARTS.map((chart) => (
+        <label key={chart}>
+          <input
+            type="radio"
+            name="chart"
+            value={chart}
+            checked={choices.chart === chart}
+            onChange={() => onChange({ ...choices, chart })}
+          />{' '}
+          {chart}
+        </label>
+      ))}
+    </fieldset>
+  );
+}
+
+/** The whole form. */
+export function AnalyzeForm(props: Props) {
+  return (
+    <form class="analyze-form" onSubmit={(e) => e.preventDefault()}>
+      <XAxis {...props} />
+      <SeriesList {...props} />
+      <ChartType choices={props.choices} onChange={props.onChange} />
+    </form>
+  );
+}
