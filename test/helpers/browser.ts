@@ -58,7 +58,7 @@ export async function launchBrowser(): Promise<TestBrowser> {
   };
 }
 
-/** The sample server and a browser, opened before a suite and closed after. */
+/** A server and a browser (the sample portal's unless told), opened before a suite and closed after. */
 export interface BrowserSuite {
   readonly server: TestServer;
   readonly browser: TestBrowser;
@@ -68,10 +68,10 @@ export interface BrowserSuite {
  * Registers the suite's hooks; the returned object is filled before the first test. After each
  * test, a request that left the server's origin fails it.
  */
-export function useBrowserSuite(): BrowserSuite {
+export function useBrowserSuite(start: () => Promise<TestServer> = startSampleServer): BrowserSuite {
   const suite = {} as { server: TestServer; browser: TestBrowser };
   before(async () => {
-    suite.server = await startSampleServer();
+    suite.server = await start();
     suite.browser = await launchBrowser();
   });
   afterEach(() => {

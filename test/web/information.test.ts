@@ -1,7 +1,20 @@
 // The information tab in a real browser, on the sample portal: the metadata, field schema and
 // attachments of the dataset lookup.
 import { expect } from 'chai';
+import { readFile, writeFile } from 'node:fs/promises';
+import path from 'node:path';
 import { useBrowserSuite } from '../helpers/browser.js';
+import { startFixtureServer } from '../helpers/fixture-portal.js';
+
+/** A description trying every way to run a script or load from elsewhere, and a link to keep. */
+const HOSTILE_DESCRIPTION = [
+  '<p>Kept: <a href="https://example.org/source">the source</a>, <em>emphasis</em>.</p>',
+  '<script>window.ran = "script"</script>',
+  '<img src="x" onerror="window.ran = \'onerror\'">',
+  '<a id="js" href="javascript:window.ran = \'href\'">click</a>',
+  '<iframe src="https://example.org/"></iframe>',
+  '<svg><script>window.ran = "svg"</script></svg>',
+].join('');
 
 describe('web: the information tab', function () {
   this.timeout(60_000);
@@ -29,6 +42,35 @@ describe('web: the information tab', function () {
     const download = await suite.server.get(attachment);
     expect(download.status).to.equal(200);
     expect((await download.text()).split('\n')[0]).to.include('iata');
+    await page.close();
+  });
+});
+
+describe('web: the information tab over a hostile description (fixture portal)', function () {
+  this.timeout(60_000);
+  const suite = useBrowserSuite(() =>
+    startFixtureServer(async (dir) => {
+      const file = path.join(dir, 'datasets', 'words', 'dataset.json');
+      const dataset = JSON.parse(await readFile(file, 'utf8'));
+      dataset.metas.default.description = HOSTILE_DESCRIPTION;
+      await writeFile(file, JSON.stringify(dataset));
+    }),
+  );
+
+  it('shows its text and links, runs none of its scripts and loads nothing it names', async () => {
+    const page = await suite.browser.open(`${suite.server.base}/explore/dataset/words/`);
+    await page.waitForSelector('.description');
+    expect(await page.$eval('.description a', (a) => a.getAttribute('href'))).to.equal(
+      'https://example.org/source',
+    );
+    expect(
+      await page.$$eval('.description script, .description iframe, .description [onerror]', (e) => e.length),
+    ).to.equal(0);
+    expect(await page.$eval('.description', (d) => d.innerHTML)).not.to.include('javascript:');
+    await page.$eval('.description', (d) =>
+      d.querySelectorAll('a').forEach((a) => a.id === 'js' && a.click()),
+    );
+    expect(await page.evaluate(() => (window as unknown as { ran?: string }).ran ?? null)).to.equal(null);
     await page.close();
   });
 });
