@@ -4,7 +4,10 @@
 type Command = () => Promise<{ main(args: string[]): Promise<void> }>;
 
 const COMMANDS: Record<string, { help: string; load: Command }> = {
-  serve: { help: 'serve --portal DIR [--port 8080] [--host 127.0.0.1]', load: () => import('./server.js') },
+  serve: {
+    help: 'serve --portal DIR [--port 8080] [--host 127.0.0.1] [--max-age 60] [--cache-size 128MB]',
+    load: () => import('./server.js'),
+  },
   ingest: {
     help: 'ingest <file> --portal DIR --id ID [--title T] [--geo-point LAT,LON] [--facet F,...] [--multivalued F:SEP]',
     load: () => import('./ingest/command.js'),

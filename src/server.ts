@@ -1,5 +1,6 @@
 // `duckportal serve`: loads the portal, opens the locked engine, defines one view per dataset, listens.
 import http from 'node:http';
+import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { DEFAULT_CONNECTIONS, DEFAULT_EXPORT_CONNECTIONS, Engine } from './engine/engine.js';
@@ -15,6 +16,9 @@ import { SignInLimiter } from './auth/sign-in-limit.js';
 import { UserStore } from './auth/users.js';
 import { searchViewName, type QuerySource } from './catalog/source.js';
 import { catalogTable } from './catalog/catalog-table.js';
+import { entityTagKey, portalVersions } from './http/etag.js';
+import { ResponseCache } from './http/response-cache.js';
+import bytes from 'bytes';
 
 /**
  * DuckDB's memory limit unless `--memory-limit` says otherwise. DuckDB's own default (80% of RAM)
@@ -32,10 +36,18 @@ import { catalogTable } from './catalog/catalog-table.js';
  */
 export const DEFAULT_MEMORY_LIMIT = '384MB';
 
+/** Cache-Control max-age of anonymous answers, and the response cache's bound (README, HTTP caching). */
+export const DEFAULT_MAX_AGE = 60;
+export const DEFAULT_CACHE_SIZE = '128MB';
+
 export interface ServerOptions {
   readonly portalDir: string;
   readonly threads?: number;
   readonly memoryLimit?: string;
+  /** Seconds anonymous answers may be reused by caches (Cache-Control max-age). */
+  readonly maxAge?: number;
+  /** Bytes of JSON answers kept by the response cache; 0 keeps none. */
+  readonly cacheBytes?: number;
   readonly log?: (line: string) => void;
 }
 
@@ -71,7 +83,15 @@ export async function openPortal(options: ServerOptions): Promise<PortalServer> 
     quotas: () => limits.quotas,
     exportSlots: () => limits.exportSlots,
   };
-  const services: Services = { engine, portal: () => portal, catalog: () => catalog, log, guard };
+  let versions = await portalVersions(portal);
+  const responses = new ResponseCache(options.cacheBytes ?? bytes.parse(DEFAULT_CACHE_SIZE)!);
+  const http = {
+    maxAge: options.maxAge ?? DEFAULT_MAX_AGE,
+    tagKey: entityTagKey(secret),
+    versions: () => versions,
+    responses,
+  };
+  const services: Services = { engine, portal: () => portal, catalog: () => catalog, log, guard, http };
   const handle = createApp(services).callback();
   return {
     services,
@@ -79,6 +99,11 @@ export async function openPortal(options: ServerOptions): Promise<PortalServer> 
     reload: async () => {
       portal = await definePortal(engine, portalDir, portal, log);
       catalog = await defineCatalog(engine, portal);
+      versions = await portalVersions(portal);
+      responses.retain(({ scope, version }) => {
+        const current = scope === null ? versions.catalog : versions.datasets.get(scope);
+        return current?.tag === version;
+      });
       if (JSON.stringify(portal.settings.quotas) !== limits.settings) limits = guardLimits(portal);
       return portal;
     },
@@ -166,18 +191,29 @@ export async function main(args: string[]): Promise<void> {
       host: { type: 'string', default: '127.0.0.1' },
       threads: { type: 'string' },
       'memory-limit': { type: 'string' },
+      'max-age': { type: 'string', default: String(DEFAULT_MAX_AGE) },
+      'cache-size': { type: 'string', default: DEFAULT_CACHE_SIZE },
     },
   });
+  const maxAge = Number(values['max-age']);
+  const cacheBytes = bytes.parse(values['cache-size']);
+  if (!Number.isInteger(maxAge) || maxAge < 0)
+    throw new Error(`--max-age: ${values['max-age']} is not a number of seconds`);
+  if (cacheBytes === null || cacheBytes < 0)
+    throw new Error(`--cache-size: ${values['cache-size']} is not a size (128MB, 0)`);
   const server = await openPortal({
     portalDir: values.portal,
     ...(values.threads ? { threads: Number(values.threads) } : {}),
     ...(values['memory-limit'] ? { memoryLimit: values['memory-limit'] } : {}),
+    maxAge,
+    cacheBytes,
   });
   const httpServer = createHttpServer(server);
   httpServer.listen(Number(values.port), values.host, () => {
     const count = server.services.portal().datasets.size;
+    const { port } = httpServer.address() as AddressInfo;
     process.stderr.write(
-      `duckportal: ${count} datasets on http://${values.host}:${values.port}/api/explore/v2.1/catalog/datasets\n`,
+      `duckportal: ${count} datasets on http://${values.host}:${port}/api/explore/v2.1/catalog/datasets\n`,
     );
   });
   process.on('SIGHUP', () => void server.reload());

@@ -1,5 +1,6 @@
-// The Koa application: CORS and one error middleware on top, the web pages and their bundle,
-// trailing slashes folded, old v2 paths aliased, GET only, the routers (v2.1, v1, the OpenAPI document).
+// The Koa application: CORS, compression and one error middleware on top, the web pages and their
+// bundle, trailing slashes folded, old v2 paths aliased, HTTP caching, GET only, the routers (v2.1,
+// v1, the OpenAPI document).
 import Koa from 'koa';
 import Router from '@koa/router';
 import { ApiError, errorMiddleware } from './errors.js';
@@ -17,6 +18,8 @@ import { v1Router } from './v1/index.js';
 import { assets } from '../web/assets.js';
 import { pageErrors, pagesRouter } from '../web/pages.js';
 import { accountRouter } from '../web/account-routes.js';
+import { compression } from './compression.js';
+import { httpCaching, noStoreOnError } from './http-caching.js';
 
 export const V21_PREFIX = '/api/explore/v2.1';
 
@@ -48,6 +51,8 @@ export function createApp(services: Services): Koa {
   app.proxy = false;
   app.silent = true;
   app.use(cors());
+  app.use(compression());
+  app.use(noStoreOnError());
   app.use(errorMiddleware(services.log));
   app.use(assets());
   app.use(authenticate(services.guard, () => services.portal().settings.private));
@@ -65,6 +70,7 @@ export function createApp(services: Services): Koa {
     await next();
   });
   app.use(v2Aliases(V21_PREFIX));
+  app.use(httpCaching(services));
   const routers = appRouters(services);
   for (const router of routers) app.use(router.routes());
   app.use(async (ctx, next) => {

@@ -11,6 +11,8 @@ import type { Identities } from '../auth/middleware.js';
 import type { ExportSlots, QuotaCounter } from '../auth/quota.js';
 import type { SignInLimiter } from '../auth/sign-in-limit.js';
 import { querySource } from '../catalog/source.js';
+import type { PortalVersions } from '../http/etag.js';
+import type { ResponseCache } from '../http/response-cache.js';
 
 export interface Services {
   readonly engine: Engine;
@@ -21,6 +23,19 @@ export interface Services {
   readonly log: (line: string) => void;
   /** API keys, quotas and export slots (src/auth/). */
   readonly guard: Guard;
+  /** Entity tags, Cache-Control and the response cache (src/api/http-caching.ts). */
+  readonly http: HttpCaching;
+}
+
+/** What HTTP caching needs: the data versions of the portal as loaded, the tag key, the settings. */
+export interface HttpCaching {
+  /** Cache-Control max-age of anonymous answers on a public portal, in seconds. */
+  readonly maxAge: number;
+  /** The key of entity tags (from the portal's secret, so every replica agrees). */
+  readonly tagKey: Buffer;
+  /** The versions of the portal's datasets and catalog, rebuilt with the portal. */
+  versions(): PortalVersions;
+  readonly responses: ResponseCache;
 }
 
 /** API keys, users and their sessions (Identities), the secrets and the limits. */

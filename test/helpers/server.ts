@@ -1,7 +1,7 @@
 // Starts a portal on an ephemeral loopback port for a test suite, and fetches from it.
 import type http from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { createHttpServer, openPortal, type PortalServer } from '../../src/server.js';
+import { createHttpServer, openPortal, type PortalServer, type ServerOptions } from '../../src/server.js';
 
 export interface TestServer {
   readonly base: string;
@@ -14,10 +14,13 @@ export interface TestServer {
   close(): Promise<void>;
 }
 
-/** Serves `portalDir` on 127.0.0.1 with a random port. */
-export async function startTestServer(portalDir: string): Promise<TestServer> {
+/** Serves `portalDir` on 127.0.0.1 with a random port (HTTP caching settings as given, else the defaults). */
+export async function startTestServer(
+  portalDir: string,
+  options: Pick<ServerOptions, 'maxAge' | 'cacheBytes'> = {},
+): Promise<TestServer> {
   const logs: string[] = [];
-  const portal = await openPortal({ portalDir, threads: 2, log: (line) => logs.push(line) });
+  const portal = await openPortal({ portalDir, threads: 2, log: (line) => logs.push(line), ...options });
   const server = createHttpServer(portal);
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
