@@ -71,7 +71,7 @@ describe('web: pages over HTTP (fixture portal)', () => {
     ]) {
       const response = await server.get(url);
       expect(response.status, url).to.equal(404);
-      expect(response.headers.get('cache-control'), url).to.equal(null);
+      expect(response.headers.get('cache-control'), `${url}: an error is never stored`).to.equal('no-store');
     }
   });
 
