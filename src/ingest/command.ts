@@ -5,7 +5,7 @@ import { parseInputFormat } from './input-format.js';
 
 const USAGE =
   'usage: duckportal ingest <file> --portal DIR --id ID [--title T] [--format F] [--geo-point LATCOL,LONCOL]\n' +
-  '         [--facet F,...] [--multivalued F:SEP]... [--record-id FIELD] [--quiet]';
+  '         [--facet F,...] [--multivalued F:SEP]... [--record-id FIELD] [--null TOKEN]... [--quiet]';
 
 /** Splits a comma list, dropping blanks. */
 function commaList(value: string): string[] {
@@ -47,6 +47,7 @@ export function parseIngestArgs(args: string[]): IngestOptions {
       facet: { type: 'string', multiple: true },
       multivalued: { type: 'string', multiple: true },
       'record-id': { type: 'string' },
+      null: { type: 'string', multiple: true },
       quiet: { type: 'boolean', short: 'q' },
     },
   });
@@ -64,6 +65,7 @@ export function parseIngestArgs(args: string[]): IngestOptions {
     facets: (values.facet ?? []).flatMap(commaList),
     multivalued: parseMultivalued(values.multivalued ?? []),
     ...(values['record-id'] !== undefined ? { recordId: values['record-id'] } : {}),
+    ...(values.null ? { nullTokens: values.null } : {}),
     ...(values.quiet ? {} : { progress: (line: string) => process.stderr.write(`${line}\n`) }),
   };
 }

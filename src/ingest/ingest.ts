@@ -35,6 +35,8 @@ export interface IngestOptions {
   readonly facets?: readonly string[];
   /** Field -> separator: text fields split into lists. */
   readonly multivalued?: Readonly<Record<string, string>>;
+  /** Cells meaning "no value" beyond the common ones (`NA`, `N/A`, `null`, `-`, ...). */
+  readonly nullTokens?: readonly string[];
   /** The field whose value identifies each record (unique, never empty). */
   readonly recordId?: string;
   /** Metas by template; each replaces the previous value of the same name. */

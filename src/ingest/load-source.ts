@@ -28,11 +28,14 @@ export interface SourceTable {
   /** The column of GeoJSON geometries, or null for other formats. */
   readonly geometryColumn: string | null;
   readonly rowCount: number;
+  /** The delimiter of a CSV or TSV source (it decides how numbers are written), null for others. */
+  readonly delimiter: string | null;
 }
 
 interface ReaderResult {
   /** Labels for c0..cN when the reader named the columns itself (CSV); else the table's names. */
   readonly labels?: readonly string[];
+  readonly delimiter?: string;
 }
 
 /** Reads `file` into the source table; `displayName` is the file as the user named it, for messages. */
@@ -50,7 +53,7 @@ async function readDelimited(
   await connection.run(`CREATE TABLE ${SOURCE_TABLE} AS SELECT * FROM read_csv(${quoteString(file)},
     auto_detect = false, header = true, columns = {${columns}}, delim = ${quoteString(header.delimiter)},
     quote = '"', escape = '"', strict_mode = true, null_padding = false)`);
-  return { labels: header.labels };
+  return { labels: header.labels, delimiter: header.delimiter };
 }
 
 function jsonReader(format: 'array' | 'newline_delimited'): Reader {
@@ -151,6 +154,7 @@ async function describeTable(
     untypedText: format !== 'parquet',
     geometryColumn: names.includes(GEOMETRY_COLUMN) ? GEOMETRY_COLUMN : null,
     rowCount: Number(count.getRows()[0]?.[0] ?? 0),
+    delimiter: result.delimiter ?? null,
   };
 }
 

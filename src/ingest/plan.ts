@@ -13,6 +13,7 @@ import { resolveFieldName, uniqueFieldNames, uniqueName } from './field-names.js
 import * as geo from './geo.js';
 import { SOURCE_TABLE, type SourceColumn, type SourceTable } from './load-source.js';
 import { inferTextColumns, type TextCandidate } from './text-inference.js';
+import { DEFAULT_NULL_TOKENS } from './text-tests.js';
 
 /** Separator recorded for lists that arrive already split (JSON arrays, Parquet lists). */
 export const LIST_SEPARATOR = ';';
@@ -34,6 +35,8 @@ export interface PlanOptions {
   readonly rememberedMultivalued?: Readonly<Record<string, string>>;
   /** Field names of the latitude and longitude columns, instead of detecting them. */
   readonly geoPoint?: { readonly lat: string; readonly lon: string };
+  /** Cells meaning "no value" beyond DEFAULT_NULL_TOKENS (`--null`). */
+  readonly nullTokens?: readonly string[];
 }
 
 /** The relation plans read: the source table with each row's ordinal (0-based, file order). */
@@ -99,7 +102,10 @@ async function planSourceColumns(
     return planOneColumn(column, name, kind, { separator, explicit: explicit.has(name) });
   });
   const candidates = planned.filter((p): p is TextCandidate => !('name' in p));
-  const inferred = await inferTextColumns(connection, SOURCE_TABLE, candidates);
+  const inferred = await inferTextColumns(connection, SOURCE_TABLE, candidates, {
+    decimalComma: source.delimiter !== null && source.delimiter !== ',',
+    nullTokens: [...DEFAULT_NULL_TOKENS, ...(options.nullTokens ?? [])],
+  });
   return planned.map((p, i): PlannedColumn => {
     if ('name' in p) return p;
     const { type, sql } = inferred[candidates.indexOf(p)]!;

@@ -22,7 +22,7 @@ export interface StoredData {
   readonly idField: string | null;
 }
 
-export interface StoredDataOptions extends Pick<PlanOptions, 'geoPoint'> {
+export interface StoredDataOptions extends Pick<PlanOptions, 'geoPoint' | 'nullTokens'> {
   readonly multivalued?: Readonly<Record<string, string>>;
   readonly recordId?: string;
 }
@@ -39,6 +39,7 @@ export async function planStoredData(
     multivalued: options.multivalued ?? {},
     rememberedMultivalued: remembered.multivalued,
     ...(options.geoPoint ? { geoPoint: options.geoPoint } : {}),
+    ...(options.nullTokens ? { nullTokens: options.nullTokens } : {}),
   });
   const names = columns.map((c) => c.name);
   const rememberedId = remembered.recordId !== undefined && names.includes(remembered.recordId);

@@ -3,7 +3,7 @@
 import type { DuckDBConnection } from '@duckdb/node-api';
 import type { FieldType } from '../catalog/schema.js';
 import { quoteIdentifier } from '../sql-text.js';
-import { TEXT_TESTS, type TextTest } from './text-tests.js';
+import { cellSql, DEFAULT_DIALECT, textTests, type TextDialect, type TextTest } from './text-tests.js';
 
 /** A column to infer: `text` is a SQL expression giving its cells as VARCHAR. */
 export interface TextCandidate {
@@ -20,9 +20,6 @@ export interface InferredColumn {
 
 /** Rows tested in full before the whole table is touched (fixed seed: the same file samples the same rows). */
 const SAMPLE_ROWS = 20_000;
-
-/** A cell as tested: trimmed, and null when empty. */
-const cell = (text: string): string => `nullif(trim(${text}), '')`;
 
 /** Counts over one relation for one candidate: non-empty cells, nested JSON values, cells passing each test. */
 interface Counts {
@@ -41,9 +38,10 @@ async function count(
   connection: DuckDBConnection,
   from: string,
   probes: readonly Probe[],
+  dialect: TextDialect,
 ): Promise<Counts[]> {
   if (probes.length === 0) return [];
-  const cells = probes.map((p, i) => `${cell(p.candidate.text)} AS ${quoteIdentifier(`v${i}`)}`);
+  const cells = probes.map((p, i) => `${cellSql(p.candidate.text, dialect)} AS ${quoteIdentifier(`v${i}`)}`);
   const aggregates = probes.flatMap(({ candidate, tests }, i) => {
     const v = quoteIdentifier(`v${i}`);
     const nested = candidate.json ? `count_if(json_type(${candidate.json}) IN ('OBJECT', 'ARRAY'))` : '0';
@@ -71,13 +69,13 @@ function winnerOf({ counts, tests }: Verdict): TextTest | undefined {
   return counts.filled > 0 ? tests.find((_, i) => counts.passed[i] === counts.filled) : undefined;
 }
 
-function result(candidate: TextCandidate, verdict: Verdict): InferredColumn {
+function result(candidate: TextCandidate, verdict: Verdict, dialect: TextDialect): InferredColumn {
   if (verdict.counts.nested > 0 && candidate.json) {
     return { type: 'json_blob', sql: `CAST(${candidate.json} AS VARCHAR)` };
   }
   const winner = winnerOf(verdict);
   if (!winner) return { type: 'text', sql: `nullif(${candidate.text}, '')` };
-  return { type: winner.type, sql: winner.convert(cell(candidate.text)) };
+  return { type: winner.type, sql: winner.convert(cellSql(candidate.text, dialect)) };
 }
 
 /**
@@ -85,19 +83,23 @@ function result(candidate: TextCandidate, verdict: Verdict): InferredColumn {
  * the sample held no value; only the nested count for JSON text; nothing when the sample
  * already proves the result (a nested value, or text because every test failed somewhere).
  */
-function toConfirm(candidate: TextCandidate, verdict: Verdict): readonly TextTest[] | null {
+function toConfirm(
+  all: readonly TextTest[],
+  candidate: TextCandidate,
+  verdict: Verdict,
+): readonly TextTest[] | null {
   if (verdict.counts.nested > 0) return null;
-  if (verdict.counts.filled === 0) return TEXT_TESTS;
+  if (verdict.counts.filled === 0) return all;
   const winner = winnerOf(verdict);
   if (winner) return [winner];
   return candidate.json ? [] : null;
 }
 
 /** After a winner the table did not confirm: the tests after it (those before it failed on the sample). */
-function afterUnconfirmed(_: TextCandidate, verdict: Verdict): readonly TextTest[] | null {
+function afterUnconfirmed(all: readonly TextTest[], verdict: Verdict): readonly TextTest[] | null {
   const [tested] = verdict.tests;
   if (verdict.tests.length !== 1 || !tested || verdict.counts.nested > 0 || winnerOf(verdict)) return null;
-  return TEXT_TESTS.slice(TEXT_TESTS.indexOf(tested) + 1);
+  return all.slice(all.indexOf(tested) + 1);
 }
 
 /** Runs, over `from`, the tests `next` asks for; other verdicts stay as they were. */
@@ -107,27 +109,31 @@ async function retest(
   candidates: readonly TextCandidate[],
   verdicts: readonly Verdict[],
   next: (candidate: TextCandidate, verdict: Verdict) => readonly TextTest[] | null,
+  dialect: TextDialect,
 ): Promise<Verdict[]> {
   const pending = candidates.flatMap((candidate, index) => {
     const tests = next(candidate, verdicts[index]!);
     return tests ? [{ index, candidate, tests }] : [];
   });
-  const counts = await count(connection, from, pending);
+  const counts = await count(connection, from, pending, dialect);
   const updated = [...verdicts];
   pending.forEach((p, k) => (updated[p.index] = { counts: counts[k]!, tests: p.tests }));
   return updated;
 }
 
 /**
- * Infers every candidate over `table`; results are in the candidates' order, and equal to
- * testing every cell: a test that fails on a sampled cell fails on the table, so the table's
- * winner is the sample's when the table confirms it, else one of the tests after it.
+ * Infers every candidate over `table` as `dialect` writes numbers and missing values; results
+ * are in the candidates' order, and equal to testing every cell: a test that fails on a sampled
+ * cell fails on the table, so the table's winner is the sample's when the table confirms it,
+ * else one of the tests after it.
  */
 export async function inferTextColumns(
   connection: DuckDBConnection,
   table: string,
   candidates: readonly TextCandidate[],
+  dialect: TextDialect = DEFAULT_DIALECT,
 ): Promise<InferredColumn[]> {
+  const tests = textTests(dialect);
   if (candidates.length === 0) return [];
   const all = quoteIdentifier(table);
   const rows = Number((await connection.runAndReadAll(`SELECT count(*) FROM ${all}`)).getRows()[0]?.[0] ?? 0);
@@ -136,10 +142,12 @@ export async function inferTextColumns(
     ? `(SELECT * FROM ${all} USING SAMPLE reservoir(${SAMPLE_ROWS} ROWS) REPEATABLE (7))`
     : all;
   const none = candidates.map((): Verdict => ({ counts: { filled: 0, nested: 0, passed: [] }, tests: [] }));
-  let verdicts = await retest(connection, from, candidates, none, () => TEXT_TESTS);
+  let verdicts = await retest(connection, from, candidates, none, () => tests, dialect);
   if (sampled) {
-    verdicts = await retest(connection, all, candidates, verdicts, toConfirm);
-    verdicts = await retest(connection, all, candidates, verdicts, afterUnconfirmed);
+    const confirm = (c: TextCandidate, v: Verdict) => toConfirm(tests, c, v);
+    verdicts = await retest(connection, all, candidates, verdicts, confirm, dialect);
+    const after = (_: TextCandidate, v: Verdict) => afterUnconfirmed(tests, v);
+    verdicts = await retest(connection, all, candidates, verdicts, after, dialect);
   }
-  return candidates.map((candidate, i) => result(candidate, verdicts[i]!));
+  return candidates.map((candidate, i) => result(candidate, verdicts[i]!, dialect));
 }

@@ -67,38 +67,112 @@ function parsesAs(v: string, format: string): string {
   return `CASE WHEN ${matches(v, formatShape(format))} THEN try_strptime(${v}, ${quoteString(format)}) IS NOT NULL ELSE false END`;
 }
 
-/** Tried in order; leading zeros keep a column text (codes such as `00501` are not numbers). */
-export const TEXT_TESTS: readonly TextTest[] = [
-  {
-    type: 'boolean',
-    test: (v) => `lower(${v}) IN ('true', 'false')`,
-    convert: (v) => `lower(${v}) = 'true'`,
-  },
-  {
-    type: 'int',
-    test: (v) => `${matches(v, INT)} AND TRY_CAST(${v} AS BIGINT) IS NOT NULL`,
-    convert: (v) => `CAST(${v} AS BIGINT)`,
-  },
-  {
-    // An integer too wide for BIGINT is an identifier, not a measure: it stays text.
-    type: 'double',
-    test: (v) =>
-      `${matches(v, DECIMAL)} AND (${matches(v, '.*[.eE].*')} OR TRY_CAST(${v} AS BIGINT) IS NOT NULL)`,
-    convert: (v) => `CAST(${v} AS DOUBLE)`,
-  },
-  ...DATE_FORMATS.map((format): TextTest => ({
-    type: 'date',
-    test: (v) => parsesAs(v, format),
-    convert: (v) => `CAST(strptime(${v}, ${quoteString(format)}) AS DATE)`,
-  })),
-  {
-    type: 'datetime',
-    test: (v) => `${matches(v, ISO_DATETIME)} AND TRY_CAST(${v} AS TIMESTAMPTZ) IS NOT NULL`,
-    convert: (v) => `CAST(${v} AS TIMESTAMPTZ)`,
-  },
-  ...DATETIME_FORMATS.map((format): TextTest => ({
-    type: 'datetime',
-    test: (v) => parsesAs(v, format),
-    convert: (v) => `CAST(strptime(${v}, ${quoteString(format)}) AS TIMESTAMPTZ)`,
-  })),
-];
+/**
+ * How a text source writes numbers and missing values. A decimal comma is read where the
+ * delimiter is not a comma (`3,5` in a `;`-separated file); where it is (or in JSON), a comma
+ * groups thousands (`"1,234.5"`).
+ */
+export interface TextDialect {
+  readonly decimalComma: boolean;
+  /** Cells (trimmed) that mean "no value" in a column of another type than text. */
+  readonly nullTokens: readonly string[];
+}
+
+/** What publishers write for a missing value; `--null` adds more. */
+export const DEFAULT_NULL_TOKENS: readonly string[] = ['NA', 'N/A', 'n/a', 'null', 'NULL', '-', '#N/A'];
+
+export const DEFAULT_DIALECT: TextDialect = { decimalComma: false, nullTokens: DEFAULT_NULL_TOKENS };
+
+/** A cell as tested and converted: trimmed, and null when empty or a null token. */
+export function cellSql(text: string, dialect: TextDialect): string {
+  const tokens = ['', ...dialect.nullTokens].map(quoteString).join(', ');
+  return `(CASE WHEN trim(${text}) IN (${tokens}) THEN NULL ELSE trim(${text}) END)`;
+}
+
+/** Spaces that group thousands where a comma is the decimal mark: space, no-break and narrow no-break. */
+const SPACES = ' \u00a0\u202f';
+const GROUP_SPACES = `[${SPACES}]`;
+
+/** Integers with thousands grouped (`1,234,567`; `1 234 567` with a decimal comma), or plain. */
+function groupedInt(dialect: TextDialect): string {
+  const separator = dialect.decimalComma ? GROUP_SPACES : ',';
+  return `[+-]?([1-9][0-9]{0,2}(${separator}[0-9]{3})+|0|[1-9][0-9]*)`;
+}
+
+/** Decimals grouped by commas (`1,234.5`), or with a decimal comma (`1.234,5`, `1 234,5`, `3,5`). */
+function groupedDecimal(dialect: TextDialect): string {
+  if (!dialect.decimalComma) return '[+-]?[1-9][0-9]{0,2}(,[0-9]{3})+(\\.[0-9]+)?';
+  return `[+-]?(0|[1-9][0-9]{0,2}([.${SPACES}][0-9]{3})+|[1-9][0-9]*)(,[0-9]+)?`;
+}
+
+/** A plain decimal; an integer too wide for BIGINT is an identifier, not a measure: it stays text. */
+const plainDecimal = (v: string): string =>
+  `${matches(v, DECIMAL)} AND (${matches(v, '.*[.eE].*')} OR TRY_CAST(${v} AS BIGINT) IS NOT NULL)`;
+
+/**
+ * A grouped or decimal-comma number; a bare integer too wide for BIGINT stays text. Where commas
+ * group, plain decimals may mix in (`7`, `1,234.5`); where a comma is the decimal mark, a point
+ * only groups thousands (`1.234` is 1234 beside `0,5`: a column of points alone was read before).
+ */
+function groupedDecimalTest(v: string, dialect: TextDialect): string {
+  const grouped =
+    `(${matches(v, groupedDecimal(dialect))}` +
+    ` AND (${matches(v, `.*[,.${SPACES}].*`)} OR TRY_CAST(${v} AS BIGINT) IS NOT NULL))`;
+  return dialect.decimalComma ? grouped : `(${plainDecimal(v)} OR ${grouped})`;
+}
+
+/** The grouped or decimal-comma number as DuckDB reads it: group marks removed, a decimal point. */
+function plainNumber(v: string, dialect: TextDialect): string {
+  if (!dialect.decimalComma) return `replace(${v}, ',', '')`;
+  return `replace(regexp_replace(${v}, '[.${SPACES}]', '', 'g'), ',', '.')`;
+}
+
+/**
+ * Tried in order; leading zeros keep a column text (codes such as `00501` are not numbers).
+ * Plain numbers first, then the dialect's grouped and decimal-comma forms.
+ */
+export function textTests(dialect: TextDialect): readonly TextTest[] {
+  return [
+    {
+      type: 'boolean',
+      test: (v) => `lower(${v}) IN ('true', 'false')`,
+      convert: (v) => `lower(${v}) = 'true'`,
+    },
+    {
+      type: 'int',
+      test: (v) => `${matches(v, INT)} AND TRY_CAST(${v} AS BIGINT) IS NOT NULL`,
+      convert: (v) => `CAST(${v} AS BIGINT)`,
+    },
+    {
+      type: 'double',
+      test: plainDecimal,
+      convert: (v) => `CAST(${v} AS DOUBLE)`,
+    },
+    {
+      type: 'int',
+      test: (v) =>
+        `${matches(v, groupedInt(dialect))} AND TRY_CAST(${plainNumber(v, dialect)} AS BIGINT) IS NOT NULL`,
+      convert: (v) => `CAST(${plainNumber(v, dialect)} AS BIGINT)`,
+    },
+    {
+      type: 'double',
+      test: (v) => groupedDecimalTest(v, dialect),
+      convert: (v) => `CAST(${plainNumber(v, dialect)} AS DOUBLE)`,
+    },
+    ...DATE_FORMATS.map((format): TextTest => ({
+      type: 'date',
+      test: (v) => parsesAs(v, format),
+      convert: (v) => `CAST(strptime(${v}, ${quoteString(format)}) AS DATE)`,
+    })),
+    {
+      type: 'datetime',
+      test: (v) => `${matches(v, ISO_DATETIME)} AND TRY_CAST(${v} AS TIMESTAMPTZ) IS NOT NULL`,
+      convert: (v) => `CAST(${v} AS TIMESTAMPTZ)`,
+    },
+    ...DATETIME_FORMATS.map((format): TextTest => ({
+      type: 'datetime',
+      test: (v) => parsesAs(v, format),
+      convert: (v) => `CAST(strptime(${v}, ${quoteString(format)}) AS TIMESTAMPTZ)`,
+    })),
+  ];
+}

@@ -89,7 +89,53 @@ describe('ingest: CSV', () => {
     expect(await readRows(portal, 'semi', 'a, b, c')).to.deep.equal([{ a: '1', b: 'x, y', c: '3' }]);
     const tsv = await fixture(dir, 'tab.tsv', 'a\tb\n1,5\tx\n');
     await ingest({ file: tsv, portal, id: 'tab' });
-    expect(await readRows(portal, 'tab', 'a, b')).to.deep.equal([{ a: '1,5', b: 'x' }]);
+    expect(await readRows(portal, 'tab', 'a, b')).to.deep.equal([{ a: 1.5, b: 'x' }]);
+  });
+
+  it('reads a European file: ; delimiter, Latin-1, decimal commas, grouped thousands, NA and -', async () => {
+    const csv = [
+      'commune;surface;habitants;m\xe9diane;relev\xe9',
+      'N\xeemes;161,85;148\xa0561;21,5;01/03/2020',
+      'S\xe8te;24,21;NA;-;NA',
+      'Lun\xe9l;24,8;26\xa0599;19;15/12/2021',
+      '',
+    ].join('\n');
+    const file = await fixture(dir, 'communes.csv', Buffer.from(csv, 'latin1'));
+    const report = await ingest({ file, portal, id: 'communes' });
+    expect(report.encoding).to.equal('windows-1252');
+    expect(await fieldTypes(portal, 'communes')).to.deep.equal({
+      commune: 'text',
+      surface: 'double',
+      habitants: 'int',
+      mediane: 'double',
+      releve: 'date',
+    });
+    expect(await readRows(portal, 'communes', 'commune, surface, habitants, mediane, releve')).to.deep.equal([
+      {
+        commune: 'N\u00eemes',
+        surface: 161.85,
+        habitants: '148561',
+        mediane: 21.5,
+        releve: '2020-03-01',
+      },
+      { commune: 'S\u00e8te', surface: 24.21, habitants: null, mediane: null, releve: null },
+      { commune: 'Lun\u00e9l', surface: 24.8, habitants: '26599', mediane: 19, releve: '2021-12-15' },
+    ]);
+  });
+
+  it('reads US grouped thousands in a comma file, and --null tokens of its own', async () => {
+    const csv = 'city,population,score\nBoston,"675,647",n.d.\nSalem,"44,480",7.5\n';
+    const file = await fixture(dir, 'cities.csv', csv);
+    await ingest({ file, portal, id: 'cities', nullTokens: ['n.d.'] });
+    expect(await fieldTypes(portal, 'cities')).to.deep.equal({
+      city: 'text',
+      population: 'int',
+      score: 'double',
+    });
+    expect(await readRows(portal, 'cities', 'population, score')).to.deep.equal([
+      { population: '675647', score: null },
+      { population: '44480', score: 7.5 },
+    ]);
   });
 
   it('names duplicate and empty headers uniquely', async () => {

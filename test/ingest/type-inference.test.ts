@@ -2,6 +2,7 @@
 import { expect } from 'chai';
 import { DuckDBInstance, type DuckDBConnection } from '@duckdb/node-api';
 import { inferTextColumns } from '../../src/ingest/text-inference.js';
+import { DEFAULT_NULL_TOKENS, type TextDialect } from '../../src/ingest/text-tests.js';
 import { quoteString } from '../../src/sql-text.js';
 
 interface Case {
@@ -9,7 +10,12 @@ interface Case {
   readonly type: string;
   /** The first cell as stored, rendered by DuckDB as text (undefined: not checked). */
   readonly first?: string | null;
+  /** How the source writes numbers and missing values (default: a comma-separated file). */
+  readonly dialect?: TextDialect;
 }
+
+/** A `;`- or tab-separated file: a comma is the decimal mark. */
+const DECIMAL_COMMA: TextDialect = { decimalComma: true, nullTokens: DEFAULT_NULL_TOKENS };
 
 const CASES: Record<string, Case> = {
   integers: { cells: ['1', '-3', '+7', ''], type: 'int', first: '1' },
@@ -19,7 +25,7 @@ const CASES: Record<string, Case> = {
   'leading zeros (codes)': { cells: ['00501', '12345'], type: 'text', first: '00501' },
   'too wide for BIGINT': { cells: ['12345678901234567890'], type: 'text' },
   'NaN and infinity words': { cells: ['nan', 'inf'], type: 'text' },
-  'decimal comma': { cells: ['1,5'], type: 'text' },
+  'decimal comma in a comma-separated file': { cells: ['1,5'], type: 'text' },
   booleans: { cells: ['true', 'FALSE', 'True', ''], type: 'boolean', first: 'true' },
   'yes/no is not boolean': { cells: ['yes', 'no'], type: 'text' },
   'ISO dates': { cells: ['2012-01-01', '2015-12-31'], type: 'date', first: '2012-01-01' },
@@ -53,6 +59,54 @@ const CASES: Record<string, Case> = {
     first: '2012-01-01 00:00:00+00',
   },
   'numbers mixed with words': { cells: ['1', 'abc'], type: 'text', first: '1' },
+  'NA among integers': { cells: ['NA', '2', 'N/A', '-'], type: 'int', first: null },
+  'every null token among dates': {
+    cells: ['#N/A', '2012-01-01', 'null', 'NULL', 'n/a', 'NA', 'N/A', '-'],
+    type: 'date',
+    first: null,
+  },
+  'null tokens alone stay text, as written': { cells: ['NA', 'n/a'], type: 'text', first: 'NA' },
+  'null tokens in a text column stay text': { cells: ['NA', 'Namibia'], type: 'text', first: 'NA' },
+  'a token given with --null': {
+    cells: ['n.d.', '4.5'],
+    type: 'double',
+    first: null,
+    dialect: { decimalComma: false, nullTokens: [...DEFAULT_NULL_TOKENS, 'n.d.'] },
+  },
+  'thousands grouped by commas': { cells: ['1,234', '12', '-1,234,567'], type: 'int', first: '1234' },
+  'grouped thousands and decimals': { cells: ['1,234.5', '7'], type: 'double', first: '1234.5' },
+  'commas that do not group thousands': { cells: ['1,23', '7'], type: 'text', first: '1,23' },
+  'decimal comma': { cells: ['3,5', '-0,25', '12'], type: 'double', first: '3.5', dialect: DECIMAL_COMMA },
+  'decimal comma with points grouping thousands': {
+    cells: ['1.234,5', '2', '1.000.000'],
+    type: 'double',
+    first: '1234.5',
+    dialect: DECIMAL_COMMA,
+  },
+  'spaces grouping thousands (space, no-break, narrow no-break)': {
+    cells: ['1 234', '1\u00a0000', '2\u202f500', '7'],
+    type: 'int',
+    first: '1234',
+    dialect: DECIMAL_COMMA,
+  },
+  'a decimal point in a decimal-comma file is still a decimal point': {
+    cells: ['1.5', '2'],
+    type: 'double',
+    first: '1.5',
+    dialect: DECIMAL_COMMA,
+  },
+  'decimal comma and NA': { cells: ['NA', '0,5'], type: 'double', first: null, dialect: DECIMAL_COMMA },
+  'points group thousands beside a decimal comma': {
+    cells: ['1.234', '0,5'],
+    type: 'double',
+    first: '1234.0',
+    dialect: DECIMAL_COMMA,
+  },
+  'too wide for BIGINT in a decimal-comma file': {
+    cells: ['12345678901234567890'],
+    type: 'text',
+    dialect: DECIMAL_COMMA,
+  },
   'all empty': { cells: ['', '', ''], type: 'text', first: null },
 };
 
@@ -69,13 +123,13 @@ describe('ingest: type inference', () => {
     instance.closeSync();
   });
 
-  for (const [name, { cells, type, first }] of Object.entries(CASES)) {
+  for (const [name, { cells, type, first, dialect }] of Object.entries(CASES)) {
     it(`${name}: ${JSON.stringify(cells)} -> ${type}`, async () => {
       const values = cells.map((cell, i) => `(${i}, ${quoteString(cell)})`).join(', ');
       await connection.run(
         `CREATE OR REPLACE TABLE src AS SELECT * FROM (VALUES ${values}) t(i, c0) ORDER BY i`,
       );
-      const [inferred] = await inferTextColumns(connection, 'src', [{ text: 'c0' }]);
+      const [inferred] = await inferTextColumns(connection, 'src', [{ text: 'c0' }], dialect);
       expect(inferred!.type).to.equal(type);
       if (first === undefined) return;
       const reader = await connection.runAndReadAll(
