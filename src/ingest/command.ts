@@ -5,7 +5,7 @@ import { parseInputFormat } from './input-format.js';
 
 const USAGE =
   'usage: duckportal ingest <file> --portal DIR --id ID [--title T] [--format F] [--geo-point LATCOL,LONCOL]\n' +
-  '         [--facet F,...] [--multivalued F:SEP]... [--record-id FIELD] [--null TOKEN]... [--quiet]';
+  '         [--facet F,...] [--multivalued F:SEP]... [--record-id FIELD] [--null TOKEN]... [--sheet NAME] [--quiet]';
 
 /** Splits a comma list, dropping blanks. */
 function commaList(value: string): string[] {
@@ -48,6 +48,7 @@ export function parseIngestArgs(args: string[]): IngestOptions {
       multivalued: { type: 'string', multiple: true },
       'record-id': { type: 'string' },
       null: { type: 'string', multiple: true },
+      sheet: { type: 'string' },
       quiet: { type: 'boolean', short: 'q' },
     },
   });
@@ -66,6 +67,7 @@ export function parseIngestArgs(args: string[]): IngestOptions {
     multivalued: parseMultivalued(values.multivalued ?? []),
     ...(values['record-id'] !== undefined ? { recordId: values['record-id'] } : {}),
     ...(values.null ? { nullTokens: values.null } : {}),
+    ...(values.sheet !== undefined ? { sheet: values.sheet } : {}),
     ...(values.quiet ? {} : { progress: (line: string) => process.stderr.write(`${line}\n`) }),
   };
 }

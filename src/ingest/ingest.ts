@@ -21,6 +21,7 @@ import { ensurePortalFile } from './portal-file.js';
 import { replaceDatasetDirectory } from './staging.js';
 import { planStoredData, storedFields, writeStoredData, type StoredData } from './stored-data.js';
 import { utf8Source, type TextEncoding } from './text-encoding.js';
+import { xlsxToCsv } from './xlsx-source.js';
 import { carryProcessingDates, sameFileContent } from './unchanged.js';
 import { withWorkConnection } from './work-connection.js';
 
@@ -35,6 +36,8 @@ export interface IngestOptions {
   readonly facets?: readonly string[];
   /** Field -> separator: text fields split into lists. */
   readonly multivalued?: Readonly<Record<string, string>>;
+  /** The sheet of an .xlsx workbook to read (default: the first). */
+  readonly sheet?: string;
   /** Cells meaning "no value" beyond the common ones (`NA`, `N/A`, `null`, `-`, ...). */
   readonly nullTokens?: readonly string[];
   /** The field whose value identifies each record (unique, never empty). */
@@ -131,7 +134,11 @@ async function buildDataset(context: BuildContext): Promise<Omit<IngestReport, '
 async function readSource(
   context: BuildContext,
 ): Promise<{ source: SourceTable; encoding: TextEncoding | null }> {
-  const { file } = context.options;
+  const { file, sheet } = context.options;
+  if (context.format === 'xlsx') {
+    const csv = await xlsxToCsv(file, context.workDir, file, sheet);
+    return { source: await loadSource(context.connection, csv, 'csv', file), encoding: null };
+  }
   const text = TEXT_FORMATS.has(context.format) ? await utf8Source(file, context.workDir) : null;
   const source = await loadSource(context.connection, text?.path ?? file, context.format, file);
   return { source, encoding: text?.encoding ?? null };

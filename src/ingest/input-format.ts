@@ -3,8 +3,10 @@ import { open, stat } from 'node:fs/promises';
 import path from 'node:path';
 
 /** Source formats ingest reads, as named by `--format`. */
-export const INPUT_FORMATS = ['csv', 'tsv', 'json', 'jsonl', 'geojson', 'parquet'] as const;
+export const INPUT_FORMATS = ['csv', 'tsv', 'json', 'jsonl', 'geojson', 'parquet', 'xlsx'] as const;
 export type InputFormat = (typeof INPUT_FORMATS)[number];
+/** Formats DuckDB reads itself; a workbook is rewritten as CSV first (xlsx-source.ts). */
+export type ReadableFormat = Exclude<InputFormat, 'xlsx'>;
 
 /** Extensions that decide the format alone; `.json` is sniffed (array, lines or FeatureCollection). */
 const FORMAT_BY_EXTENSION: Readonly<Record<string, InputFormat>> = {
@@ -15,6 +17,7 @@ const FORMAT_BY_EXTENSION: Readonly<Record<string, InputFormat>> = {
   '.ndjson': 'jsonl',
   '.geojson': 'geojson',
   '.parquet': 'parquet',
+  '.xlsx': 'xlsx',
 };
 
 const SNIFF_BYTES = 64 * 1024;

@@ -3,7 +3,7 @@ import { stat } from 'node:fs/promises';
 import type { DuckDBConnection, DuckDBType } from '@duckdb/node-api';
 import { quoteIdentifier, quoteString } from '../sql-text.js';
 import { readCsvHeader } from './csv-header.js';
-import type { InputFormat } from './input-format.js';
+import type { ReadableFormat } from './input-format.js';
 import { describeSourceError } from './source-errors.js';
 
 /** The table every source is loaded into, in ingest's private DuckDB. */
@@ -101,7 +101,7 @@ async function readGeoJson(
   return {};
 }
 
-const READERS: Record<InputFormat, Reader> = {
+const READERS: Record<ReadableFormat, Reader> = {
   csv: (connection, file, displayName) => readDelimited(connection, file, displayName),
   tsv: (connection, file, displayName) => readDelimited(connection, file, displayName, '\t'),
   json: jsonReader('array'),
@@ -117,7 +117,7 @@ const READERS: Record<InputFormat, Reader> = {
 export async function loadSource(
   connection: DuckDBConnection,
   file: string,
-  format: InputFormat,
+  format: ReadableFormat,
   displayName: string,
 ): Promise<SourceTable> {
   let result: ReaderResult;
@@ -131,7 +131,7 @@ export async function loadSource(
 
 async function describeTable(
   connection: DuckDBConnection,
-  format: InputFormat,
+  format: ReadableFormat,
   result: ReaderResult,
 ): Promise<SourceTable> {
   const reader = await connection.runAndReadAll(`SELECT * FROM ${SOURCE_TABLE} LIMIT 0`);
