@@ -5,7 +5,8 @@ import { parseInputFormat } from './input-format.js';
 
 const USAGE =
   'usage: duckportal ingest <file> --portal DIR --id ID [--title T] [--format F] [--geo-point LATCOL,LONCOL]\n' +
-  '         [--facet F,...] [--multivalued F:SEP]... [--record-id FIELD] [--null TOKEN]... [--sheet NAME] [--quiet]';
+  '         [--facet F,...] [--multivalued F:SEP]... [--record-id FIELD] [--null TOKEN]... [--sheet NAME]\n' +
+  '         [--max-download BYTES] [--quiet]   (<file> may be an http:// or https:// URL)';
 
 /** Splits a comma list, dropping blanks. */
 function commaList(value: string): string[] {
@@ -33,6 +34,14 @@ export function parseMultivalued(values: readonly string[]): Record<string, stri
   return Object.fromEntries(entries);
 }
 
+/** `--max-download`: a whole number of bytes, with an optional K, M or G (powers of 1024). */
+function parseBytes(text: string): number {
+  const match = /^(\d+)\s*([KMG]?)i?B?$/i.exec(text.trim());
+  if (!match) throw new Error(`--max-download: expected bytes such as 500M or 2G, got "${text}"\n${USAGE}`);
+  const power = ['', 'K', 'M', 'G'].indexOf(match[2]!.toUpperCase());
+  return Number(match[1]) * 1024 ** power;
+}
+
 /** Turns the command line into ingest options; a mistake is an Error naming the option. */
 export function parseIngestArgs(args: string[]): IngestOptions {
   const { values, positionals } = parseArgs({
@@ -49,6 +58,7 @@ export function parseIngestArgs(args: string[]): IngestOptions {
       'record-id': { type: 'string' },
       null: { type: 'string', multiple: true },
       sheet: { type: 'string' },
+      'max-download': { type: 'string' },
       quiet: { type: 'boolean', short: 'q' },
     },
   });
@@ -68,6 +78,7 @@ export function parseIngestArgs(args: string[]): IngestOptions {
     ...(values['record-id'] !== undefined ? { recordId: values['record-id'] } : {}),
     ...(values.null ? { nullTokens: values.null } : {}),
     ...(values.sheet !== undefined ? { sheet: values.sheet } : {}),
+    ...(values['max-download'] !== undefined ? { maxDownload: parseBytes(values['max-download']) } : {}),
     ...(values.quiet ? {} : { progress: (line: string) => process.stderr.write(`${line}\n`) }),
   };
 }

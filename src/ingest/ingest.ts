@@ -22,6 +22,7 @@ import { replaceDatasetDirectory } from './staging.js';
 import { planStoredData, storedFields, writeStoredData, type StoredData } from './stored-data.js';
 import { utf8Source, type TextEncoding } from './text-encoding.js';
 import { xlsxToCsv } from './xlsx-source.js';
+import { DEFAULT_MAX_DOWNLOAD, isUrl, withDownload } from './download.js';
 import { carryProcessingDates, sameFileContent } from './unchanged.js';
 import { withWorkConnection } from './work-connection.js';
 
@@ -36,6 +37,10 @@ export interface IngestOptions {
   readonly facets?: readonly string[];
   /** Field -> separator: text fields split into lists. */
   readonly multivalued?: Readonly<Record<string, string>>;
+  /** A source given as an http(s) URL: the most bytes downloaded (default 2 GiB). */
+  readonly maxDownload?: number;
+  /** A download receiving nothing for this long is abandoned (default 30 s). */
+  readonly downloadStallMs?: number;
   /** The sheet of an .xlsx workbook to read (default: the first). */
   readonly sheet?: string;
   /** Cells meaning "no value" beyond the common ones (`NA`, `N/A`, `null`, `-`, ...). */
@@ -68,8 +73,21 @@ export interface IngestReport {
 
 const TEXT_FORMATS: ReadonlySet<InputFormat> = new Set(['csv', 'tsv']);
 
-/** Ingests `options.file` as dataset `options.id` of the portal, replacing any previous version atomically. */
+/**
+ * Ingests `options.file` (a path, or an http(s) URL downloaded first) as dataset `options.id` of
+ * the portal, replacing any previous version atomically.
+ */
 export async function ingest(options: IngestOptions): Promise<IngestReport> {
+  if (!isUrl(options.file)) return ingestFile(options);
+  const download = {
+    maxBytes: options.maxDownload ?? DEFAULT_MAX_DOWNLOAD,
+    ...(options.downloadStallMs !== undefined ? { stallMs: options.downloadStallMs } : {}),
+    ...(options.progress ? { progress: options.progress } : {}),
+  };
+  return withDownload(options.file, download, (file) => ingestFile({ ...options, file }));
+}
+
+async function ingestFile(options: IngestOptions): Promise<IngestReport> {
   if (!DATASET_ID.test(options.id)) {
     throw new Error(`invalid dataset id "${options.id}": use lowercase letters, digits, _ and - (not first)`);
   }

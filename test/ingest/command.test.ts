@@ -57,9 +57,15 @@ describe('ingest: command', () => {
     expect(() => parseIngestArgs(['f.csv', '--portal', 'p', '--id', 'x', '--geo-point', 'lat'])).to.throw(
       /LATCOL,LONCOL/,
     );
-    expect(() => parseIngestArgs(['f.csv', '--portal', 'p', '--id', 'x', '--format', 'xlsx'])).to.throw(
-      /unknown input format "xlsx"/,
+    expect(() => parseIngestArgs(['f.csv', '--portal', 'p', '--id', 'x', '--format', 'xls'])).to.throw(
+      /unknown input format "xls"/,
     );
+    expect(() => parseIngestArgs(['f.csv', '--portal', 'p', '--id', 'x', '--max-download', 'lots'])).to.throw(
+      /--max-download: expected bytes such as 500M or 2G, got "lots"/,
+    );
+    expect(
+      parseIngestArgs(['f.csv', '--portal', 'p', '--id', 'x', '--max-download', '500M']).maxDownload,
+    ).to.equal(500 * 2 ** 20);
     expect(() => parseIngestArgs(['f.csv', '--portal', 'p', '--id', 'x', '--bogus'])).to.throw(/bogus/);
     expect(() => parseMultivalued(['tags'])).to.throw(/FIELD:SEP/);
     expect(() => parseMultivalued(['tags:'])).to.throw(/FIELD:SEP/);
