@@ -39,9 +39,9 @@ export interface LoadResult {
 const percentile = (sorted: readonly number[], p: number): number =>
   sorted.length ? sorted[Math.min(sorted.length - 1, Math.floor((sorted.length * p) / 100))]! : NaN;
 
-function request(agent: http.Agent, url: string): Promise<number> {
+function request(agent: http.Agent, url: string, headers: http.OutgoingHttpHeaders = {}): Promise<number> {
   return new Promise((resolve) => {
-    const req = http.get(url, { agent }, (response) => {
+    const req = http.get(url, { agent, headers }, (response) => {
       response.resume();
       response.on('end', () => resolve(response.statusCode ?? 0));
     });
@@ -73,13 +73,24 @@ function summarize(
 }
 
 /** Closed loop: `concurrency` clients each sending the next request when the last is answered. */
-export async function closedLoop(
+export function closedLoop(
   base: string,
   kind: keyof typeof LOAD_REQUESTS,
   concurrency: number,
   seconds: number,
 ) {
-  const path = LOAD_REQUESTS[kind];
+  return closedLoopOn(base, LOAD_REQUESTS[kind], {}, kind, concurrency, seconds);
+}
+
+/** A closed loop on any path, with the headers given, reported under `name`. */
+export async function closedLoopOn(
+  base: string,
+  path: string,
+  headers: http.OutgoingHttpHeaders,
+  name: string,
+  concurrency: number,
+  seconds: number,
+): Promise<LoadResult> {
   const agent = new http.Agent({ keepAlive: true, maxSockets: concurrency });
   const samples: [number, number][] = [];
   const started = performance.now();
@@ -88,7 +99,7 @@ export async function closedLoop(
     Array.from({ length: concurrency }, async () => {
       while (Date.now() < end) {
         const start = performance.now();
-        const status = await request(agent, base + path);
+        const status = await request(agent, base + path, headers);
         samples.push([status, performance.now() - start]);
       }
     }),
@@ -96,7 +107,7 @@ export async function closedLoop(
   agent.destroy();
   // Elapsed until the last answer, not `seconds`: at 128 clients the last requests end late.
   const elapsed = (performance.now() - started) / 1000;
-  return summarize(kind, `${concurrency} clients`, null, elapsed, samples);
+  return summarize(name, `${concurrency} clients`, null, elapsed, samples);
 }
 
 /** Open loop: requests sent at a fixed rate whatever the answers, as real traffic arrives. */

@@ -28,6 +28,10 @@ import {
   servePortal,
   type MeasuredRatio,
 } from './harness.js';
+import { benchHttpCache, HTTP_CACHE_CLIENTS, type HttpCacheResult } from './http-cache.js';
+
+/** The benches' server keeps no answer: each request is a miss, and they time the work of answering. */
+const NO_CACHE = ['--cache-size', '0'];
 
 const OPTIONS = {
   portal: { type: 'string', default: 'data/portal' },
@@ -53,7 +57,7 @@ export async function main(args: string[]): Promise<void> {
     void process.stderr.write(`${line} (${((Date.now() - started) / 60000).toFixed(1)} min)\n`);
   const portalDir = await buildBenchPortal(values.portal, log);
   const peersDir = path.join(os.tmpdir(), `duckportal-peers-${process.pid}`);
-  const served = await servePortal(portalDir, Number(values.port), threads);
+  const served = await servePortal(portalDir, Number(values.port), threads, NO_CACHE);
   const peers: Peer[] = [];
   try {
     const duckdb = await rawDuckDB(portalDir, ['flights', 'airports', 'flights30m', 'airports1m'], threads);
@@ -67,7 +71,7 @@ export async function main(args: string[]): Promise<void> {
     const exports = await benchExports(served, 'default', duckdb, runs);
     // The 30M-row exports on a server just started: its peak RSS is then the export's, not what
     // the aggregations before it left in the allocator.
-    const fresh = await servePortal(portalDir, Number(values.port) + 1, threads);
+    const fresh = await servePortal(portalDir, Number(values.port) + 1, threads, NO_CACHE);
     try {
       exports.push(...(await benchExports(fresh, 'fresh', duckdb, 1, MEMORY_CASES)));
     } finally {
@@ -77,6 +81,11 @@ export async function main(args: string[]): Promise<void> {
     // ratios were 2-4x either way, so the order does not explain them).
     log('bench: load');
     const load = await benchLoad(served, Number(values['load-seconds']));
+    log('bench: HTTP caching');
+    const cached = await servePortal(portalDir, Number(values.port) + 2, threads);
+    const httpCache = await benchHttpCache(cached, Number(values['load-seconds'])).finally(() =>
+      cached.stop(),
+    );
     if (!values['no-peers']) {
       log('bench: loading PostgreSQL and SQLite');
       peers.push(...(await startPeers(duckdb, peersDir)));
@@ -99,6 +108,7 @@ export async function main(args: string[]): Promise<void> {
       facets,
       scaling,
       load,
+      httpCache,
       exports,
     };
     const comparison = previous ? compareRatios(previous, json) : null;
@@ -156,6 +166,10 @@ export async function main(args: string[]): Promise<void> {
       `group_by origin + avg(delay); ${values['load-seconds']} s per level. Last line: page queries offered at 4x their best rate (open loop).`,
       '',
       loadTable(load),
+      '',
+      '## HTTP caching (a server with its response cache on, the default 128MB)',
+      '',
+      httpCacheText(httpCache),
       '',
       '## Exports over HTTP vs DuckDB COPY of the same bytes to a file',
       '',
@@ -263,6 +277,24 @@ function aggregationTable(
       }),
     ]),
   );
+}
+
+function httpCacheText(result: HttpCacheResult): string {
+  const ratio = result.warm.okPerSecond / result.cheapest.okPerSecond;
+  return [
+    `${HTTP_CACHE_CLIENTS} clients each: the 10-row page of the load table asked again and again (answered from the cache), the`,
+    `cheapest answer of the server (the catalog's export format list, no query), and the page revalidated with its ETag (304).`,
+    `Warm page / cheapest: ${ratio.toFixed(2)}x.`,
+    '',
+    loadTable([result.warm, result.cheapest, result.revalidations]),
+    '',
+    'Bytes of the body on the wire:',
+    '',
+    markdownTable(
+      ['answer', 'plain', 'gzip', 'br'],
+      result.wire.map((w) => [w.name, String(w.plain), String(w.gzip), String(w.br)]),
+    ),
+  ].join('\n');
 }
 
 function loadTable(results: readonly LoadResult[]): string {

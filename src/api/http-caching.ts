@@ -131,6 +131,11 @@ function sendAnswer(ctx: Context, answer: CachedAnswer): void {
 /** Runs the route once for all concurrent requests with the same tag, and keeps its JSON answer. */
 async function answerThroughCache(ctx: Context, next: Next, services: Services, validators: Validators) {
   const { responses } = services.http;
+  if (responses.maxBytes === 0) {
+    // The cache is off, its single flight too: every request does its own work.
+    await next();
+    return;
+  }
   const cached = responses.get(validators.tag) ?? (await responses.inFlight(validators.tag));
   if (cached) return sendAnswer(ctx, cached);
   const computation = next().then(() => answerToKeep(ctx, validators));

@@ -16,7 +16,7 @@ export interface CachedAnswer {
 /** Bytes an entry holds beyond its body (key, headers, bookkeeping): a bound, not a measure. */
 const ENTRY_OVERHEAD = 256;
 
-/** Answers cached up to `maxBytes` (0: nothing is kept, but concurrent misses are still shared). */
+/** Answers cached up to `maxBytes` (0: nothing is kept; the middleware then bypasses the cache). */
 export class ResponseCache {
   private readonly entries: LRUCache<string, CachedAnswer> | null;
   private readonly pending = new Map<string, Promise<CachedAnswer | null>>();

@@ -1,0 +1,84 @@
+// HTTP caching under load (issue 25's benchmarks): a warm 10-row page (the same URL, answered from
+// the response cache) against the server's cheapest answer at 8 clients, 304 revalidations of
+// that page, and the bytes of the catalog and of a records page on the wire, plain, gzip and br.
+import http from 'node:http';
+import type { ServedPortal } from './harness.js';
+import { closedLoopOn, PAGE_QUERY, type LoadResult } from './load.js';
+
+/** The server's cheapest answer: the catalog's export formats, a constant list, no query. */
+export const CHEAPEST = '/api/explore/v2.1/catalog/exports';
+const WIRE = {
+  catalog: '/api/explore/v2.1/catalog/datasets',
+  'records page (100 rows)': '/api/explore/v2.1/catalog/datasets/flights/records?limit=100',
+} as const;
+/** Clients of each loop: where the load table shows the page rate at its best. */
+export const HTTP_CACHE_CLIENTS = 8;
+
+export interface WireBytes {
+  readonly name: string;
+  readonly plain: number;
+  readonly gzip: number;
+  readonly br: number;
+}
+
+export interface HttpCacheResult {
+  readonly warm: LoadResult;
+  readonly cheapest: LoadResult;
+  readonly revalidations: LoadResult;
+  readonly wire: readonly WireBytes[];
+}
+
+/** The bytes of one answer's body as sent, for an Accept-Encoding. */
+function bodyBytes(
+  base: string,
+  path: string,
+  encoding: string | null,
+): Promise<{ bytes: number; etag: string }> {
+  return new Promise((resolve, reject) => {
+    const headers = encoding ? { 'Accept-Encoding': encoding } : {};
+    http
+      .get(base + path, { headers }, (response) => {
+        let bytes = 0;
+        response.on('data', (chunk: Buffer) => (bytes += chunk.length));
+        response.on('end', () => resolve({ bytes, etag: String(response.headers.etag) }));
+      })
+      .on('error', reject);
+  });
+}
+
+/** Warm page vs the cheapest answer, 304s of the page, bytes on the wire; on a server with its cache on. */
+export async function benchHttpCache(served: ServedPortal, seconds: number): Promise<HttpCacheResult> {
+  const { etag } = await bodyBytes(served.base, PAGE_QUERY, null);
+  const warm = await closedLoopOn(
+    served.base,
+    PAGE_QUERY,
+    {},
+    'warm 10-row page',
+    HTTP_CACHE_CLIENTS,
+    seconds,
+  );
+  const cheapest = await closedLoopOn(
+    served.base,
+    CHEAPEST,
+    {},
+    'export format list (no query)',
+    HTTP_CACHE_CLIENTS,
+    seconds,
+  );
+  const revalidations = await closedLoopOn(
+    served.base,
+    PAGE_QUERY,
+    { 'If-None-Match': etag },
+    '10-row page revalidated (304)',
+    HTTP_CACHE_CLIENTS,
+    seconds,
+  );
+  const wire: WireBytes[] = [];
+  for (const [name, path] of Object.entries(WIRE)) {
+    const [plain, gzip, br] = await Promise.all(
+      [null, 'gzip', 'br'].map(async (encoding) => (await bodyBytes(served.base, path, encoding)).bytes),
+    );
+    wire.push({ name, plain: plain!, gzip: gzip!, br: br! });
+  }
+  return { warm, cheapest, revalidations, wire };
+}
