@@ -19,6 +19,8 @@ import { catalogTable } from './catalog/catalog-table.js';
 import { entityTagKey, portalVersions } from './http/etag.js';
 import { ResponseCache } from './http/response-cache.js';
 import bytes from 'bytes';
+import { Metrics } from './api/metrics.js';
+import { operationsApp } from './api/operations.js';
 
 /**
  * DuckDB's memory limit unless `--memory-limit` says otherwise. DuckDB's own default (80% of RAM)
@@ -49,12 +51,18 @@ export interface ServerOptions {
   /** Bytes of JSON answers kept by the response cache; 0 keeps none. */
   readonly cacheBytes?: number;
   readonly log?: (line: string) => void;
+  /** Serve /livez, /readyz and /metrics on a listener of their own (`operations`), not the API's. */
+  readonly separateOperations?: boolean;
 }
 
 /** A running portal: its services and a way to reload the directory or stop. */
 export interface PortalServer {
   readonly services: Services;
   readonly callback: http.RequestListener;
+  /** /livez, /readyz and /metrics alone, for a listener of their own. */
+  readonly operations: http.RequestListener;
+  /** From now on /readyz answers 503 (the server is draining). */
+  drain(): void;
   reload(): Promise<Portal>;
   close(): void;
 }
@@ -91,11 +99,27 @@ export async function openPortal(options: ServerOptions): Promise<PortalServer> 
     versions: () => versions,
     responses,
   };
-  const services: Services = { engine, portal: () => portal, catalog: () => catalog, log, guard, http };
-  const handle = createApp(services).callback();
+  const metrics = new Metrics(path.basename(portalDir), engine, () => portal);
+  const services: Services = {
+    engine,
+    portal: () => portal,
+    catalog: () => catalog,
+    log,
+    guard,
+    http,
+    metrics,
+  };
+  let draining = false;
+  const ready = (): boolean => !draining;
+  const handle = createApp(services, { ready, endpoints: !options.separateOperations }).callback();
+  const handleOperations = operationsApp(metrics, ready).callback();
   return {
     services,
     callback: (request, response) => void handle(request, response),
+    operations: (request, response) => void handleOperations(request, response),
+    drain: () => {
+      draining = true;
+    },
     reload: async () => {
       portal = await definePortal(engine, portalDir, portal, log);
       catalog = await defineCatalog(engine, portal);
@@ -193,6 +217,8 @@ export async function main(args: string[]): Promise<void> {
       'memory-limit': { type: 'string' },
       'max-age': { type: 'string', default: String(DEFAULT_MAX_AGE) },
       'cache-size': { type: 'string', default: DEFAULT_CACHE_SIZE },
+      'metrics-host': { type: 'string' },
+      'metrics-port': { type: 'string' },
     },
   });
   const maxAge = Number(values['max-age']);
@@ -201,8 +227,10 @@ export async function main(args: string[]): Promise<void> {
     throw new Error(`--max-age: ${values['max-age']} is not a number of seconds`);
   if (cacheBytes === null || cacheBytes < 0)
     throw new Error(`--cache-size: ${values['cache-size']} is not a size (128MB, 0)`);
+  const separateOperations = values['metrics-port'] !== undefined;
   const server = await openPortal({
     portalDir: values.portal,
+    separateOperations,
     ...(values.threads ? { threads: Number(values.threads) } : {}),
     ...(values['memory-limit'] ? { memoryLimit: values['memory-limit'] } : {}),
     maxAge,
@@ -216,8 +244,19 @@ export async function main(args: string[]): Promise<void> {
       `duckportal: ${count} datasets on http://${values.host}:${port}/api/explore/v2.1/catalog/datasets\n`,
     );
   });
+  const operationsServer = separateOperations ? http.createServer(server.operations) : null;
+  if (operationsServer) {
+    const host = values['metrics-host'] ?? values.host;
+    operationsServer.listen(Number(values['metrics-port']), host, () => {
+      process.stderr.write(
+        `duckportal: /livez, /readyz and /metrics on http://${host}:${values['metrics-port']}\n`,
+      );
+    });
+  }
   process.on('SIGHUP', () => void server.reload());
   const stop = (): void => {
+    server.drain();
+    operationsServer?.close();
     httpServer.close(() => {
       server.close();
       process.exit(0);

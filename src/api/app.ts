@@ -20,6 +20,7 @@ import { pageErrors, pagesRouter } from '../web/pages.js';
 import { accountRouter } from '../web/account-routes.js';
 import { compression } from './compression.js';
 import { httpCaching, noStoreOnError } from './http-caching.js';
+import { operationsEndpoints, requestMetrics } from './operations.js';
 
 export const V21_PREFIX = '/api/explore/v2.1';
 
@@ -45,11 +46,23 @@ export function appRouters(services: Services): Router[] {
   return routers;
 }
 
+/** How the app answers /livez, /readyz and /metrics: `ready` says whether to take traffic. */
+export interface OperationsOptions {
+  readonly ready: () => boolean;
+  /** false when the three endpoints have a listener of their own (`--metrics-port`). */
+  readonly endpoints: boolean;
+}
+
 /** Builds the application over the given services. */
-export function createApp(services: Services): Koa {
+export function createApp(services: Services, operations: OperationsOptions): Koa {
   const app = new Koa();
   app.proxy = false;
   app.silent = true;
+  const account = accountRouter(services);
+  const pages = pagesRouter(services);
+  const routers = appRouters(services);
+  if (operations.endpoints) app.use(operationsEndpoints(services.metrics, operations.ready));
+  app.use(requestMetrics(services.metrics, [account, pages, ...routers]));
   app.use(cors());
   app.use(compression());
   app.use(noStoreOnError());
@@ -58,10 +71,15 @@ export function createApp(services: Services): Koa {
   app.use(authenticate(services.guard, () => services.portal().settings.private));
   // The account page (its forms are the only POST routes), then the pages: they know their caller
   // but are not API calls: no quota, and HTML errors (src/web/pages.ts).
-  app.use(accountRouter(services).routes());
+  app.use(account.routes());
   app.use(pageErrors(services));
-  app.use(pagesRouter(services).routes());
-  app.use(rateLimit(() => services.guard.quotas()));
+  app.use(pages.routes());
+  app.use(
+    rateLimit(
+      () => services.guard.quotas(),
+      (kind) => services.metrics.refused(kind),
+    ),
+  );
   app.use(refuseUnauthenticated());
   app.use(requestGuards());
   app.use(async (ctx, next) => {
@@ -71,7 +89,6 @@ export function createApp(services: Services): Koa {
   });
   app.use(v2Aliases(V21_PREFIX));
   app.use(httpCaching(services));
-  const routers = appRouters(services);
   for (const router of routers) app.use(router.routes());
   app.use(async (ctx, next) => {
     await next();

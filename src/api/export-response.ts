@@ -8,6 +8,7 @@ import type { Context } from 'koa';
 import { callerState } from '../auth/middleware.js';
 import { enforceTransferFloor } from '../exports/transfer-floor.js';
 import { ApiError } from './errors.js';
+import { markExport } from './operations.js';
 import type { Services } from './services.js';
 
 /** How the file is named and typed; `compressed` gzips it (and adds `.gz`). */
@@ -30,6 +31,7 @@ export async function sendExport(
 ): Promise<void> {
   const release = services.guard.exportSlots().acquire(callerState(ctx).caller);
   if (!release) {
+    services.metrics.refused('exports');
     throw new ApiError(
       429,
       'TooManyExports',
@@ -47,6 +49,7 @@ export async function sendExport(
     // pipeline, not pipe: a failure mid-export must break the gzip stream too, and a client
     // gone destroys the body, which stops its writer.
     ctx.body = file.compressed ? pipeline(body, createGzip({ level: 6 }), () => undefined) : body;
+    markExport(ctx, file.extension);
   } catch (error) {
     release();
     throw error;

@@ -13,6 +13,7 @@ import type { SignInLimiter } from '../auth/sign-in-limit.js';
 import { querySource } from '../catalog/source.js';
 import type { PortalVersions } from '../http/etag.js';
 import type { ResponseCache } from '../http/response-cache.js';
+import type { Metrics } from './metrics.js';
 
 export interface Services {
   readonly engine: Engine;
@@ -25,6 +26,8 @@ export interface Services {
   readonly guard: Guard;
   /** Entity tags, Cache-Control and the response cache (src/api/http-caching.ts). */
   readonly http: HttpCaching;
+  /** The Prometheus metrics (src/api/metrics.ts). */
+  readonly metrics: Metrics;
 }
 
 /** What HTTP caching needs: the data versions of the portal as loaded, the tag key, the settings. */

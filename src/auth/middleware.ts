@@ -6,7 +6,7 @@ import type { Context, Next } from 'koa';
 import { ApiError } from '../api/errors.js';
 import type { KeyOwner, KeyStore } from './keys.js';
 import { presentedKey } from './keys.js';
-import type { Caller, QuotaCounter } from './quota.js';
+import type { Caller, QuotaCounter, QuotaKind } from './quota.js';
 import { SESSION_COOKIE, type Session, type Sessions } from './sessions.js';
 import type { UserStore } from './users.js';
 
@@ -89,7 +89,7 @@ export function refuseUnauthenticated() {
 }
 
 /** Counts the call; sets the X-RateLimit-* headers on every answer; 429 once a quota is spent. */
-export function rateLimit(quotas: () => QuotaCounter) {
+export function rateLimit(quotas: () => QuotaCounter, refused: (kind: QuotaKind) => void) {
   return async (ctx: Context, next: Next): Promise<void> => {
     const decision = quotas().take(callerState(ctx).caller);
     const resetSeconds = Math.ceil((decision.resetAt.getTime() - Date.now()) / 1000);
@@ -100,7 +100,8 @@ export function rateLimit(quotas: () => QuotaCounter) {
         'X-RateLimit-Reset': String(Math.floor(decision.resetAt.getTime() / 1000)),
       });
     }
-    if (!decision.allowed) {
+    if (decision.refusedBy) {
+      refused(decision.refusedBy);
       ctx.status = 429;
       ctx.set('Retry-After', String(Math.max(resetSeconds, 1)));
       ctx.body = {

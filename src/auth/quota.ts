@@ -17,7 +17,11 @@ export interface QuotaDecision {
   readonly limit: number | null;
   readonly remaining: number | null;
   readonly resetAt: Date;
+  /** The quota that refused the call ('ip', 'key' or 'portal'), null when allowed. */
+  readonly refusedBy: QuotaKind | null;
 }
+
+export type QuotaKind = 'ip' | 'key' | 'portal';
 
 /** Call counters of the current UTC day. */
 export class QuotaCounter {
@@ -39,19 +43,27 @@ export class QuotaCounter {
     }
     const resetAt = new Date((day + 1) * DAY_MS);
     const own = caller.keyId === null ? this.quotas.per_ip : this.quotas.per_key;
-    const buckets: [string, number | null][] = [
-      [caller.keyId === null ? `ip:${caller.ip}` : `key:${caller.keyId}`, own],
-      ['portal', this.quotas.portal],
+    const buckets: [string, number | null, QuotaKind][] = [
+      caller.keyId === null ? [`ip:${caller.ip}`, own, 'ip'] : [`key:${caller.keyId}`, own, 'key'],
+      ['portal', this.quotas.portal, 'portal'],
     ];
-    const limited = buckets.filter((b): b is [string, number] => b[1] !== null);
-    const allowed = limited.every(([name, max]) => (this.counts.get(name) ?? 0) < max);
+    const limited = buckets.filter((b): b is [string, number, QuotaKind] => b[1] !== null);
+    const spent = limited.find(([name, max]) => (this.counts.get(name) ?? 0) >= max);
+    const allowed = spent === undefined;
+    const refusedBy = spent?.[2] ?? null;
     if (allowed) for (const [name] of limited) this.counts.set(name, (this.counts.get(name) ?? 0) + 1);
-    if (limited.length === 0) return { allowed, limit: null, remaining: null, resetAt };
+    if (limited.length === 0) return { allowed, limit: null, remaining: null, resetAt, refusedBy };
     // The headers describe the quota closest to running out.
     const [name, max] = limited.reduce((a, b) =>
       b[1] - (this.counts.get(b[0]) ?? 0) < a[1] - (this.counts.get(a[0]) ?? 0) ? b : a,
     );
-    return { allowed, limit: max, remaining: Math.max(0, max - (this.counts.get(name) ?? 0)), resetAt };
+    return {
+      allowed,
+      limit: max,
+      remaining: Math.max(0, max - (this.counts.get(name) ?? 0)),
+      resetAt,
+      refusedBy,
+    };
   }
 }
 

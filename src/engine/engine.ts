@@ -104,6 +104,7 @@ export class Engine {
   private readonly idle: DuckDBConnection[] = [];
   private readonly waiting: ((connection: DuckDBConnection) => void)[] = [];
   private exporting = 0;
+  private busy = 0;
 
   private constructor(
     private readonly instance: DuckDBInstance,
@@ -157,6 +158,16 @@ export class Engine {
   /** Exports running now, each on its own connection (for tests that count leaks). */
   get runningExports(): number {
     return this.exporting;
+  }
+
+  /** Statements running now: pooled connections in use, and exports. */
+  get queriesInFlight(): number {
+    return this.busy + this.exporting;
+  }
+
+  /** Queries waiting for a pooled connection. */
+  get queueLength(): number {
+    return this.waiting.length;
   }
 
   /** Runs `work` on a pooled connection; `signal` interrupts the running statement. */
@@ -265,15 +276,22 @@ export class Engine {
 
   private acquire(): Promise<DuckDBConnection> {
     const connection = this.idle.pop();
-    if (connection) return Promise.resolve(connection);
+    if (connection) {
+      this.busy++;
+      return Promise.resolve(connection);
+    }
     if (this.waiting.length >= this.limits.maxWaiting) return Promise.reject(new EngineSaturated());
+    // A waiter is handed a released connection still counted busy.
     return new Promise((resolve) => this.waiting.push(resolve));
   }
 
   private release(connection: DuckDBConnection): void {
     const next = this.waiting.shift();
     if (next) next(connection);
-    else this.idle.push(connection);
+    else {
+      this.busy--;
+      this.idle.push(connection);
+    }
   }
 }
 

@@ -30,14 +30,14 @@ describe('quotas', () => {
     expect(counter.take(anonymous('a')).remaining).to.equal(1);
     expect(counter.take(anonymous('b')).allowed).to.equal(true);
     const refused = counter.take(anonymous('c'));
-    expect(refused).to.deep.include({ allowed: false, limit: 2, remaining: 0 });
+    expect(refused).to.deep.include({ allowed: false, limit: 2, remaining: 0, refusedBy: 'portal' });
   });
 
   it('starts a new day at midnight UTC', () => {
     let now = Date.UTC(2026, 0, 1, 23, 59);
     const counter = new QuotaCounter({ ...DEFAULT_QUOTAS, per_ip: 1 }, () => now);
-    expect(counter.take(anonymous('a')).allowed).to.equal(true);
-    expect(counter.take(anonymous('a')).allowed).to.equal(false);
+    expect(counter.take(anonymous('a'))).to.deep.include({ allowed: true, refusedBy: null });
+    expect(counter.take(anonymous('a'))).to.deep.include({ allowed: false, refusedBy: 'ip' });
     now = Date.UTC(2026, 0, 2, 0, 0);
     expect(counter.take(anonymous('a')).allowed).to.equal(true);
   });

@@ -1,0 +1,91 @@
+// The Prometheus metrics of one portal server (prom-client, a registry of its own): requests by
+// route template, export bytes, the engine's load, quota refusals, datasets, and the process's own.
+import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
+import type { Engine } from '../engine/engine.js';
+import type { Portal } from '../catalog/portal.js';
+
+/** What a refused call ran out of: a daily quota ('ip', 'key', 'portal') or its export slots. */
+export type RefusalKind = 'ip' | 'key' | 'portal' | 'exports';
+
+export class Metrics {
+  readonly registry = new Registry();
+  private readonly requests: Counter<'portal' | 'route' | 'method' | 'status'>;
+  private readonly durations: Histogram<'portal' | 'route' | 'method' | 'status_class'>;
+  private readonly exportBytes: Counter<'format'>;
+  private readonly refusals: Counter<'kind'>;
+
+  /** `portalLabel` names the portal in every label set (its folder's name, never a user input). */
+  constructor(
+    readonly portalLabel: string,
+    engine: Engine,
+    portal: () => Portal,
+  ) {
+    const registers = [this.registry];
+    collectDefaultMetrics({ register: this.registry });
+    this.requests = new Counter({
+      name: 'duckportal_http_requests_total',
+      help: 'HTTP requests answered, by route template',
+      labelNames: ['portal', 'route', 'method', 'status'],
+      registers,
+    });
+    this.durations = new Histogram({
+      name: 'duckportal_http_request_duration_seconds',
+      help: 'Time to answer an HTTP request (to the end of its body), by route template',
+      labelNames: ['portal', 'route', 'method', 'status_class'],
+      buckets: [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30],
+      registers,
+    });
+    this.exportBytes = new Counter({
+      name: 'duckportal_export_bytes_total',
+      help: 'Bytes sent for exports (headers and gzip included), by format',
+      labelNames: ['format'],
+      registers,
+    });
+    this.refusals = new Counter({
+      name: 'duckportal_quota_rejections_total',
+      help: 'Calls refused with a 429, by the quota spent (ip, key, portal, exports)',
+      labelNames: ['kind'],
+      registers,
+    });
+    new Gauge({
+      name: 'duckportal_queries_in_flight',
+      help: 'DuckDB statements running now (pooled queries and exports)',
+      registers,
+      collect() {
+        this.set(engine.queriesInFlight);
+      },
+    });
+    new Gauge({
+      name: 'duckportal_queue_length',
+      help: 'Queries waiting for a pooled DuckDB connection',
+      registers,
+      collect() {
+        this.set(engine.queueLength);
+      },
+    });
+    new Gauge({
+      name: 'duckportal_datasets',
+      help: 'Datasets served',
+      labelNames: ['portal'],
+      registers,
+      collect() {
+        this.set({ portal: portalLabel }, portal().datasets.size);
+      },
+    });
+  }
+
+  /** Counts one answered request under its route template. */
+  answered(route: string, method: string, status: number, seconds: number): void {
+    const portal = this.portalLabel;
+    this.requests.inc({ portal, route, method, status: String(status) });
+    this.durations.observe({ portal, route, method, status_class: `${Math.floor(status / 100)}xx` }, seconds);
+  }
+
+  exported(format: string, bytes: number): void {
+    this.exportBytes.inc({ format }, bytes);
+  }
+
+  refused(kind: RefusalKind): void {
+    this.refusals.inc({ kind });
+  }
+}
