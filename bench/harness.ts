@@ -172,14 +172,17 @@ export async function servePortal(
   const child: ChildProcess = spawn(
     'bin/duckportal.cjs',
     ['serve', '--portal', portal, '--port', String(port), '--threads', String(threads), ...extraArgs],
-    { stdio: ['ignore', 'ignore', 'pipe'] },
+    { stdio: ['ignore', 'pipe', 'pipe'] },
   );
   await new Promise<void>((resolve, reject) => {
+    // Both are read to their end: the log (a line per request) on stdout, failures on stderr.
     let output = '';
-    child.stderr!.on('data', (chunk: Buffer) => {
+    const read = (chunk: Buffer): void => {
       output += chunk.toString();
       if (output.includes('datasets on http://')) resolve();
-    });
+    };
+    child.stdout!.on('data', read);
+    child.stderr!.on('data', read);
     child.once('exit', (code) => reject(new Error(`duckportal serve exited with ${code}: ${output}`)));
   });
   return {

@@ -21,6 +21,7 @@ import { ResponseCache } from './http/response-cache.js';
 import bytes from 'bytes';
 import { Metrics } from './api/metrics.js';
 import { operationsApp } from './api/operations.js';
+import { createLogger, LOG_FORMATS, LOG_LEVELS, type Logger } from './log.js';
 
 /**
  * DuckDB's memory limit unless `--memory-limit` says otherwise. DuckDB's own default (80% of RAM)
@@ -50,9 +51,12 @@ export interface ServerOptions {
   readonly maxAge?: number;
   /** Bytes of JSON answers kept by the response cache; 0 keeps none. */
   readonly cacheBytes?: number;
-  readonly log?: (line: string) => void;
+  /** The log (a JSON logger on stdout unless given). */
+  readonly log?: Logger;
   /** Serve /livez, /readyz and /metrics on a listener of their own (`operations`), not the API's. */
   readonly separateOperations?: boolean;
+  /** Take the client's address, scheme and host from X-Forwarded-* (`--trust-proxy`). */
+  readonly trustProxy?: boolean;
 }
 
 /** A running portal: its services and a way to reload the directory or stop. */
@@ -70,7 +74,7 @@ export interface PortalServer {
 /** Opens everything a portal needs to answer requests, without listening. */
 export async function openPortal(options: ServerOptions): Promise<PortalServer> {
   const portalDir = path.resolve(options.portalDir);
-  const log = options.log ?? ((line: string) => process.stderr.write(`${line}\n`));
+  const log = options.log ?? createLogger();
   requireThreadPool();
   const engine = await Engine.open({
     allowedDirectories: [path.join(portalDir, 'datasets')],
@@ -111,7 +115,11 @@ export async function openPortal(options: ServerOptions): Promise<PortalServer> 
   };
   let draining = false;
   const ready = (): boolean => !draining;
-  const handle = createApp(services, { ready, endpoints: !options.separateOperations }).callback();
+  const handle = createApp(services, {
+    ready,
+    operationsEndpoints: !options.separateOperations,
+    trustProxy: options.trustProxy ?? false,
+  }).callback();
   const handleOperations = operationsApp(metrics, ready).callback();
   return {
     services,
@@ -149,10 +157,10 @@ async function definePortal(
   engine: Engine,
   dir: string,
   previous: Portal | null,
-  log: (line: string) => void,
+  log: Logger,
 ): Promise<Portal> {
   const portal = await loadPortal(dir);
-  for (const problem of portal.problems) log(`portal: ${problem}`);
+  for (const problem of portal.problems) log.warn(`portal: ${problem}`);
   for (const dataset of portal.datasets.values()) {
     await engine.defineView(dataset.id, dataset.parquetPath, 'dataset');
     if (dataset.searchIndexPath) await engine.defineView(searchViewName(dataset.id), dataset.searchIndexPath);
@@ -219,6 +227,9 @@ export async function main(args: string[]): Promise<void> {
       'cache-size': { type: 'string', default: DEFAULT_CACHE_SIZE },
       'metrics-host': { type: 'string' },
       'metrics-port': { type: 'string' },
+      'trust-proxy': { type: 'boolean', default: false },
+      'log-level': { type: 'string', default: 'info' },
+      'log-format': { type: 'string', default: 'json' },
     },
   });
   const maxAge = Number(values['max-age']);
@@ -227,10 +238,16 @@ export async function main(args: string[]): Promise<void> {
     throw new Error(`--max-age: ${values['max-age']} is not a number of seconds`);
   if (cacheBytes === null || cacheBytes < 0)
     throw new Error(`--cache-size: ${values['cache-size']} is not a size (128MB, 0)`);
+  const log = createLogger(
+    oneOf('--log-level', values['log-level'], LOG_LEVELS),
+    oneOf('--log-format', values['log-format'], LOG_FORMATS),
+  );
   const separateOperations = values['metrics-port'] !== undefined;
   const server = await openPortal({
     portalDir: values.portal,
     separateOperations,
+    trustProxy: values['trust-proxy'],
+    log,
     ...(values.threads ? { threads: Number(values.threads) } : {}),
     ...(values['memory-limit'] ? { memoryLimit: values['memory-limit'] } : {}),
     maxAge,
@@ -240,17 +257,13 @@ export async function main(args: string[]): Promise<void> {
   httpServer.listen(Number(values.port), values.host, () => {
     const count = server.services.portal().datasets.size;
     const { port } = httpServer.address() as AddressInfo;
-    process.stderr.write(
-      `duckportal: ${count} datasets on http://${values.host}:${port}/api/explore/v2.1/catalog/datasets\n`,
-    );
+    log.info(`${count} datasets on http://${values.host}:${port}/api/explore/v2.1/catalog/datasets`);
   });
   const operationsServer = separateOperations ? http.createServer(server.operations) : null;
   if (operationsServer) {
     const host = values['metrics-host'] ?? values.host;
     operationsServer.listen(Number(values['metrics-port']), host, () => {
-      process.stderr.write(
-        `duckportal: /livez, /readyz and /metrics on http://${host}:${values['metrics-port']}\n`,
-      );
+      log.info(`/livez, /readyz and /metrics on http://${host}:${values['metrics-port']}`);
     });
   }
   process.on('SIGHUP', () => void server.reload());
@@ -265,4 +278,10 @@ export async function main(args: string[]): Promise<void> {
   };
   process.once('SIGTERM', stop);
   process.once('SIGINT', stop);
+}
+
+/** A flag's value, one of `allowed`. */
+function oneOf<T extends string>(flag: string, value: string, allowed: readonly T[]): T {
+  if ((allowed as readonly string[]).includes(value)) return value as T;
+  throw new Error(`${flag} ${value}: expected one of ${allowed.join(', ')}`);
 }

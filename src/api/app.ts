@@ -20,7 +20,7 @@ import { pageErrors, pagesRouter } from '../web/pages.js';
 import { accountRouter } from '../web/account-routes.js';
 import { compression } from './compression.js';
 import { httpCaching, noStoreOnError } from './http-caching.js';
-import { operationsEndpoints, requestMetrics } from './operations.js';
+import { observeRequests, operationsEndpoints } from './operations.js';
 
 export const V21_PREFIX = '/api/explore/v2.1';
 
@@ -46,23 +46,29 @@ export function appRouters(services: Services): Router[] {
   return routers;
 }
 
-/** How the app answers /livez, /readyz and /metrics: `ready` says whether to take traffic. */
-export interface OperationsOptions {
+/** How the app is deployed: `ready` says whether to take traffic (/readyz). */
+export interface AppOptions {
   readonly ready: () => boolean;
-  /** false when the three endpoints have a listener of their own (`--metrics-port`). */
-  readonly endpoints: boolean;
+  /** false when /livez, /readyz and /metrics have a listener of their own (`--metrics-port`). */
+  readonly operationsEndpoints: boolean;
+  /**
+   * Behind a reverse proxy (`--trust-proxy`): the last X-Forwarded-For address (the one the
+   * proxy appended) is the client's, X-Forwarded-Proto and -Host make the links.
+   */
+  readonly trustProxy: boolean;
 }
 
 /** Builds the application over the given services. */
-export function createApp(services: Services, operations: OperationsOptions): Koa {
+export function createApp(services: Services, options: AppOptions): Koa {
   const app = new Koa();
-  app.proxy = false;
+  app.proxy = options.trustProxy;
+  app.maxIpsCount = 1;
   app.silent = true;
   const account = accountRouter(services);
   const pages = pagesRouter(services);
   const routers = appRouters(services);
-  if (operations.endpoints) app.use(operationsEndpoints(services.metrics, operations.ready));
-  app.use(requestMetrics(services.metrics, [account, pages, ...routers]));
+  if (options.operationsEndpoints) app.use(operationsEndpoints(services.metrics, options.ready));
+  app.use(observeRequests(services, [account, pages, ...routers]));
   app.use(cors());
   app.use(compression());
   app.use(noStoreOnError());

@@ -9,6 +9,7 @@ import {
   QueryInterrupted,
   QueryOutOfMemory,
 } from '../engine/engine.js';
+import type { Logger } from '../log.js';
 
 /** An error with an HTTP status and an Explore API error code. */
 export class ApiError extends Error {
@@ -123,6 +124,13 @@ function errorLogLine(
   return `${ctx.method} ${ctx.path}: ${status} ${body.error_code}: ${body.message.slice(0, 200)}`;
 }
 
+/** Where `observeRequests` (operations.ts) keeps the id of the request, which its log lines carry. */
+export const REQUEST_ID = 'requestId';
+
+function requestIdOf(ctx: Context): string | undefined {
+  return (ctx.state as Partial<Record<typeof REQUEST_ID, string>>)[REQUEST_ID];
+}
+
 /** v1 paths (supplement 6), whose errors are `{errorcode, error}` with the HTTP status as the code. */
 const V1_PATH = /^\/api\/(?:records|datasets)\/1\.0(?:\/|$)/;
 
@@ -130,7 +138,7 @@ const V1_PATH = /^\/api\/(?:records|datasets)\/1\.0(?:\/|$)/;
  * The top middleware: one place produces every error body (STYLE.md, example 7), in the form of
  * the API generation the path belongs to (v1, or v2.x).
  */
-export function errorMiddleware(log: (line: string) => void) {
+export function errorMiddleware(log: Logger) {
   return async (ctx: Context, next: Next): Promise<void> => {
     const v1 = V1_PATH.test(ctx.path);
     try {
@@ -142,7 +150,10 @@ export function errorMiddleware(log: (line: string) => void) {
       // Once an export has started streaming, the only honest signal left is a broken connection.
       if (ctx.headerSent) throw error;
       const { status, body, headers } = toErrorBody(error);
-      log(errorLogLine(ctx, status, body, error));
+      const line = errorLogLine(ctx, status, body, error);
+      const fields = { req_id: requestIdOf(ctx), status };
+      if (status === 500) log.error(fields, line);
+      else log.warn(fields, line);
       if (headers) ctx.set(headers);
       ctx.status = status;
       ctx.body = v1 ? { errorcode: status, error: body.message } : body;

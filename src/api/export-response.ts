@@ -60,7 +60,7 @@ export async function sendExport(
       ctx.res,
       { bytesPerSecond: floor.bytes_per_second, windowMs: floor.window_seconds * 1000 },
       (sent) =>
-        services.log(
+        services.log.warn(
           `export ${ctx.path}: client cut off, ${sent} bytes in ${floor.window_seconds} s is below ${floor.bytes_per_second} B/s`,
         ),
     );

@@ -137,6 +137,7 @@ async function answerThroughCache(ctx: Context, next: Next, services: Services, 
     return;
   }
   const cached = responses.get(validators.tag) ?? (await responses.inFlight(validators.tag));
+  services.metrics.cacheLookup(cached ? 'hit' : 'miss');
   if (cached) return sendAnswer(ctx, cached);
   const computation = next().then(() => answerToKeep(ctx, validators));
   responses.share(validators.tag, computation);

@@ -13,6 +13,8 @@ export class Metrics {
   private readonly durations: Histogram<'portal' | 'route' | 'method' | 'status_class'>;
   private readonly exportBytes: Counter<'format'>;
   private readonly refusals: Counter<'kind'>;
+  private readonly cacheHits: Counter;
+  private readonly cacheMisses: Counter;
 
   /** `portalLabel` names the portal in every label set (its folder's name, never a user input). */
   constructor(
@@ -45,6 +47,16 @@ export class Metrics {
       name: 'duckportal_quota_rejections_total',
       help: 'Calls refused with a 429, by the quota spent (ip, key, portal, exports)',
       labelNames: ['kind'],
+      registers,
+    });
+    this.cacheHits = new Counter({
+      name: 'duckportal_cache_hits_total',
+      help: 'API answers taken from the response cache (or from the same computation in flight)',
+      registers,
+    });
+    this.cacheMisses = new Counter({
+      name: 'duckportal_cache_misses_total',
+      help: 'Cacheable API answers computed anew',
       registers,
     });
     new Gauge({
@@ -83,6 +95,10 @@ export class Metrics {
 
   exported(format: string, bytes: number): void {
     this.exportBytes.inc({ format }, bytes);
+  }
+
+  cacheLookup(outcome: 'hit' | 'miss'): void {
+    (outcome === 'hit' ? this.cacheHits : this.cacheMisses).inc();
   }
 
   refused(kind: RefusalKind): void {

@@ -1,9 +1,14 @@
 // What operators and load balancers ask: /livez, /readyz and /metrics, and the middleware that
-// counts every other request in the metrics under its route template.
+// writes every other request to the access log and counts it in the metrics.
+import { randomUUID } from 'node:crypto';
 import Koa, { type Context, type Next } from 'koa';
 import type Router from '@koa/router';
 import type { Metrics } from './metrics.js';
+import type { Services } from './services.js';
 import { ASSETS_PREFIX } from '../web/assets.js';
+import { callerState } from '../auth/middleware.js';
+import { scrubKeys } from '../auth/keys.js';
+import { REQUEST_ID } from './errors.js';
 
 /** The route label of requests that match no route. */
 export const UNMATCHED_ROUTE = 'unmatched';
@@ -47,28 +52,51 @@ export function operationsApp(metrics: Metrics, ready: () => boolean): Koa {
 }
 
 /**
- * Counts each request once its answer is finished (or cut), labelled with the route template
- * that served it: never the raw path, so no dataset id, key or user name becomes a label.
+ * Once each answer is finished (or cut): one access log line, and the request counted under the
+ * template of its route, never its raw path, so no dataset id, key or user name becomes a label.
+ * Bytes are those the response put on its socket, headers included.
  */
-export function requestMetrics(metrics: Metrics, routers: readonly Router[]) {
+export function observeRequests(services: Services, routers: readonly Router[]) {
   return async (ctx: Context, next: Next): Promise<void> => {
     const started = process.hrtime.bigint();
+    const requestId = randomUUID();
+    (ctx.state as Record<typeof REQUEST_ID, string>)[REQUEST_ID] = requestId;
+    ctx.set('X-Request-Id', requestId);
     const { socket } = ctx.res;
     const bytesBefore = socket?.bytesWritten ?? 0;
     try {
       await next();
     } finally {
       const route = routeTemplate(ctx, routers);
-      const { method } = ctx;
       // One listener does it all: a streamed answer already has up to 10 on its response.
       ctx.res.once('close', () => {
         const seconds = Number(process.hrtime.bigint() - started) / 1e9;
-        metrics.answered(route, method, ctx.status, seconds);
+        const bytes = (socket?.bytesWritten ?? 0) - bytesBefore;
+        services.metrics.answered(route, ctx.method, ctx.status, seconds);
         const format = exportFormatOf(ctx);
-        if (format) metrics.exported(format, (socket?.bytesWritten ?? 0) - bytesBefore);
+        if (format) services.metrics.exported(format, bytes);
+        services.log.info({
+          msg: 'request',
+          req_id: requestId,
+          method: ctx.method,
+          path: scrubKeys(ctx.originalUrl),
+          status: ctx.status,
+          ...(ctx.res.writableFinished ? {} : { cut: true }),
+          bytes,
+          duration_ms: Math.round(seconds * 1e5) / 100,
+          client: ctx.ip,
+          portal: services.metrics.portalLabel,
+          ...keyIdOf(ctx),
+          user_agent: ctx.get('user-agent'),
+        });
       });
     }
   };
+}
+
+function keyIdOf(ctx: Context): { key_id?: string } {
+  const { keyId } = callerState(ctx).caller;
+  return keyId === null ? {} : { key_id: keyId };
 }
 
 /**

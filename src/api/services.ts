@@ -14,6 +14,7 @@ import { querySource } from '../catalog/source.js';
 import type { PortalVersions } from '../http/etag.js';
 import type { ResponseCache } from '../http/response-cache.js';
 import type { Metrics } from './metrics.js';
+import type { Logger } from '../log.js';
 
 export interface Services {
   readonly engine: Engine;
@@ -21,7 +22,8 @@ export interface Services {
   portal(): Portal;
   /** The catalog as a queryable table of datasets, rebuilt with the portal. */
   catalog(): QuerySource;
-  readonly log: (line: string) => void;
+  /** The server's one log (pino): the access log, start-up, reloads, errors. */
+  readonly log: Logger;
   /** API keys, quotas and export slots (src/auth/). */
   readonly guard: Guard;
   /** Entity tags, Cache-Control and the response cache (src/api/http-caching.ts). */

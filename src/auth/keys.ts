@@ -2,6 +2,7 @@
 // checked in constant time, revocable while the server runs (the file is re-read when it changes).
 // When each key was last used is kept apart, in `<portal>/keys-used.json`, which only the server
 // writes: a write of it can never undo a revocation made meanwhile in keys.json.
+import { unescape } from 'node:querystring';
 import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
 import { readFileSync, renameSync, statSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
@@ -194,7 +195,12 @@ export function presentedKey(authorization: string | undefined, query: unknown):
   return typeof value === 'string' && value !== '' ? value : null;
 }
 
-/** A URL or log line with every `apikey=` value replaced, so keys never reach a log. */
+/**
+ * A URL or log line with the value of every `apikey` parameter replaced, so keys never reach a
+ * log: the name is read as the query parser reads it (`%61pikey` is apikey too), in any case.
+ */
 export function scrubKeys(text: string): string {
-  return text.replace(/([?&]apikey=)[^&#\s]*/gi, '$1***');
+  return text.replace(/([?&])([^=&#\s]*)=([^&#\s]*)/g, (whole, separator: string, name: string) =>
+    unescape(name.replaceAll('+', ' ')).toLowerCase() === 'apikey' ? `${separator}${name}=[redacted]` : whole,
+  );
 }

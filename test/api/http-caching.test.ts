@@ -238,19 +238,17 @@ describe('HTTP caching', () => {
 
     async function startProcess(): Promise<string> {
       const child = spawn(CLI, ['serve', '--portal', dir, '--port', '0', '--threads', '1'], {
-        stdio: ['ignore', 'ignore', 'pipe'],
+        stdio: ['ignore', 'pipe', 'ignore'],
       });
       children.push(child);
+      // stdout is read to its end (the log has a line per request).
       let output = '';
-      for await (const chunk of child.stderr) {
-        output += String(chunk);
-        const listening = /datasets on (http:\/\/[\d.]+:\d+)\//.exec(output);
-        if (listening) {
-          child.stderr.resume();
-          return listening[1]!;
-        }
-      }
-      throw new Error(`the server did not start: ${output}`);
+      child.stdout.on('data', (chunk) => (output += String(chunk)));
+      const listening = (): RegExpExecArray | null => /datasets on (http:\/\/[\d.]+:\d+)\//.exec(output);
+      while (!listening() && child.exitCode === null) await once(child.stdout, 'data');
+      const found = listening();
+      if (!found) throw new Error(`the server did not start: ${output}`);
+      return found[1]!;
     }
 
     it('gives every answer the same ETag on both', async () => {

@@ -120,9 +120,12 @@ describe('API keys', () => {
 
   it('scrubs apikey values from anything logged', () => {
     expect(scrubKeys('GET /records?where=x&apikey=dpk_abc&limit=1 200')).to.equal(
-      'GET /records?where=x&apikey=***&limit=1 200',
+      'GET /records?where=x&apikey=[redacted]&limit=1 200',
     );
-    expect(scrubKeys('/x?APIKEY=secret')).to.equal('/x?APIKEY=***');
+    expect(scrubKeys('/x?APIKEY=secret')).to.equal('/x?APIKEY=[redacted]');
+    // Named as the query parser reads it: percent-encoded, or with a + for nothing in particular.
+    expect(scrubKeys('/x?%61pi%4Bey=secret&a=1')).to.equal('/x?%61pi%4Bey=[redacted]&a=1');
+    expect(scrubKeys('/x?apikeys=kept&key=kept')).to.equal('/x?apikeys=kept&key=kept');
   });
 
   it('is driven by `duckportal keys create|list|revoke`', async () => {

@@ -30,14 +30,14 @@ async function freePort(): Promise<number> {
 async function serve(): Promise<ServedProcess> {
   const port = await freePort();
   const child = spawn(CLI, ['serve', '--portal', SAMPLE_PORTAL, '--port', String(port), '--threads', '2'], {
-    stdio: ['ignore', 'ignore', 'pipe'],
+    stdio: ['ignore', 'pipe', 'ignore'],
   });
-  // stderr is read to its end (the server logs a line per error answer): a closed pipe would
-  // fail its writes.
+  // stdout is read to its end (the server logs a line per request): a closed pipe would fail
+  // its writes.
   let output = '';
-  child.stderr.on('data', (chunk) => (output += String(chunk)));
+  child.stdout.on('data', (chunk) => (output += String(chunk)));
   const started = () => output.includes('datasets on http://');
-  while (!started() && child.exitCode === null) await once(child.stderr, 'data');
+  while (!started() && child.exitCode === null) await once(child.stdout, 'data');
   if (!started()) throw new Error(`the server did not start: ${output}`);
   return { child, base: `http://127.0.0.1:${port}` };
 }

@@ -15,11 +15,11 @@ describe('the duckportal process', () => {
     delete env.UV_THREADPOOL_SIZE;
     const child = spawn(CLI, ['serve', '--portal', SAMPLE_PORTAL, '--port', '0'], {
       env,
-      stdio: ['ignore', 'ignore', 'pipe'],
+      stdio: ['ignore', 'pipe', 'ignore'],
     });
     try {
       let output = '';
-      for await (const chunk of child.stderr) {
+      for await (const chunk of child.stdout) {
         output += String(chunk);
         if (output.includes('datasets on http://')) break;
       }

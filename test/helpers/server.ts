@@ -2,25 +2,37 @@
 import type http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { createHttpServer, openPortal, type PortalServer, type ServerOptions } from '../../src/server.js';
+import { createLogger } from '../../src/log.js';
 
 export interface TestServer {
   readonly base: string;
   readonly portal: PortalServer;
   /** The listening server (to count its open connections). */
   readonly http: http.Server;
+  /** The messages of the log, access log lines left out. */
   readonly logs: string[];
+  /** Every record of the log, access log lines included. */
+  readonly records: Record<string, unknown>[];
   get(path: string, init?: RequestInit): Promise<Response>;
   json(path: string): Promise<{ status: number; body: any }>;
   close(): Promise<void>;
 }
 
-/** Serves `portalDir` on 127.0.0.1 with a random port (HTTP caching settings as given, else the defaults). */
+/** Serves `portalDir` on 127.0.0.1 with a random port (HTTP caching and proxy settings as given, else the defaults). */
 export async function startTestServer(
   portalDir: string,
-  options: Pick<ServerOptions, 'maxAge' | 'cacheBytes'> = {},
+  options: Pick<ServerOptions, 'maxAge' | 'cacheBytes' | 'trustProxy'> = {},
 ): Promise<TestServer> {
   const logs: string[] = [];
-  const portal = await openPortal({ portalDir, threads: 2, log: (line) => logs.push(line), ...options });
+  const records: Record<string, unknown>[] = [];
+  const log = createLogger('info', 'json', {
+    write(line: string) {
+      const record = JSON.parse(line) as Record<string, unknown>;
+      records.push(record);
+      if (record.msg !== 'request') logs.push(String(record.msg));
+    },
+  });
+  const portal = await openPortal({ ...options, portalDir, threads: 2, log });
   const server = createHttpServer(portal);
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
@@ -30,6 +42,7 @@ export async function startTestServer(
     portal,
     http: server,
     logs,
+    records,
     get,
     async json(path) {
       const response = await get(path);

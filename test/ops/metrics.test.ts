@@ -3,10 +3,10 @@
 import { expect } from 'chai';
 import { spawn } from 'node:child_process';
 import { once } from 'node:events';
-import net from 'node:net';
 import path from 'node:path';
 import { SAMPLE_PORTAL, startSampleServer } from '../helpers/sample-portal.js';
 import type { TestServer } from '../helpers/server.js';
+import { freePort } from '../helpers/ports.js';
 
 const CLI = path.resolve('bin/duckportal.cjs');
 
@@ -109,7 +109,7 @@ describe('operations endpoints', () => {
     expect(duration?.value).to.be.at.least(3);
   });
 
-  it('reports datasets, engine load, export bytes and the process', async () => {
+  it('reports datasets, engine load, export bytes, response cache lookups and the process', async () => {
     const before = await scrape(server);
     const csv = await server.get('/api/explore/v2.1/catalog/datasets/airports/exports/csv');
     const size = (await csv.arrayBuffer()).byteLength;
@@ -124,6 +124,19 @@ describe('operations endpoints', () => {
     expect(value(after, 'duckportal_queries_in_flight')).to.equal(0);
     expect(value(after, 'duckportal_queue_length')).to.equal(0);
     expect(value(after, 'process_resident_memory_bytes')).to.be.greaterThan(0);
+    const lookups = async (): Promise<number[]> => {
+      const samples = await scrape(server);
+      return ['duckportal_cache_hits_total', 'duckportal_cache_misses_total'].map((name) =>
+        value(samples, name)!,
+      );
+    };
+    const [hits, misses] = await lookups();
+    for (let i = 0; i < 2; i++) {
+      expect(
+        (await server.get('/api/explore/v2.1/catalog/datasets/seattle-weather/records?limit=3')).status,
+      ).to.equal(200);
+    }
+    expect(await lookups()).to.deep.equal([hits! + 1, misses! + 1]);
     const names = new Set(after.map((s) => s.name));
     expect(names).to.include('nodejs_eventloop_lag_seconds');
   });
@@ -133,15 +146,15 @@ describe('operations endpoints', () => {
     const child = spawn(
       CLI,
       ['serve', '--portal', SAMPLE_PORTAL, '--port', String(apiPort), '--metrics-port', String(metricsPort)],
-      { stdio: ['ignore', 'ignore', 'pipe'] },
+      { stdio: ['ignore', 'pipe', 'ignore'] },
     );
     try {
+      // stdout is read to its end (the log has a line per request).
       let output = '';
-      for await (const chunk of child.stderr) {
-        output += String(chunk);
-        if (output.includes('datasets on http://') && output.includes('/metrics on http://')) break;
-      }
-      child.stderr.resume();
+      child.stdout.on('data', (chunk) => (output += String(chunk)));
+      const started = (): boolean =>
+        output.includes('datasets on http://') && output.includes('/metrics on http://');
+      while (!started() && child.exitCode === null) await once(child.stdout, 'data');
       const api = `http://127.0.0.1:${apiPort}`;
       const ops = `http://127.0.0.1:${metricsPort}`;
       expect((await fetch(`${api}/api/explore/v2.1/catalog/datasets`)).status).to.equal(200);
@@ -159,12 +172,3 @@ describe('operations endpoints', () => {
     }
   });
 });
-
-/** A loopback port free at the time of asking. */
-async function freePort(): Promise<number> {
-  const probe = net.createServer();
-  await new Promise<void>((resolve) => probe.listen(0, '127.0.0.1', resolve));
-  const { port } = probe.address() as net.AddressInfo;
-  await new Promise((resolve) => probe.close(resolve));
-  return port;
-}
