@@ -4,9 +4,10 @@
 // writes: a write of it can never undo a revocation made meanwhile in keys.json.
 import { unescape } from 'node:querystring';
 import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
-import { readFileSync, renameSync, statSync, writeFileSync } from 'node:fs';
+import { readFileSync, renameSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { z } from 'zod';
+import { RereadFile } from './reread-file.js';
 
 /** The key file of a portal. */
 export const KEYS_FILE = 'keys.json';
@@ -88,7 +89,7 @@ function readUses(file: string): Map<string, string> {
 export class KeyStore {
   private readonly file: string;
   private readonly usedFile: string;
-  private cache: { version: string; byId: Map<string, KeyEntry> } | null = null;
+  private readonly stored: RereadFile<KeyEntry>;
   /** When this process last wrote each key's use. */
   private readonly usesWritten = new Map<string, number>();
 
@@ -99,6 +100,7 @@ export class KeyStore {
   ) {
     this.file = path.join(portalDir, KEYS_FILE);
     this.usedFile = path.join(portalDir, KEYS_USED_FILE);
+    this.stored = new RereadFile(this.file, readEntries, (k) => k.id);
   }
 
   /** Creates a key for `user`; the returned key text is the only copy that will ever exist. */
@@ -169,20 +171,9 @@ export class KeyStore {
     }
   }
 
-  /** The entries, re-read when the file changed (every write renames a new file into place). */
+  /** The entries by id, as the file holds them now. */
   private entries(): Map<string, KeyEntry> {
-    let version = 'none';
-    try {
-      const stat = statSync(this.file);
-      version = `${stat.ino}:${stat.mtimeMs}:${stat.size}`;
-    } catch {
-      // No key file: no keys.
-    }
-    if (this.cache?.version !== version) {
-      const keys = version === 'none' ? [] : readEntries(this.file);
-      this.cache = { version, byId: new Map(keys.map((k) => [k.id, k])) };
-    }
-    return this.cache.byId;
+    return this.stored.entries();
   }
 }
 

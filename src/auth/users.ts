@@ -2,9 +2,10 @@
 // `<portal>/users.json` with only a salted scrypt hash of each password (its cost parameters kept
 // beside it, so they can be raised later without breaking old hashes).
 import { randomBytes, scrypt, timingSafeEqual, type ScryptOptions } from 'node:crypto';
-import { readFileSync, renameSync, statSync, writeFileSync } from 'node:fs';
+import { readFileSync, renameSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { z } from 'zod';
+import { RereadFile } from './reread-file.js';
 
 /** The user file of a portal. */
 export const USERS_FILE = 'users.json';
@@ -100,13 +101,14 @@ function writeUsers(file: string, users: readonly UserEntry[]): void {
 /** The users of one portal directory. */
 export class UserStore {
   private readonly file: string;
-  private cache: { version: string; byName: Map<string, UserEntry> } | null = null;
+  private readonly stored: RereadFile<UserEntry>;
 
   constructor(
     portalDir: string,
     private readonly deriver: PasswordDeriver = derive,
   ) {
     this.file = path.join(portalDir, USERS_FILE);
+    this.stored = new RereadFile(this.file, readUsers, (u) => u.name);
   }
 
   /** Adds a user; refuses a taken or invalid name and a password under MIN_PASSWORD_LENGTH. */
@@ -166,19 +168,8 @@ export class UserStore {
     return entry && equal ? { name: entry.name, groups: entry.groups } : null;
   }
 
-  /** The entries by name, re-read when the file changed (every write renames a new file into place). */
+  /** The entries by name, as the file holds them now. */
   private entries(): Map<string, UserEntry> {
-    let version = 'none';
-    try {
-      const stat = statSync(this.file);
-      version = `${stat.ino}:${stat.mtimeMs}:${stat.size}`;
-    } catch {
-      // No user file: no users.
-    }
-    if (this.cache?.version !== version) {
-      const users = version === 'none' ? [] : readUsers(this.file);
-      this.cache = { version, byName: new Map(users.map((u) => [u.name, u])) };
-    }
-    return this.cache.byName;
+    return this.stored.entries();
   }
 }
