@@ -1,13 +1,13 @@
 // The response cache: answers kept per audience (a restricted dataset with hidden fields and a
 // row filter), dropped for the dataset a re-ingest changed, bounded in bytes, one run per miss.
 import { expect } from 'chai';
-import { readFile, rm, writeFile } from 'node:fs/promises';
+import { rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { KeyStore } from '../../src/auth/keys.js';
 import type { Engine } from '../../src/engine/engine.js';
 import { ResponseCache, type CachedAnswer } from '../../src/http/response-cache.js';
 import { ingest } from '../../src/ingest/ingest.js';
-import { buildFixturePortal } from '../helpers/fixture-portal.js';
+import { buildFixturePortal, restrictDataset, TOWNS_AUDIENCES } from '../helpers/fixture-portal.js';
 import { startTestServer, type TestServer } from '../helpers/server.js';
 
 const V21 = '/api/explore/v2.1';
@@ -78,15 +78,7 @@ describe('response cache', () => {
       keys.set('filtered', store.create('carol').key);
       keys.set('no geo', store.create('dave').key);
       keys.set('staff too', store.create('erin', ['staff']).key);
-      const file = path.join(dir, 'datasets', 'towns', 'dataset.json');
-      const dataset = JSON.parse(await readFile(file, 'utf8'));
-      dataset.visibility = 'restricted';
-      dataset.access = [
-        { groups: ['staff'] },
-        { users: ['carol'], row_filter: "name = 'Lyon'" },
-        { users: ['dave'], hidden_fields: ['geo_point_2d', 'founded'] },
-      ];
-      await writeFile(file, JSON.stringify(dataset));
+      await restrictDataset(dir, 'towns', TOWNS_AUDIENCES);
       for (const id of ['alpha', 'beta']) {
         const csv = path.join(dir, `${id}.csv`);
         await writeFile(csv, 'name,n\none,1\ntwo,2\n');

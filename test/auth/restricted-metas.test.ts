@@ -1,10 +1,8 @@
 // What a restricted dataset's metadata tells each caller: nothing of its data without access,
 // counts under the row filter with one, everything with full access.
 import { expect } from 'chai';
-import { readFile, writeFile } from 'node:fs/promises';
-import path from 'node:path';
 import { KeyStore } from '../../src/auth/keys.js';
-import { startFixtureServer } from '../helpers/fixture-portal.js';
+import { restrictDataset, startFixtureServer, TOWNS_AUDIENCES } from '../helpers/fixture-portal.js';
 import type { TestServer } from '../helpers/server.js';
 
 const V21 = '/api/explore/v2.1';
@@ -19,15 +17,7 @@ describe('restricted dataset metadata (fixture portal)', () => {
       keys.set('staff', store.create('alice', ['staff']).key);
       keys.set('filtered', store.create('carol').key);
       keys.set('no geo', store.create('dave').key);
-      const file = path.join(portal, 'datasets', 'towns', 'dataset.json');
-      const dataset = JSON.parse(await readFile(file, 'utf8'));
-      dataset.visibility = 'restricted';
-      dataset.access = [
-        { groups: ['staff'] },
-        { users: ['carol'], row_filter: "name = 'Lyon'" },
-        { users: ['dave'], hidden_fields: ['geo_point_2d', 'founded'] },
-      ];
-      await writeFile(file, JSON.stringify(dataset));
+      await restrictDataset(portal, 'towns', TOWNS_AUDIENCES);
     });
   });
   after(() => server.close());

@@ -1,13 +1,11 @@
 // The API takes a signed-in session's cookie as the caller's identity, exactly as the user's key
 // would be (a key in the request wins), and stays read-only.
 import { expect } from 'chai';
-import { readFile, writeFile } from 'node:fs/promises';
-import path from 'node:path';
 import { KeyStore } from '../../src/auth/keys.js';
 import { portalSecret } from '../../src/auth/record-ids.js';
 import { SESSION_COOKIE, Sessions } from '../../src/auth/sessions.js';
 import { UserStore } from '../../src/auth/users.js';
-import { startFixtureServer } from '../helpers/fixture-portal.js';
+import { restrictDataset, startFixtureServer } from '../helpers/fixture-portal.js';
 import type { TestServer } from '../helpers/server.js';
 
 const RECORDS = '/api/explore/v2.1/catalog/datasets/towns/records';
@@ -21,12 +19,7 @@ describe('session cookies on the API (fixture portal)', () => {
       const users = new UserStore(dir);
       await users.add('alice', 'alice password', ['staff']);
       await users.add('bob', 'bob password');
-      const file = path.join(dir, 'datasets', 'towns', 'dataset.json');
-      const towns = JSON.parse(await readFile(file, 'utf8'));
-      await writeFile(
-        file,
-        JSON.stringify({ ...towns, visibility: 'restricted', access: [{ groups: ['staff'] }] }),
-      );
+      await restrictDataset(dir, 'towns', [{ groups: ['staff'] }]);
     });
     sessions = new Sessions(portalSecret(server.dir));
   });

@@ -160,3 +160,17 @@ export async function makePrivate(dir: string): Promise<string> {
   await writeFile(file, JSON.stringify({ ...portal, private: true }));
   return key;
 }
+
+/** Makes dataset `id` of the fixture portal in `dir` restricted to `access` (a `prepare` step). */
+export async function restrictDataset(dir: string, id: string, access: readonly unknown[]): Promise<void> {
+  const file = path.join(dir, 'datasets', id, 'dataset.json');
+  const dataset = JSON.parse(await readFile(file, 'utf8')) as Record<string, unknown>;
+  await writeFile(file, JSON.stringify({ ...dataset, visibility: 'restricted', access }));
+}
+
+/** The audiences of towns in the tests of restricted metadata and of the response cache. */
+export const TOWNS_AUDIENCES = [
+  { groups: ['staff'] },
+  { users: ['carol'], row_filter: "name = 'Lyon'" },
+  { users: ['dave'], hidden_fields: ['geo_point_2d', 'founded'] },
+] as const;

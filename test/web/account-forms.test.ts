@@ -2,13 +2,11 @@
 // one answer for a wrong user name and a wrong password, the sign-in rate limit, keys created,
 // listed and revoked for the signed-in user only, sign-out.
 import { expect } from 'chai';
-import { readFile, writeFile } from 'node:fs/promises';
-import path from 'node:path';
 import { KeyStore } from '../../src/auth/keys.js';
 import { SESSION_COOKIE } from '../../src/auth/sessions.js';
 import { UserStore } from '../../src/auth/users.js';
 import { MAX_ACTIVE_KEYS } from '../../src/web/account-routes.js';
-import { startFixtureServer } from '../helpers/fixture-portal.js';
+import { restrictDataset, startFixtureServer } from '../helpers/fixture-portal.js';
 import type { TestServer } from '../helpers/server.js';
 
 const RECORDS = '/api/explore/v2.1/catalog/datasets/towns/records';
@@ -66,12 +64,7 @@ async function restrictTowns(dir: string): Promise<void> {
   const users = new UserStore(dir);
   await users.add('alice', 'alice password', ['staff']);
   await users.add('bob', 'bob password');
-  const file = path.join(dir, 'datasets', 'towns', 'dataset.json');
-  const towns = JSON.parse(await readFile(file, 'utf8'));
-  await writeFile(
-    file,
-    JSON.stringify({ ...towns, visibility: 'restricted', access: [{ groups: ['staff'] }] }),
-  );
+  await restrictDataset(dir, 'towns', [{ groups: ['staff'] }]);
 }
 
 describe('web: the account page over HTTP (fixture portal)', () => {
