@@ -85,7 +85,7 @@ screenshots: build data test-deps
 	UV_THREADPOOL_SIZE=64 $(NODE) dist/test/web/screenshots.js
 
 bench: build data
-	$(NODE) dist/bench/run.js --portal $(PORTAL)
+	$(NODE) dist/src/cli.js bench --portal $(PORTAL)
 
 clean:
 	rm -rf dist $(PORTAL) data/bench

@@ -3,8 +3,6 @@
 import { mkdir, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
-import { parseArgs } from 'node:util';
-import { pathToFileURL } from 'node:url';
 import {
   AGGREGATIONS,
   benchAggregations,
@@ -19,7 +17,8 @@ import { benchExports, EXPORT_MAX_TURNS, EXPORT_MEASURING_MS, type ExportResult 
 import { benchFacets } from './facets.js';
 import { benchPeer, startPeers, type Peer, type PeerTime } from './peers.js';
 import { benchLoad, type LoadResult } from './load.js';
-import { DEFAULT_MEMORY_LIMIT } from '../src/server.js';
+import { DEFAULT_MEMORY_LIMIT } from '../src/cli/serve.js';
+import type { BenchFlags } from '../src/cli/bench.js';
 import {
   machine,
   markdownTable,
@@ -33,31 +32,18 @@ import { benchHttpCache, HTTP_CACHE_CLIENTS, type HttpCacheResult } from './http
 /** The benches' server keeps no answer: each request is a miss, and they time the work of answering. */
 const NO_CACHE = ['--cache-size', '0'];
 
-const OPTIONS = {
-  portal: { type: 'string', default: 'data/portal' },
-  port: { type: 'string', default: '18080' },
-  threads: { type: 'string', default: '2' },
-  runs: { type: 'string', default: '5' },
-  out: { type: 'string', default: 'bench/results' },
-  'load-seconds': { type: 'string', default: '5' },
-  /** The earlier report's JSON to compare ratios with; default: the latest in --out. */
-  compare: { type: 'string' },
-  'no-peers': { type: 'boolean', default: false },
-} as const;
-
 /** `duckportal bench [--portal DIR] ...` and `make bench`: runs every bench, prints and writes the report. */
-export async function main(args: string[]): Promise<void> {
-  const { values } = parseArgs({ args, options: OPTIONS });
+export async function main(flags: BenchFlags): Promise<void> {
   const started = Date.now();
-  const previous = await previousReport(values.compare, values.out);
+  const previous = await previousReport(flags.compare, flags.out);
   const loadBefore = os.loadavg()[0]!;
-  const threads = Number(values.threads);
-  const runs = Number(values.runs);
+  const threads = flags.threads;
+  const runs = flags.runs;
   const log = (line: string): void =>
     void process.stderr.write(`${line} (${((Date.now() - started) / 60000).toFixed(1)} min)\n`);
-  const portalDir = await buildBenchPortal(values.portal, log);
+  const portalDir = await buildBenchPortal(flags.portal, log);
   const peersDir = path.join(os.tmpdir(), `duckportal-peers-${process.pid}`);
-  const served = await servePortal(portalDir, Number(values.port), threads, NO_CACHE);
+  const served = await servePortal(portalDir, flags.port, threads, NO_CACHE);
   const peers: Peer[] = [];
   try {
     const duckdb = await rawDuckDB(portalDir, ['flights', 'airports', 'flights30m', 'airports1m'], threads);
@@ -71,7 +57,7 @@ export async function main(args: string[]): Promise<void> {
     const exports = await benchExports(served, 'default', duckdb, runs);
     // The 30M-row exports on a server just started: its peak RSS is then the export's, not what
     // the aggregations before it left in the allocator.
-    const fresh = await servePortal(portalDir, Number(values.port) + 1, threads, NO_CACHE);
+    const fresh = await servePortal(portalDir, flags.port + 1, threads, NO_CACHE);
     try {
       exports.push(...(await benchExports(fresh, 'fresh', duckdb, 1, MEMORY_CASES)));
     } finally {
@@ -80,13 +66,11 @@ export async function main(args: string[]): Promise<void> {
     // Exports before load, on a server no overload has touched (measured both ways: the export
     // ratios were 2-4x either way, so the order does not explain them).
     log('bench: load');
-    const load = await benchLoad(served, Number(values['load-seconds']));
+    const load = await benchLoad(served, flags.loadSeconds);
     log('bench: HTTP caching');
-    const cached = await servePortal(portalDir, Number(values.port) + 2, threads);
-    const httpCache = await benchHttpCache(cached, Number(values['load-seconds'])).finally(() =>
-      cached.stop(),
-    );
-    if (!values['no-peers']) {
+    const cached = await servePortal(portalDir, flags.port + 2, threads);
+    const httpCache = await benchHttpCache(cached, flags.loadSeconds).finally(() => cached.stop());
+    if (flags.peers) {
       log('bench: loading PostgreSQL and SQLite');
       peers.push(...(await startPeers(duckdb, peersDir)));
     }
@@ -163,7 +147,7 @@ export async function main(args: string[]): Promise<void> {
       '## Throughput and latency under load (closed loops, each client sending its next request when answered)',
       '',
       'On flights-3m: a 10-row page (origin = SFO, first 10 records and the total count), all annotated facets, and',
-      `group_by origin + avg(delay); ${values['load-seconds']} s per level. Last line: page queries offered at 4x their best rate (open loop).`,
+      `group_by origin + avg(delay); ${flags.loadSeconds} s per level. Last line: page queries offered at 4x their best rate (open loop).`,
       '',
       loadTable(load),
       '',
@@ -178,10 +162,10 @@ export async function main(args: string[]): Promise<void> {
       ...(comparison ? comparisonText(comparison) : []),
     ].join('\n');
     process.stdout.write(report);
-    await mkdir(values.out, { recursive: true });
-    await writeFile(path.join(values.out, `${date}.md`), report);
+    await mkdir(flags.out, { recursive: true });
+    await writeFile(path.join(flags.out, `${date}.md`), report);
     await writeFile(
-      path.join(values.out, `${date}.json`),
+      path.join(flags.out, `${date}.json`),
       `${JSON.stringify({ ...json, comparison }, null, 2)}\n`,
     );
   } finally {
@@ -398,7 +382,4 @@ async function previousReport(named: string | undefined, out: string): Promise<R
   const files = (await readdir(out).catch(() => [])).filter((f) => f.endsWith('.json')).sort();
   const latest = files.at(-1);
   return latest ? (JSON.parse(await readFile(path.join(out, latest), 'utf8')) as ReportJson) : null;
-}
-if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) {
-  await main(process.argv.slice(2));
 }

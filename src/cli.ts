@@ -1,48 +1,137 @@
 #!/usr/bin/env node
-// The `duckportal` command: one sub-command per module, each loaded only when asked for.
+// The `duckportal` command: one sub-command per module, whose code is loaded only when it runs
+// (the flag tables in src/cli/ are all `--help` needs). Exit codes: 0 done (and --help,
+// --version), 1 failed, 2 a usage error (unknown command or flag, bad flag value).
+import { readFileSync } from 'node:fs';
+import { Command, CommanderError } from 'commander';
+import { KEY_CREATE_FLAGS, PORTAL_FLAGS, USER_ADD_FLAGS } from './cli/accounts.js';
+import { BENCH_FLAGS } from './cli/bench.js';
+import { buildCommand } from './cli/flags.js';
+import { INGEST_FLAGS, SAMPLE_FLAGS } from './cli/ingest.js';
+import { SERVE_FLAGS } from './cli/serve.js';
 
-type Command = () => Promise<{ main(args: string[]): Promise<void> }>;
+const COMMANDS: readonly Command[] = [
+  buildCommand({
+    name: 'serve',
+    summary: 'serve a portal: the Explore API, its web pages and the operations endpoints',
+    flags: SERVE_FLAGS,
+    env: true,
+    action: async (flags) => (await import('./server.js')).main(flags),
+  }),
+  buildCommand({
+    name: 'ingest',
+    summary: 'publish a file (CSV, TSV, JSON, JSON lines, GeoJSON, Parquet, xlsx) as a dataset',
+    args: { '<file>': 'a file, or an http:// or https:// URL' },
+    flags: INGEST_FLAGS,
+    action: async (flags, [file]) => (await import('./ingest/command.js')).main(flags, file!),
+  }),
+  group('keys', 'API keys', [
+    buildCommand({
+      name: 'create',
+      summary: 'create a key and print it, once',
+      flags: KEY_CREATE_FLAGS,
+      action: async (flags) => (await import('./auth/command.js')).create(flags),
+    }),
+    buildCommand({
+      name: 'list',
+      summary: 'list the keys: id, user, groups, created, state',
+      flags: PORTAL_FLAGS,
+      action: async (flags) => (await import('./auth/command.js')).list(flags),
+    }),
+    buildCommand({
+      name: 'revoke',
+      summary: 'revoke a key (refused at once, no restart)',
+      args: { '<key-id>': 'the id `keys list` shows' },
+      flags: PORTAL_FLAGS,
+      action: async (flags, [id]) => (await import('./auth/command.js')).revoke(flags, id!),
+    }),
+  ]),
+  group('users', 'the users who sign in on the web pages', [
+    buildCommand({
+      name: 'add',
+      summary: 'add a user; the password is the first line of standard input',
+      args: { '<name>': 'the user name' },
+      flags: USER_ADD_FLAGS,
+      action: async (flags, [name]) => (await import('./auth/users-command.js')).add(flags, name!),
+    }),
+    buildCommand({
+      name: 'list',
+      summary: 'list the users: name, groups, created',
+      flags: PORTAL_FLAGS,
+      action: async (flags) => (await import('./auth/users-command.js')).list(flags),
+    }),
+    buildCommand({
+      name: 'remove',
+      summary: "remove a user and revoke the user's keys",
+      args: { '<name>': 'the user name' },
+      flags: PORTAL_FLAGS,
+      action: async (flags, [name]) => (await import('./auth/users-command.js')).remove(flags, name!),
+    }),
+  ]),
+  buildCommand({
+    name: 'sample',
+    summary: 'build the sample portal from the npm package vega-datasets',
+    flags: SAMPLE_FLAGS,
+    action: async (flags) => (await import('./ingest/sample.js')).main(flags),
+  }),
+  buildCommand({
+    name: 'bench',
+    summary: 'measure this machine against plain DuckDB, PostgreSQL and SQLite (writes bench/results/)',
+    flags: BENCH_FLAGS,
+    action: async (flags) => (await import('../bench/run.js')).main(flags),
+  }),
+];
 
-const COMMANDS: Record<string, { help: string; load: Command }> = {
-  serve: {
-    help: 'serve --portal DIR [--port 8080] [--host 127.0.0.1] [--max-age 60] [--cache-size 128MB]',
-    load: () => import('./server.js'),
-  },
-  ingest: {
-    help: 'ingest <file> --portal DIR --id ID [--title T] [--geo-point LAT,LON] [--facet F,...] [--multivalued F:SEP]',
-    load: () => import('./ingest/command.js'),
-  },
-  keys: {
-    help: 'keys create --user NAME [--group G]... | keys list | keys revoke KEY_ID   [--portal DIR]',
-    load: () => import('./auth/command.js'),
-  },
-  users: {
-    help: 'users add NAME [--group G]... (password on stdin) | users list | users remove NAME   [--portal DIR]',
-    load: () => import('./auth/users-command.js'),
-  },
-  bench: {
-    help: 'bench [--portal DIR] [--runs 5] [--no-peers]   (measures this machine; writes bench/results/)',
-    load: () => import('../bench/run.js'),
-  },
-  sample: {
-    help: 'sample --portal DIR   (builds the sample portal from vega-datasets)',
-    load: () => import('./ingest/sample.js'),
-  },
-};
+/** Errors after which the usage is shown: the command line itself was wrong. */
+const SHOW_USAGE = new Set([
+  'commander.unknownCommand',
+  'commander.unknownOption',
+  'commander.excessArguments',
+  'commander.missingArgument',
+  'commander.missingMandatoryOptionValue',
+  'commander.optionMissingArgument',
+]);
 
-async function main(argv: string[]): Promise<void> {
-  const [name, ...args] = argv;
-  const command = name === undefined ? undefined : COMMANDS[name];
-  if (!command) {
-    const usage = Object.values(COMMANDS).map((c) => `  duckportal ${c.help}`);
-    process.stderr.write(`usage:\n${usage.join('\n')}\n`);
-    process.exitCode = 2;
-    return;
-  }
-  await (await command.load()).main(args);
+function group(name: string, summary: string, commands: readonly Command[]): Command {
+  const command = new Command(name).description(summary);
+  for (const sub of commands) command.addCommand(sub);
+  return command;
 }
 
-main(process.argv.slice(2)).catch((error: unknown) => {
-  process.stderr.write(`duckportal: ${error instanceof Error ? error.message : String(error)}\n`);
-  process.exitCode = 1;
-});
+/** Errors on one line after `duckportal:`, usage errors exit 2 (commander would exit 1). */
+function configure(command: Command): void {
+  command.configureOutput({
+    outputError: (text, write) => write(`duckportal: ${text.replace(/^error: /, '')}`),
+  });
+  command.exitOverride((error) => {
+    if (SHOW_USAGE.has(error.code)) {
+      process.stderr.write('\n');
+      command.outputHelp({ error: true });
+    }
+    throw error;
+  });
+  command.commands.forEach(configure);
+}
+
+function program(): Command {
+  const { version } = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as {
+    version: string;
+  };
+  const root = new Command('duckportal')
+    .description('An open data portal: the Explore API v2.1 and v1 and ODSQL, on DuckDB over Parquet.')
+    .version(version, '-V, --version', 'print the version');
+  for (const command of COMMANDS) root.addCommand(command);
+  configure(root);
+  return root;
+}
+
+try {
+  await program().parseAsync(process.argv);
+} catch (error) {
+  if (error instanceof CommanderError) {
+    process.exitCode = error.exitCode === 0 ? 0 : 2;
+  } else {
+    process.stderr.write(`duckportal: ${error instanceof Error ? error.message : String(error)}\n`);
+    process.exitCode = 1;
+  }
+}

@@ -3,12 +3,9 @@
 import { pino, type DestinationStream, type Logger } from 'pino';
 import { build as prettyStream } from 'pino-pretty';
 
-export type { Logger } from 'pino';
+import type { LogFormat, LogLevel } from './cli/serve.js';
 
-export const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
-export type LogLevel = (typeof LOG_LEVELS)[number];
-export const LOG_FORMATS = ['json', 'pretty'] as const;
-export type LogFormat = (typeof LOG_FORMATS)[number];
+export type { Logger } from 'pino';
 
 /** A logger at `level` writing to `destination` (stdout unless given), as JSON or pretty lines. */
 export function createLogger(

@@ -2,7 +2,6 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import path from 'node:path';
-import { parseArgs } from 'node:util';
 import { DEFAULT_CONNECTIONS, DEFAULT_EXPORT_CONNECTIONS, Engine } from './engine/engine.js';
 import { loadPortal, type Portal } from './catalog/portal.js';
 import { createApp } from './api/app.js';
@@ -21,27 +20,8 @@ import { ResponseCache } from './http/response-cache.js';
 import bytes from 'bytes';
 import { Metrics } from './api/metrics.js';
 import { operationsApp } from './api/operations.js';
-import { createLogger, LOG_FORMATS, LOG_LEVELS, type Logger } from './log.js';
-
-/**
- * DuckDB's memory limit unless `--memory-limit` says otherwise. DuckDB's own default (80% of RAM)
- * lets an order-preserving COPY hold batches for a slow reader until the machine is full: a 30M-row
- * CSV export peaked at 1.3 GiB resident with it. The COPY holds up to a quarter of the limit, which
- * sets an export's memory: the 30M-row CSV and Parquet exports peaked at 296-303 and 329-344 MiB
- * with this, 343-345 and 352-400 at 512MB (3 fresh servers each). Nothing measured was slower for
- * it: the bench's nine aggregations over 30M rows took the same time, a 30M-row group_by of 4
- * fields that spills took 13.7-15.4 s at 256, 384 and 512MB alike, and the nine sent at once
- * beside 12 stalled 30M-row exports all answered. 256MB passed those too; 384MB keeps half as
- * much again for heavier queries. Larger sorts and aggregations spill to the portal's spill
- * folder; a query that cannot get its memory is a 503 QueryOutOfMemory. Some allocations
- * (aggregate states, allocator arenas) are outside DuckDB's accounting: after heavy aggregations
- * the process can stay above 1 GiB resident.
- */
-export const DEFAULT_MEMORY_LIMIT = '384MB';
-
-/** Cache-Control max-age of anonymous answers, and the response cache's bound (README, HTTP caching). */
-export const DEFAULT_MAX_AGE = 60;
-export const DEFAULT_CACHE_SIZE = '128MB';
+import { createLogger, type Logger } from './log.js';
+import { DEFAULT_CACHE_SIZE, DEFAULT_MAX_AGE, DEFAULT_MEMORY_LIMIT, type ServeFlags } from './cli/serve.js';
 
 export interface ServerOptions {
   readonly portalDir: string;
@@ -214,56 +194,30 @@ export function createHttpServer(portal: PortalServer): http.Server {
 }
 
 /** The `serve` command: listens until SIGTERM/SIGINT, reloads the portal on SIGHUP. */
-export async function main(args: string[]): Promise<void> {
-  const { values } = parseArgs({
-    args,
-    options: {
-      portal: { type: 'string', default: 'data/portal' },
-      port: { type: 'string', default: '8080' },
-      host: { type: 'string', default: '127.0.0.1' },
-      threads: { type: 'string' },
-      'memory-limit': { type: 'string' },
-      'max-age': { type: 'string', default: String(DEFAULT_MAX_AGE) },
-      'cache-size': { type: 'string', default: DEFAULT_CACHE_SIZE },
-      'metrics-host': { type: 'string' },
-      'metrics-port': { type: 'string' },
-      'trust-proxy': { type: 'boolean', default: false },
-      'log-level': { type: 'string', default: 'info' },
-      'log-format': { type: 'string', default: 'json' },
-    },
-  });
-  const maxAge = Number(values['max-age']);
-  const cacheBytes = bytes.parse(values['cache-size']);
-  if (!Number.isInteger(maxAge) || maxAge < 0)
-    throw new Error(`--max-age: ${values['max-age']} is not a number of seconds`);
-  if (cacheBytes === null || cacheBytes < 0)
-    throw new Error(`--cache-size: ${values['cache-size']} is not a size (128MB, 0)`);
-  const log = createLogger(
-    oneOf('--log-level', values['log-level'], LOG_LEVELS),
-    oneOf('--log-format', values['log-format'], LOG_FORMATS),
-  );
-  const separateOperations = values['metrics-port'] !== undefined;
+export async function main(flags: ServeFlags): Promise<void> {
+  const log = createLogger(flags.logLevel, flags.logFormat);
+  const separateOperations = flags.metricsPort !== undefined;
   const server = await openPortal({
-    portalDir: values.portal,
+    portalDir: flags.portal,
     separateOperations,
-    trustProxy: values['trust-proxy'],
+    trustProxy: flags.trustProxy,
     log,
-    ...(values.threads ? { threads: Number(values.threads) } : {}),
-    ...(values['memory-limit'] ? { memoryLimit: values['memory-limit'] } : {}),
-    maxAge,
-    cacheBytes,
+    ...(flags.threads ? { threads: flags.threads } : {}),
+    memoryLimit: flags.memoryLimit,
+    maxAge: flags.maxAge,
+    cacheBytes: flags.cacheSize,
   });
   const httpServer = createHttpServer(server);
-  httpServer.listen(Number(values.port), values.host, () => {
+  httpServer.listen(flags.port, flags.host, () => {
     const count = server.services.portal().datasets.size;
     const { port } = httpServer.address() as AddressInfo;
-    log.info(`${count} datasets on http://${values.host}:${port}/api/explore/v2.1/catalog/datasets`);
+    log.info(`${count} datasets on http://${flags.host}:${port}/api/explore/v2.1/catalog/datasets`);
   });
   const operationsServer = separateOperations ? http.createServer(server.operations) : null;
   if (operationsServer) {
-    const host = values['metrics-host'] ?? values.host;
-    operationsServer.listen(Number(values['metrics-port']), host, () => {
-      log.info(`/livez, /readyz and /metrics on http://${host}:${values['metrics-port']}`);
+    const host = flags.metricsHost ?? flags.host;
+    operationsServer.listen(flags.metricsPort, host, () => {
+      log.info(`/livez, /readyz and /metrics on http://${host}:${flags.metricsPort}`);
     });
   }
   process.on('SIGHUP', () => void server.reload());
@@ -278,10 +232,4 @@ export async function main(args: string[]): Promise<void> {
   };
   process.once('SIGTERM', stop);
   process.once('SIGINT', stop);
-}
-
-/** A flag's value, one of `allowed`. */
-function oneOf<T extends string>(flag: string, value: string, allowed: readonly T[]): T {
-  if ((allowed as readonly string[]).includes(value)) return value as T;
-  throw new Error(`${flag} ${value}: expected one of ${allowed.join(', ')}`);
 }

@@ -3,13 +3,13 @@ import { readFile, mkdtemp, rm } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import os from 'node:os';
 import path from 'node:path';
-import { parseArgs } from 'node:util';
 import { DuckDBInstance } from '@duckdb/node-api';
 import { quoteString } from '../sql-text.js';
 import type { FieldSettings, MetasInput } from './dataset-file.js';
 import { normalizeFieldName } from './field-names.js';
 import { ingest, type IngestOptions, type IngestReport } from './ingest.js';
 import { ensurePortalFile } from './portal-file.js';
+import type { SampleFlags } from '../cli/ingest.js';
 import { SAMPLE_DATASETS, type SampleDataset } from './sample-datasets.js';
 
 /** portal.json title of the sample portal. */
@@ -176,17 +176,10 @@ export async function buildSamplePortal(
 }
 
 /** `duckportal sample --portal DIR [--only id,...] [--quiet]` */
-export async function main(args: string[]): Promise<void> {
-  const { values } = parseArgs({
-    args,
-    options: { portal: { type: 'string' }, only: { type: 'string' }, quiet: { type: 'boolean', short: 'q' } },
-  });
-  if (values.portal === undefined)
-    throw new Error('usage: duckportal sample --portal DIR [--only id,...] [--quiet]');
-  const only = values.only?.split(',').map((id) => id.trim());
-  const reports = await buildSamplePortal(values.portal, {
-    ...(only ? { only } : {}),
-    ...(values.quiet ? {} : { progress: (line: string) => process.stderr.write(`${line}\n`) }),
+export async function main(flags: SampleFlags): Promise<void> {
+  const reports = await buildSamplePortal(flags.portal, {
+    ...(flags.only ? { only: flags.only } : {}),
+    ...(flags.quiet ? {} : { progress: (line: string) => process.stderr.write(`${line}\n`) }),
   });
   for (const r of reports)
     process.stdout.write(`${r.datasetId}: ${r.recordsCount} records -> ${r.directory}\n`);

@@ -12,7 +12,11 @@ import {
   KEYS_USED_FILE,
   type KeyHasher,
 } from '../../src/auth/keys.js';
-import { main as keysCommand } from '../../src/auth/command.js';
+import { execFile } from 'node:child_process';
+import { promisify } from 'node:util';
+
+const run = promisify(execFile);
+const CLI = path.resolve('bin/duckportal.cjs');
 
 describe('API keys', () => {
   let dir: string;
@@ -129,17 +133,17 @@ describe('API keys', () => {
   });
 
   it('is driven by `duckportal keys create|list|revoke`', async () => {
-    const out: string[] = [];
-    await keysCommand(['create', '--user', 'dave', '--group', 'a', '--portal', dir], (l) => out.push(l));
-    const key = out[0]!;
+    const created = await run(CLI, ['keys', 'create', '--user', 'dave', '--group', 'a', '--portal', dir]);
+    const key = created.stdout.split('\n')[0]!;
     expect(new KeyStore(dir).verify(key)?.user).to.equal('dave');
     const id = new KeyStore(dir).list()[0]!.id;
-    await keysCommand(['list', '--portal', dir], (l) => out.push(l));
-    expect(out.at(-1)).to.match(new RegExp(`^${id}\\tdave\\ta\\t.*\\tactive$`));
-    await keysCommand(['revoke', id, '--portal', dir], (l) => out.push(l));
+    const listed = await run(CLI, ['keys', 'list', '--portal', dir]);
+    expect(listed.stdout).to.match(new RegExp(`^${id}\\tdave\\ta\\t.*\\tactive\n$`));
+    expect((await run(CLI, ['keys', 'revoke', id, '--portal', dir])).stdout).to.equal(`revoked ${id}\n`);
     expect(new KeyStore(dir).verify(key)).to.equal(null);
-    let failure: unknown;
-    await keysCommand(['create', '--portal', dir]).catch((error: unknown) => (failure = error));
-    expect(String(failure)).to.include('usage: duckportal keys create');
+    const unknown = await run(CLI, ['keys', 'revoke', 'nope', '--portal', dir]).catch(
+      (error: unknown) => error,
+    );
+    expect(unknown).to.include({ code: 1, stderr: 'duckportal: no key nope\n' });
   });
 });

@@ -3,7 +3,6 @@ import { expect } from 'chai';
 import { execFile } from 'node:child_process';
 import path from 'node:path';
 import { promisify } from 'node:util';
-import { parseIngestArgs, parseMultivalued } from '../../src/ingest/command.js';
 import { cleanup, fixture, readDatasetFile, tempDir } from './helpers.js';
 
 const run = promisify(execFile);
@@ -12,21 +11,12 @@ const CLI = path.resolve('bin/duckportal.cjs');
 describe('ingest: command', () => {
   after(cleanup);
 
-  it('parses every option', () => {
-    const options = parseIngestArgs([
-      'towns.csv',
-      '--portal',
-      'p',
-      '--id',
-      'towns',
-      '--title',
-      'Towns',
-      '--geo-point',
-      'y, x',
-      '--facet',
-      'a,b',
-      '--facet',
-      'c',
+  it('takes every option from the command line', async () => {
+    const dir = await tempDir();
+    const file = await fixture(dir, 'towns.txt', 'code,name,y,x,tags,path\nA1,Paris,48.85,2.35,a;b,x://y\n');
+    const portal = path.join(dir, 'portal');
+    const flags = ['--title', 'Towns', '--geo-point', 'y, x', '--facet', 'name,code', '--facet', 'tags'];
+    const more = [
       '--multivalued',
       'tags:;',
       '--multivalued',
@@ -35,40 +25,38 @@ describe('ingest: command', () => {
       'code',
       '--format',
       'csv',
-      '--quiet',
+    ];
+    const { stdout, stderr } = await run(CLI, [
+      'ingest',
+      file,
+      '--portal',
+      portal,
+      '--id',
+      'towns',
+      ...flags,
+      ...more,
+      '-q',
     ]);
-    expect(options).to.deep.equal({
-      file: 'towns.csv',
-      portal: 'p',
-      id: 'towns',
-      title: 'Towns',
-      format: 'csv',
-      geoPoint: { lat: 'y', lon: 'x' },
-      facets: ['a', 'b', 'c'],
-      multivalued: { tags: ';', path: '://' },
-      recordId: 'code',
+    expect(stdout).to.match(/^towns: 1 records, 7 fields -> /);
+    expect(stderr).to.equal('');
+    const stored = await readDatasetFile(portal, 'towns');
+    expect(stored.metas.default.title).to.equal('Towns');
+    const annotations = Object.fromEntries(stored.fields.map((f) => [f.name, f.annotations]));
+    expect(annotations).to.deep.include({
+      code: { facet: [], id: [] },
+      name: { facet: [] },
+      tags: { facet: [], multivalued: [';'] },
+      path: { multivalued: ['://'] },
     });
-  });
-
-  it('explains what is missing or malformed', () => {
-    expect(() => parseIngestArgs(['--portal', 'p', '--id', 'x'])).to.throw(/expected exactly one input file/);
-    expect(() => parseIngestArgs(['f.csv', '--id', 'x'])).to.throw(/--portal is required/);
-    expect(() => parseIngestArgs(['f.csv', '--portal', 'p'])).to.throw(/--id is required/);
-    expect(() => parseIngestArgs(['f.csv', '--portal', 'p', '--id', 'x', '--geo-point', 'lat'])).to.throw(
-      /LATCOL,LONCOL/,
-    );
-    expect(() => parseIngestArgs(['f.csv', '--portal', 'p', '--id', 'x', '--format', 'xls'])).to.throw(
-      /unknown input format "xls"/,
-    );
-    expect(() => parseIngestArgs(['f.csv', '--portal', 'p', '--id', 'x', '--max-download', 'lots'])).to.throw(
-      /--max-download: expected bytes such as 500M or 2G, got "lots"/,
-    );
-    expect(
-      parseIngestArgs(['f.csv', '--portal', 'p', '--id', 'x', '--max-download', '500M']).maxDownload,
-    ).to.equal(500 * 2 ** 20);
-    expect(() => parseIngestArgs(['f.csv', '--portal', 'p', '--id', 'x', '--bogus'])).to.throw(/bogus/);
-    expect(() => parseMultivalued(['tags'])).to.throw(/FIELD:SEP/);
-    expect(() => parseMultivalued(['tags:'])).to.throw(/FIELD:SEP/);
+    expect(stored.fields.map((f) => f.type)).to.deep.equal([
+      'text',
+      'text',
+      'double',
+      'double',
+      'text',
+      'text',
+      'geo_point_2d',
+    ]);
   });
 
   it('ingests through the real CLI, reporting progress on stderr', async () => {

@@ -1,0 +1,17 @@
+// `duckportal keys ...` and `duckportal users ...`: their flags.
+import { repeated, text, type FlagValues } from './flags.js';
+
+const portal = text('DIR', 'the portal folder', 'data/portal');
+
+export const PORTAL_FLAGS = { portal };
+export type PortalFlags = FlagValues<typeof PORTAL_FLAGS>;
+
+export const KEY_CREATE_FLAGS = {
+  portal,
+  user: text('NAME', 'the user the key acts for'),
+  group: repeated('GROUP', 'a group the key belongs to'),
+};
+export type KeyCreateFlags = FlagValues<typeof KEY_CREATE_FLAGS>;
+
+export const USER_ADD_FLAGS = { portal, group: repeated('GROUP', 'a group the user belongs to') };
+export type UserAddFlags = FlagValues<typeof USER_ADD_FLAGS>;

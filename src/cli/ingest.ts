@@ -1,0 +1,58 @@
+// `duckportal ingest` and `duckportal sample`: their flags, and the values peculiar to ingest.
+import { parseInputFormat } from '../ingest/input-format.js';
+import { optionalText, optionalValue, repeated, text, toggle, type FlagValues } from './flags.js';
+import { commaList } from './parse.js';
+
+/** `LATCOL,LONCOL` -> the two field names. */
+export function geoPoint(text: string): { lat: string; lon: string } {
+  const parts = commaList(text);
+  if (parts.length !== 2) throw new Error('expected LATCOL,LONCOL');
+  return { lat: parts[0]!, lon: parts[1]! };
+}
+
+/** `FIELD:SEP` -> the field and its separator: everything after the first colon. */
+export function multivalued(text: string): readonly [string, string] {
+  const colon = text.indexOf(':');
+  if (colon <= 0 || colon === text.length - 1) throw new Error('expected FIELD:SEP');
+  return [text.slice(0, colon), text.slice(colon + 1)];
+}
+
+/** `--max-download`: a whole number of bytes, with an optional K, M or G (powers of 1024). */
+export function downloadSize(text: string): number {
+  const match = /^(\d+)\s*([KMG]?)i?B?$/i.exec(text.trim());
+  if (!match) throw new Error('expected bytes such as 500M or 2G');
+  const power = ['', 'K', 'M', 'G'].indexOf(match[2]!.toUpperCase());
+  return Number(match[1]) * 1024 ** power;
+}
+
+export const INGEST_FLAGS = {
+  portal: text('DIR', 'the portal folder'),
+  id: text('ID', 'the dataset id'),
+  title: optionalText('TEXT', 'the dataset title (default: the id)'),
+  format: optionalValue(
+    'FORMAT',
+    'csv, tsv, json, jsonl, geojson, parquet or xlsx (default: by extension, then content)',
+    parseInputFormat,
+  ),
+  geoPoint: optionalValue('LATCOL,LONCOL', 'make a geo_point_2d field of these two fields', geoPoint),
+  facet: repeated('F,...', 'fields to facet by', commaList),
+  multivalued: repeated('FIELD:SEP', 'split a text field into a list at SEP', multivalued),
+  recordId: optionalText(
+    'FIELD',
+    'the field whose value identifies each record (default: a digest of the row)',
+  ),
+  null: repeated('TOKEN', 'a cell meaning "no value", beyond NA, N/A, null, - ...'),
+  sheet: optionalText('NAME', 'the sheet of an .xlsx workbook (default: the first)'),
+  maxDownload: optionalValue('BYTES', 'the most bytes downloaded from a URL (default: 2G)', downloadSize),
+  quiet: toggle('print nothing but errors', 'q'),
+};
+
+export type IngestFlags = FlagValues<typeof INGEST_FLAGS>;
+
+export const SAMPLE_FLAGS = {
+  portal: text('DIR', 'the portal folder'),
+  only: optionalValue('ID,...', 'build only these datasets', commaList),
+  quiet: toggle('print nothing but errors', 'q'),
+};
+
+export type SampleFlags = FlagValues<typeof SAMPLE_FLAGS>;

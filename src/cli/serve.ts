@@ -1,0 +1,60 @@
+// `duckportal serve`: its flags (each also a DUCKPORTAL_<FLAG> variable) and their defaults.
+import { choice, optionalText, optionalValue, text, toggle, value, type FlagValues } from './flags.js';
+import { duckdbSize, port, positiveNumber, size, wholeNumber } from './parse.js';
+
+/**
+ * DuckDB's memory limit unless `--memory-limit` says otherwise. DuckDB's own default (80% of RAM)
+ * lets an order-preserving COPY hold batches for a slow reader until the machine is full: a 30M-row
+ * CSV export peaked at 1.3 GiB resident with it. The COPY holds up to a quarter of the limit, which
+ * sets an export's memory: the 30M-row CSV and Parquet exports peaked at 296-303 and 329-344 MiB
+ * with this, 343-345 and 352-400 at 512MB (3 fresh servers each). Nothing measured was slower for
+ * it: the bench's nine aggregations over 30M rows took the same time, a 30M-row group_by of 4
+ * fields that spills took 13.7-15.4 s at 256, 384 and 512MB alike, and the nine sent at once
+ * beside 12 stalled 30M-row exports all answered. 256MB passed those too; 384MB keeps half as
+ * much again for heavier queries. Larger sorts and aggregations spill to the portal's spill
+ * folder; a query that cannot get its memory is a 503 QueryOutOfMemory. Some allocations
+ * (aggregate states, allocator arenas) are outside DuckDB's accounting: after heavy aggregations
+ * the process can stay above 1 GiB resident.
+ */
+export const DEFAULT_MEMORY_LIMIT = '384MB';
+
+/** Cache-Control max-age of anonymous answers, and the response cache's bound (README, HTTP caching). */
+export const DEFAULT_MAX_AGE = 60;
+export const DEFAULT_CACHE_SIZE = '128MB';
+
+export const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
+export type LogLevel = (typeof LOG_LEVELS)[number];
+export const LOG_FORMATS = ['json', 'pretty'] as const;
+export type LogFormat = (typeof LOG_FORMATS)[number];
+
+export const SERVE_FLAGS = {
+  portal: text('DIR', 'the portal folder', 'data/portal'),
+  port: value('PORT', 'port of the API (0: any free port)', port, '8080'),
+  host: text('HOST', 'address to listen on', '127.0.0.1'),
+  threads: optionalValue('N', "DuckDB's threads (default: one per core)", positiveNumber),
+  memoryLimit: value(
+    'SIZE',
+    "DuckDB's memory limit (larger sorts spill to disk)",
+    duckdbSize,
+    DEFAULT_MEMORY_LIMIT,
+  ),
+  maxAge: value(
+    'SECONDS',
+    'Cache-Control max-age of anonymous answers',
+    wholeNumber,
+    String(DEFAULT_MAX_AGE),
+  ),
+  cacheSize: value(
+    'SIZE',
+    'bytes of JSON answers the response cache keeps (0: none)',
+    size,
+    DEFAULT_CACHE_SIZE,
+  ),
+  metricsPort: optionalValue('PORT', "serve /livez, /readyz and /metrics on this port, not the API's", port),
+  metricsHost: optionalText('HOST', 'address of the --metrics-port listener (default: --host)'),
+  trustProxy: toggle('take the client address, scheme and host from X-Forwarded-* (behind a proxy)'),
+  logLevel: choice('LEVEL', 'the lowest level logged', LOG_LEVELS, 'info'),
+  logFormat: choice('FORMAT', 'one JSON object a line, or pretty lines for a person', LOG_FORMATS, 'json'),
+};
+
+export type ServeFlags = FlagValues<typeof SERVE_FLAGS>;

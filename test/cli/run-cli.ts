@@ -1,0 +1,60 @@
+// The real `duckportal` command in a child process, for the CLI tests.
+import { execFile, spawn, type ChildProcess } from 'node:child_process';
+import { once } from 'node:events';
+import path from 'node:path';
+
+export const CLI = path.resolve('bin/duckportal.cjs');
+
+export interface Ran {
+  readonly code: number;
+  readonly stdout: string;
+  readonly stderr: string;
+}
+
+/** Runs `duckportal ...args` to its end; `env` is added to this process's environment. */
+export function runCli(
+  args: readonly string[],
+  env: Record<string, string> = {},
+  input?: string,
+): Promise<Ran> {
+  return new Promise((resolve) => {
+    const child = execFile(CLI, args, { env: { ...process.env, ...env } }, (error, stdout, stderr) =>
+      resolve({ code: error ? Number(error.code) : 0, stdout, stderr }),
+    );
+    child.stdin?.end(input ?? '');
+  });
+}
+
+/** A `duckportal serve` child process once it listens: its base URL, its output so far, a stop. */
+export interface Served {
+  readonly base: string;
+  readonly output: () => { stdout: string; stderr: string };
+  /** SIGTERM, then its exit code. */
+  readonly stop: () => Promise<number | null>;
+}
+
+/** Starts `duckportal serve ...args` and waits for its start-up line (which gives the port). */
+export async function startServe(args: readonly string[], env: Record<string, string> = {}): Promise<Served> {
+  const child: ChildProcess = spawn(CLI, ['serve', ...args], {
+    env: { ...process.env, ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let stdout = '';
+  let stderr = '';
+  child.stdout!.on('data', (chunk) => (stdout += String(chunk)));
+  child.stderr!.on('data', (chunk) => (stderr += String(chunk)));
+  const exited = once(child, 'exit');
+  let listening: RegExpExecArray | null = null;
+  while (!(listening = /datasets on (http:\/\/[^/]+)\//.exec(stdout)) && child.exitCode === null)
+    await Promise.race([once(child.stdout!, 'data'), exited]);
+  if (!listening) throw new Error(`serve exited with ${child.exitCode}: ${stderr}`);
+  return {
+    base: listening[1]!,
+    output: () => ({ stdout, stderr }),
+    stop: async () => {
+      if (child.exitCode === null) child.kill('SIGTERM');
+      await exited;
+      return child.exitCode;
+    },
+  };
+}
