@@ -44,6 +44,7 @@ export const INGEST_FLAGS = {
   null: repeated('TOKEN', 'a cell meaning "no value", beyond NA, N/A, null, - ...'),
   sheet: optionalText('NAME', 'the sheet of an .xlsx workbook (default: the first)'),
   maxDownload: optionalValue('BYTES', 'the most bytes downloaded from a URL (default: 2G)', downloadSize),
+  strict: toggle('fail, writing nothing, when a value cannot be stored as written'),
   quiet: toggle('print nothing but errors', 'q'),
 };
 

@@ -17,6 +17,7 @@ export function ingestOptions(flags: IngestFlags, file: string): IngestOptions {
     ...(flags.null.length > 0 ? { nullTokens: flags.null } : {}),
     ...(flags.sheet !== undefined ? { sheet: flags.sheet } : {}),
     ...(flags.maxDownload !== undefined ? { maxDownload: flags.maxDownload } : {}),
+    ...(flags.strict ? { strict: true } : {}),
     ...(flags.quiet ? {} : { progress: (line: string) => process.stderr.write(`${line}\n`) }),
   };
 }

@@ -30,22 +30,29 @@ export function findCoordinatePair<T extends NamedColumn>(columns: readonly T[])
   return null;
 }
 
-/** How many rows hold a latitude outside [-90, 90] or a longitude outside [-180, 180]. */
-export async function countOutOfRange(
+/** A latitude and longitude both on the globe (false when either is null). */
+function onGlobeSql(latSql: string, lonSql: string): string {
+  return `(${latSql} BETWEEN -90 AND 90 AND ${lonSql} BETWEEN -180 AND 180)`;
+}
+
+/** Of the rows holding both coordinates, how many are on the globe and how many are not. */
+export async function countInRange(
   connection: DuckDBConnection,
   from: string,
   latSql: string,
   lonSql: string,
-): Promise<number> {
+): Promise<{ inside: number; outside: number }> {
+  const onGlobe = onGlobeSql(latSql, lonSql);
   const reader = await connection.runAndReadAll(
-    `SELECT count_if(NOT (${latSql} BETWEEN -90 AND 90) OR NOT (${lonSql} BETWEEN -180 AND 180)) FROM ${from}`,
+    `SELECT count_if(${onGlobe}), count_if(NOT ${onGlobe}) FROM ${from}`,
   );
-  return Number(reader.getRows()[0]?.[0] ?? 0);
+  const [inside, outside] = (reader.getRows()[0] ?? []).map(Number);
+  return { inside: inside ?? 0, outside: outside ?? 0 };
 }
 
-/** A geo_point_2d value: null unless both coordinates are present. */
+/** A geo_point_2d value: null unless both coordinates are present and on the globe. */
 export function pointSql(latSql: string, lonSql: string): string {
-  return `CASE WHEN ${latSql} IS NOT NULL AND ${lonSql} IS NOT NULL
+  return `CASE WHEN ${onGlobeSql(latSql, lonSql)}
     THEN struct_pack(lon := CAST(${lonSql} AS DOUBLE), lat := CAST(${latSql} AS DOUBLE)) END`;
 }
 

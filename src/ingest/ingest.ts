@@ -16,6 +16,13 @@ import {
 } from './dataset-file.js';
 import { checkSourceFile, detectInputFormat, type InputFormat } from './input-format.js';
 import { loadSource, type SourceTable } from './load-source.js';
+import {
+  describeProblems,
+  findProblems,
+  hasProblems,
+  recordsAreLines,
+  type IngestProblems,
+} from './problems.js';
 import { resolveField } from './plan.js';
 import { ensurePortalFile } from './portal-file.js';
 import { replaceDatasetDirectory } from './staging.js';
@@ -53,7 +60,9 @@ export interface IngestOptions {
   readonly fields?: Readonly<Record<string, FieldSettings>>;
   /** Files copied into attachments/ (beside those the previous version had). */
   readonly attachments?: readonly string[];
-  /** Receives one line per phase; omit for silence. */
+  /** Fail, writing nothing, when any value cannot be stored as the source wrote it (see IngestProblems). */
+  readonly strict?: boolean;
+  /** Receives one line per phase, then the problems found; omit for silence. */
   readonly progress?: (message: string) => void;
 }
 
@@ -69,6 +78,10 @@ export interface IngestReport {
   readonly recordIdField: string | null;
   /** False when data.parquet came out byte-identical to the previous version's. */
   readonly dataChanged: boolean;
+  /** Values not stored as written: cells that missed their field's type, points off the globe, ambiguous dates. */
+  readonly problems: IngestProblems;
+  /** The problems in words, one line each (also given to `progress`). */
+  readonly summary: readonly string[];
 }
 
 const TEXT_FORMATS: ReadonlySet<InputFormat> = new Set(['csv', 'tsv']);
@@ -93,19 +106,25 @@ async function ingestFile(options: IngestOptions): Promise<IngestReport> {
   }
   await checkSourceFile(options.file);
   const format = options.format ?? (await detectInputFormat(options.file));
-  await ensurePortalFile(options.portal);
   const datasetsDir = path.join(options.portal, 'datasets');
   const finalDir = path.join(datasetsDir, options.id);
   const previous = await readPreviousDatasetFile(path.join(finalDir, 'dataset.json'));
   const started = Date.now();
   const report = await replaceDatasetDirectory(datasetsDir, options.id, (staging) =>
-    withWorkConnection((connection, workDir) =>
-      buildDataset({ connection, workDir, staging, finalDir, format, previous, options }),
-    ),
+    withWorkConnection(async (connection, workDir) => {
+      const built = await buildDataset({ connection, workDir, staging, finalDir, format, previous, options });
+      // Last, so that a failed ingest into a new folder leaves no portal.json behind.
+      await ensurePortalFile(options.portal);
+      return built;
+    }),
   );
   options.progress?.(
-    `${options.id}: ${report.recordsCount} records in ${((Date.now() - started) / 1000).toFixed(1)} s`,
+    `${options.id}: ${report.recordsCount} records in ${((Date.now() - started) / 1000).toFixed(1)} s` +
+      (report.summary.length > 0
+        ? `; ${report.summary.length} ${report.summary.length === 1 ? 'problem' : 'problems'}:`
+        : ''),
   );
+  for (const line of report.summary) options.progress?.(`${options.id}: ${line}`);
   return { ...report, directory: finalDir };
 }
 
@@ -126,10 +145,18 @@ async function buildDataset(context: BuildContext): Promise<Omit<IngestReport, '
   const say = (message: string): void =>
     options.progress?.(`${options.id}: [${((Date.now() - started) / 1000).toFixed(1)} s] ${message}`);
   say(`reading ${options.file} as ${context.format}`);
-  const { source, encoding } = await readSource(context);
+  const { source, encoding, path: sourcePath } = await readSource(context);
   const transcoded = encoding && encoding !== 'utf-8' ? ` (transcoded from ${encoding})` : '';
   say(`${source.rowCount} rows, ${source.columns.length} columns${transcoded}`);
   const data = await planStoredData(connection, source, options, previous);
+  const problems = await findProblems(connection, data.columns);
+  const lines = hasProblems(problems) && TEXT_FORMATS.has(context.format);
+  const summary = describeProblems(problems, lines && (await recordsAreLines(sourcePath, source.rowCount)));
+  if (options.strict && summary.length > 0) {
+    throw new Error(
+      `${options.file}: --strict: not every value can be stored as written; nothing was written\n${summary.join('\n')}`,
+    );
+  }
   say(`writing data.parquet (${data.columns.map((c) => `${c.name}: ${c.type}`).join(', ')})`);
   const dataPath = path.join(staging, 'data.parquet');
   await writeStoredData(connection, data, dataPath, source.rowCount);
@@ -146,20 +173,23 @@ async function buildDataset(context: BuildContext): Promise<Omit<IngestReport, '
     fields: datasetFile.fields,
     recordIdField: data.idField,
     dataChanged: datasetFile.computed.data_processed !== previous?.computed.data_processed,
+    problems,
+    summary,
   };
 }
 
 async function readSource(
   context: BuildContext,
-): Promise<{ source: SourceTable; encoding: TextEncoding | null }> {
+): Promise<{ source: SourceTable; encoding: TextEncoding | null; path: string }> {
   const { file, sheet } = context.options;
   if (context.format === 'xlsx') {
     const csv = await xlsxToCsv(file, context.workDir, file, sheet);
-    return { source: await loadSource(context.connection, csv, 'csv', file), encoding: null };
+    return { source: await loadSource(context.connection, csv, 'csv', file), encoding: null, path: csv };
   }
   const text = TEXT_FORMATS.has(context.format) ? await utf8Source(file, context.workDir) : null;
-  const source = await loadSource(context.connection, text?.path ?? file, context.format, file);
-  return { source, encoding: text?.encoding ?? null };
+  const read = text?.path ?? file;
+  const source = await loadSource(context.connection, read, context.format, file);
+  return { source, encoding: text?.encoding ?? null, path: read };
 }
 
 /** dataset.json of the staged version: computed facts measured, previous settings merged, dates kept if unchanged. */

@@ -12,7 +12,7 @@ import {
 import { resolveFieldName, uniqueFieldNames, uniqueName } from './field-names.js';
 import * as geo from './geo.js';
 import { SOURCE_TABLE, type SourceColumn, type SourceTable } from './load-source.js';
-import { inferTextColumns, type TextCandidate } from './text-inference.js';
+import { inferTextColumns, type MisfitCheck, type TextCandidate } from './text-inference.js';
 import { DEFAULT_NULL_TOKENS } from './text-tests.js';
 
 /** Separator recorded for lists that arrive already split (JSON arrays, Parquet lists). */
@@ -26,6 +26,12 @@ export interface PlannedColumn {
   readonly sql: string;
   /** The separator of a multivalued text field, else null. */
   readonly separator: string | null;
+  /** Set when a few cells missed the inferred type: how to find them (they are stored as null). */
+  readonly misfits?: MisfitCheck;
+  /** Set when the dates read both day-first and month-first: the two formats (the field stays text). */
+  readonly ambiguousDates?: readonly [string, string];
+  /** A point made of two columns: their cells, to find the rows that held a value but got no point. */
+  readonly coordinates?: { readonly lat: string; readonly lon: string };
 }
 
 export interface PlanOptions {
@@ -108,8 +114,8 @@ async function planSourceColumns(
   });
   return planned.map((p, i): PlannedColumn => {
     if ('name' in p) return p;
-    const { type, sql } = inferred[candidates.indexOf(p)]!;
-    return { name: names[i]!, label: source.columns[i]!.label, type, sql, separator: null };
+    const inference = inferred[candidates.indexOf(p)]!;
+    return { ...inference, name: names[i]!, label: source.columns[i]!.label, separator: null };
   });
 }
 
@@ -128,8 +134,8 @@ function shapeFields(geometry: string, used: ReadonlySet<string>): PlannedColumn
 
 /**
  * A latitude/longitude pair (given, or found by name) made into a geo_point_2d field, the two
- * columns then stored as doubles. A detected pair with values out of range is left alone; a
- * given one is an error.
+ * columns then stored as doubles. A row with a coordinate off the globe gets no point (and is
+ * reported); a detected pair whose rows are mostly off the globe is not coordinates: left alone.
  */
 async function withCoordinatePoint(
   connection: DuckDBConnection,
@@ -138,21 +144,27 @@ async function withCoordinatePoint(
 ): Promise<PlannedColumn[]> {
   const pair = given ? explicitPair(columns, given) : geo.findCoordinatePair(columns.map(asGeoColumn));
   if (!pair) return [...columns];
-  const outOfRange = await geo.countOutOfRange(connection, PLAN_RELATION, pair.lat.sql, pair.lon.sql);
-  if (outOfRange > 0 && !given) return [...columns];
-  if (outOfRange > 0)
-    throw new Error(`--geo-point: ${outOfRange} records have a latitude or longitude out of range`);
+  if (!given) {
+    const range = await geo.countInRange(connection, PLAN_RELATION, pair.lat.sql, pair.lon.sql);
+    if (range.inside <= range.outside) return [...columns];
+  }
   const point: PlannedColumn = {
     name: uniqueName('geo_point_2d', new Set(columns.map((c) => c.name))),
     label: 'Geo point',
     type: 'geo_point_2d',
     sql: geo.pointSql(pair.lat.sql, pair.lon.sql),
     separator: null,
+    coordinates: { lat: cellOf(pair.lat), lon: cellOf(pair.lon) },
   };
   const coordinates = new Set([pair.lat.name, pair.lon.name]);
   const asDouble = (c: PlannedColumn): PlannedColumn =>
     coordinates.has(c.name) ? { ...c, type: 'double', sql: `CAST(${c.sql} AS DOUBLE)` } : c;
   return [...columns.map(asDouble), point];
+}
+
+/** A column's source cell, null when empty: the stored value, or the text a misfit was read from. */
+function cellOf(column: PlannedColumn): string {
+  return column.misfits?.cell ?? column.sql;
 }
 
 function asGeoColumn(column: PlannedColumn): PlannedColumn & { multivalued: boolean } {

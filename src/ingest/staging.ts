@@ -37,14 +37,15 @@ async function swapIn(staging: string, target: string, id: string): Promise<void
 
 /**
  * Runs `build` on a fresh staging directory next to `<datasetsDir>/<id>` and swaps the result
- * in; if anything fails the staging directory is removed and the current dataset is untouched.
+ * in; if anything fails the staging directory is removed, and so are the folders made for it
+ * (a new portal's): the portal is left as it was.
  */
 export async function replaceDatasetDirectory<T>(
   datasetsDir: string,
   id: string,
   build: (stagingDir: string) => Promise<T>,
 ): Promise<T> {
-  await mkdir(datasetsDir, { recursive: true });
+  const made = await mkdir(datasetsDir, { recursive: true });
   const staging = path.join(datasetsDir, siblingName(id, 'staging'));
   await mkdir(staging);
   try {
@@ -52,7 +53,7 @@ export async function replaceDatasetDirectory<T>(
     await swapIn(staging, path.join(datasetsDir, id), id);
     return result;
   } catch (error) {
-    await rm(staging, { recursive: true, force: true });
+    await rm(made ?? staging, { recursive: true, force: true });
     throw error;
   }
 }

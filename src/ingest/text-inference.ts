@@ -1,9 +1,18 @@
-// Field types of text columns: a type wins when every non-empty cell passes its test.
-// Tests run on a sample first; the full table only confirms the sample's choice, one test per column.
+// Field types of text columns: a type wins when every non-empty cell passes its test, or failing
+// that when all but a few do (those few are stored as null and reported as misfits).
+// Tests run on a sample first; the full table only confirms the sample's choice.
 import type { DuckDBConnection } from '@duckdb/node-api';
 import type { FieldType } from '../catalog/schema.js';
 import { quoteIdentifier } from '../sql-text.js';
-import { cellSql, DEFAULT_DIALECT, textTests, type TextDialect, type TextTest } from './text-tests.js';
+import {
+  cellSql,
+  codeTest,
+  DEFAULT_DIALECT,
+  MONTH_FIRST_TWIN,
+  textTests,
+  type TextDialect,
+  type TextTest,
+} from './text-tests.js';
 
 /** A column to infer: `text` is a SQL expression giving its cells as VARCHAR. */
 export interface TextCandidate {
@@ -12,19 +21,40 @@ export interface TextCandidate {
   readonly json?: string;
 }
 
+/** How to find the cells that missed a column's type: `cell` (null when empty) and the test they fail. */
+export interface MisfitCheck {
+  readonly cell: string;
+  readonly fits: string;
+}
+
 /** The field type chosen for a candidate and the SQL expression that converts its cells. */
 export interface InferredColumn {
   readonly type: FieldType;
   readonly sql: string;
+  /** Present when the type was chosen though a few cells do not fit it (stored as null). */
+  readonly misfits?: MisfitCheck;
+  /** Present when every date reads both day-first and month-first: the two formats; the column stays text. */
+  readonly ambiguousDates?: readonly [string, string];
 }
 
 /** Rows tested in full before the whole table is touched (fixed seed: the same file samples the same rows). */
 const SAMPLE_ROWS = 20_000;
 
-/** Counts over one relation for one candidate: non-empty cells, nested JSON values, cells passing each test. */
+/**
+ * At most one filled cell in a hundred may miss a type the others fit (so a column of fewer
+ * than 100 values must fit entirely); a sample may miss twice as often, the table then decides.
+ */
+const MISFIT_SHARE = 0.01;
+const SAMPLE_MISFIT_SHARE = 0.02;
+
+const NUMERIC: ReadonlySet<FieldType> = new Set(['int', 'double']);
+
+/** Counts over one relation for one candidate: non-empty cells, nested JSON values, codes, cells passing each test. */
 interface Counts {
   readonly filled: number;
   readonly nested: number;
+  /** Cells with leading zeros (`00501`): a column holding any is never numeric. */
+  readonly codes: number;
   readonly passed: readonly number[];
 }
 
@@ -45,7 +75,7 @@ async function count(
   const aggregates = probes.flatMap(({ candidate, tests }, i) => {
     const v = quoteIdentifier(`v${i}`);
     const nested = candidate.json ? `count_if(json_type(${candidate.json}) IN ('OBJECT', 'ARRAY'))` : '0';
-    return [`count(${v})`, nested, ...tests.map((t) => `count_if(${t.test(v)})`)];
+    return [`count(${v})`, nested, `count_if(${codeTest(v)})`, ...tests.map((t) => `count_if(${t.test(v)})`)];
   });
   const reader = await connection.runAndReadAll(
     `SELECT ${aggregates.join(', ')} FROM (SELECT *, ${cells.join(', ')} FROM ${from})`,
@@ -53,8 +83,8 @@ async function count(
   const row = (reader.getRows()[0] ?? []).map((value) => Number(value));
   let offset = 0;
   return probes.map(({ tests }) => {
-    const [filled = 0, nested = 0, ...passed] = row.slice(offset, (offset += 2 + tests.length));
-    return { filled, nested, passed };
+    const [filled = 0, nested = 0, codes = 0, ...passed] = row.slice(offset, (offset += 3 + tests.length));
+    return { filled, nested, codes, passed };
   });
 }
 
@@ -64,24 +94,70 @@ interface Verdict {
   readonly tests: readonly TextTest[];
 }
 
-/** The first of the tests that every non-empty cell passed; undefined when none did or nothing was filled. */
-function winnerOf({ counts, tests }: Verdict): TextTest | undefined {
-  return counts.filled > 0 ? tests.find((_, i) => counts.passed[i] === counts.filled) : undefined;
+/** How many filled cells failed `test` (Infinity when it was not run). */
+function missesOf({ counts, tests }: Verdict, test: TextTest): number {
+  const index = tests.indexOf(test);
+  return index < 0 ? Infinity : counts.filled - counts.passed[index]!;
 }
 
-function result(candidate: TextCandidate, verdict: Verdict, dialect: TextDialect): InferredColumn {
-  if (verdict.counts.nested > 0 && candidate.json) {
+/** Tests a column's cells may have within `share` misses; numeric ones only when no cell is a code. */
+function fittingTests(verdict: Verdict, share: number): TextTest[] {
+  const { filled, codes } = verdict.counts;
+  if (filled === 0) return [];
+  const allowed = Math.floor(filled * share);
+  return verdict.tests.filter(
+    (test) => missesOf(verdict, test) <= allowed && !(codes > 0 && NUMERIC.has(test.type)),
+  );
+}
+
+/** The first of the tests that every non-empty cell passed; undefined when none did or nothing was filled. */
+function winnerOf(verdict: Verdict): TextTest | undefined {
+  return fittingTests(verdict, 0)[0];
+}
+
+/** The month-first twin of a day-first winner when it reads as many cells: the column's dates are ambiguous. */
+function ambiguousTwin(all: readonly TextTest[], verdict: Verdict, winner: TextTest): TextTest | undefined {
+  const twinFormat = winner.format === undefined ? undefined : MONTH_FIRST_TWIN[winner.format];
+  const twin = all.find((t) => twinFormat !== undefined && t.format === twinFormat);
+  return twin && missesOf(verdict, twin) <= missesOf(verdict, winner) ? twin : undefined;
+}
+
+/** What a candidate became: a type that every cell fits, one all but a few fit, or text. */
+interface Choice {
+  readonly verdict: Verdict;
+  readonly winner?: TextTest;
+  readonly tolerant?: boolean;
+}
+
+function result(
+  all: readonly TextTest[],
+  candidate: TextCandidate,
+  choice: Choice,
+  dialect: TextDialect,
+): InferredColumn {
+  const text: InferredColumn = { type: 'text', sql: `nullif(${candidate.text}, '')` };
+  if (choice.verdict.counts.nested > 0 && candidate.json) {
     return { type: 'json_blob', sql: `CAST(${candidate.json} AS VARCHAR)` };
   }
-  const winner = winnerOf(verdict);
-  if (!winner) return { type: 'text', sql: `nullif(${candidate.text}, '')` };
-  return { type: winner.type, sql: winner.convert(cellSql(candidate.text, dialect)) };
+  const { winner } = choice;
+  if (!winner) return text;
+  const twin = ambiguousTwin(all, choice.verdict, winner);
+  if (twin) return { ...text, ambiguousDates: [winner.format!, twin.format!] };
+  const cell = cellSql(candidate.text, dialect);
+  if (!choice.tolerant) return { type: winner.type, sql: winner.convert(cell) };
+  const fits = winner.test(cell);
+  return {
+    type: winner.type,
+    sql: `CASE WHEN ${fits} THEN ${winner.convert(cell)} END`,
+    misfits: { cell, fits },
+  };
 }
 
 /**
- * What the whole table must test after the sample: the sample's winner alone; every test if
- * the sample held no value; only the nested count for JSON text; nothing when the sample
- * already proves the result (a nested value, or text because every test failed somewhere).
+ * What the whole table must test after the sample: the sample's winner alone (with its
+ * month-first twin if that read the sample too); every test if the sample held no value; only
+ * the nested count for JSON text; nothing when the sample already proves the result (a nested
+ * value, or no test passed by every cell).
  */
 function toConfirm(
   all: readonly TextTest[],
@@ -91,14 +167,18 @@ function toConfirm(
   if (verdict.counts.nested > 0) return null;
   if (verdict.counts.filled === 0) return all;
   const winner = winnerOf(verdict);
-  if (winner) return [winner];
+  if (winner) {
+    const twin = ambiguousTwin(all, verdict, winner);
+    return twin ? [winner, twin] : [winner];
+  }
   return candidate.json ? [] : null;
 }
 
 /** After a winner the table did not confirm: the tests after it (those before it failed on the sample). */
 function afterUnconfirmed(all: readonly TextTest[], verdict: Verdict): readonly TextTest[] | null {
   const [tested] = verdict.tests;
-  if (verdict.tests.length !== 1 || !tested || verdict.counts.nested > 0 || winnerOf(verdict)) return null;
+  const confirming = verdict.tests.length < all.length;
+  if (!confirming || !tested || verdict.counts.nested > 0 || winnerOf(verdict)) return null;
   return all.slice(all.indexOf(tested) + 1);
 }
 
@@ -108,11 +188,11 @@ async function retest(
   from: string,
   candidates: readonly TextCandidate[],
   verdicts: readonly Verdict[],
-  next: (candidate: TextCandidate, verdict: Verdict) => readonly TextTest[] | null,
+  next: (candidate: TextCandidate, verdict: Verdict, index: number) => readonly TextTest[] | null,
   dialect: TextDialect,
 ): Promise<Verdict[]> {
   const pending = candidates.flatMap((candidate, index) => {
-    const tests = next(candidate, verdicts[index]!);
+    const tests = next(candidate, verdicts[index]!, index);
     return tests ? [{ index, candidate, tests }] : [];
   });
   const counts = await count(connection, from, pending, dialect);
@@ -121,11 +201,17 @@ async function retest(
   return updated;
 }
 
+/** Needs a type that all but a few cells fit: no test fits every cell, and no JSON value nests. */
+function wantsTolerance(verdict: Verdict): boolean {
+  return verdict.counts.filled > 0 && verdict.counts.nested === 0 && !winnerOf(verdict);
+}
+
 /**
  * Infers every candidate over `table` as `dialect` writes numbers and missing values; results
- * are in the candidates' order, and equal to testing every cell: a test that fails on a sampled
- * cell fails on the table, so the table's winner is the sample's when the table confirms it,
- * else one of the tests after it.
+ * are in the candidates' order. A type every cell fits is found as if every cell were tested: a
+ * test failing on a sampled cell fails on the table, so the table's winner is the sample's when
+ * the table confirms it, else one of the tests after it. Failing that, the tests the sample
+ * nearly fits are counted over the table, and the first that all but 1% of the cells fit wins.
  */
 export async function inferTextColumns(
   connection: DuckDBConnection,
@@ -141,13 +227,35 @@ export async function inferTextColumns(
   const from = sampled
     ? `(SELECT * FROM ${all} USING SAMPLE reservoir(${SAMPLE_ROWS} ROWS) REPEATABLE (7))`
     : all;
-  const none = candidates.map((): Verdict => ({ counts: { filled: 0, nested: 0, passed: [] }, tests: [] }));
-  let verdicts = await retest(connection, from, candidates, none, () => tests, dialect);
+  const none = candidates.map((): Verdict => ({
+    counts: { filled: 0, nested: 0, codes: 0, passed: [] },
+    tests: [],
+  }));
+  const sample = await retest(connection, from, candidates, none, () => tests, dialect);
+  let verdicts = sample;
+  let nearly = sample;
   if (sampled) {
     const confirm = (c: TextCandidate, v: Verdict) => toConfirm(tests, c, v);
     verdicts = await retest(connection, all, candidates, verdicts, confirm, dialect);
     const after = (_: TextCandidate, v: Verdict) => afterUnconfirmed(tests, v);
     verdicts = await retest(connection, all, candidates, verdicts, after, dialect);
+    // A sample without values had every test run over the table already.
+    const near = (_: TextCandidate, v: Verdict, i: number): TextTest[] | null => {
+      if (!wantsTolerance(v)) return null;
+      const nearTests = fittingTests(sample[i]!.counts.filled > 0 ? sample[i]! : v, SAMPLE_MISFIT_SHARE);
+      return nearTests.length > 0 ? nearTests : null;
+    };
+    nearly = await retest(connection, all, candidates, verdicts, near, dialect);
   }
-  return candidates.map((candidate, i) => result(candidate, verdicts[i]!, dialect));
+  return candidates.map((candidate, i) => {
+    const verdict = verdicts[i]!;
+    const exact = winnerOf(verdict);
+    const tolerant = wantsTolerance(verdict) ? fittingTests(nearly[i]!, MISFIT_SHARE)[0] : undefined;
+    const choice: Choice = exact
+      ? { verdict, winner: exact }
+      : tolerant
+        ? { verdict: nearly[i]!, winner: tolerant, tolerant: true }
+        : { verdict };
+    return result(tests, candidate, choice, dialect);
+  });
 }

@@ -8,6 +8,8 @@ export interface TextTest {
   /** SQL condition on a trimmed, non-empty cell `v`. */
   readonly test: (v: string) => string;
   readonly convert: (v: string) => string;
+  /** The strptime format of a date test, whose month-first twin may read the same cells. */
+  readonly format?: string;
 }
 
 const INT = '[+-]?(0|[1-9][0-9]*)';
@@ -15,13 +17,18 @@ const DECIMAL = '[+-]?((0|[1-9][0-9]*)(\\.[0-9]*)?|\\.[0-9]+)([eE][+-]?[0-9]+)?'
 const ISO_DATETIME =
   '[0-9]{4}-[0-9]{2}-[0-9]{2}([T ][0-9]{2}:[0-9]{2}(:[0-9]{2}(\\.[0-9]+)?)?)?(Z|[+-][0-9]{2}(:[0-9]{2})?)?';
 
-/** Day-first before month-first: a column where both parse is read the European way. */
+/**
+ * Day-first before month-first; a column where both read every cell (no day above 12) is
+ * ambiguous and stays text (see MONTH_FIRST_TWIN). Points are day-first only (`25.11.2026`).
+ */
 const DATE_FORMATS = [
   '%Y-%m-%d',
   '%Y/%m/%d',
   '%d/%m/%Y',
   '%m/%d/%Y',
   '%d.%m.%Y',
+  '%d-%m-%Y',
+  '%m-%d-%Y',
   '%b %d %Y',
   '%d %b %Y',
   '%B %d, %Y',
@@ -36,6 +43,27 @@ const DATETIME_FORMATS = [
   '%m/%d/%Y %H:%M:%S',
   '%m/%d/%Y %H:%M',
 ];
+
+/** Day-first formats -> the month-first format that reads the same shape of cells. */
+export const MONTH_FIRST_TWIN: Readonly<Record<string, string>> = {
+  '%d/%m/%Y': '%m/%d/%Y',
+  '%d-%m-%Y': '%m-%d-%Y',
+  '%d/%m/%Y %H:%M:%S': '%m/%d/%Y %H:%M:%S',
+  '%d/%m/%Y %H:%M': '%m/%d/%Y %H:%M',
+};
+
+/** A date format as people write it: `%d/%m/%Y` -> `dd/mm/yyyy`. */
+export function readableFormat(format: string): string {
+  const names: Readonly<Record<string, string>> = {
+    '%Y': 'yyyy',
+    '%m': 'mm',
+    '%d': 'dd',
+    '%H': 'HH',
+    '%M': 'MM',
+    '%S': 'SS',
+  };
+  return format.replace(/%[A-Za-z]/g, (piece) => names[piece] ?? piece);
+}
 
 const matches = (v: string, pattern: string): string => `regexp_full_match(${v}, ${quoteString(pattern)})`;
 
@@ -127,6 +155,9 @@ function plainNumber(v: string, dialect: TextDialect): string {
   return `replace(regexp_replace(${v}, '[.${SPACES}]', '', 'g'), ',', '.')`;
 }
 
+/** Integers written with leading zeros (`00501`): codes, which a numeric type would lose. */
+export const codeTest = (v: string): string => matches(v, '[+-]?0[0-9]+');
+
 /**
  * Tried in order; leading zeros keep a column text (codes such as `00501` are not numbers).
  * Plain numbers first, then the dialect's grouped and decimal-comma forms.
@@ -163,6 +194,7 @@ export function textTests(dialect: TextDialect): readonly TextTest[] {
       type: 'date',
       test: (v) => parsesAs(v, format),
       convert: (v) => `CAST(strptime(${v}, ${quoteString(format)}) AS DATE)`,
+      format,
     })),
     {
       type: 'datetime',
@@ -173,6 +205,7 @@ export function textTests(dialect: TextDialect): readonly TextTest[] {
       type: 'datetime',
       test: (v) => parsesAs(v, format),
       convert: (v) => `CAST(strptime(${v}, ${quoteString(format)}) AS TIMESTAMPTZ)`,
+      format,
     })),
   ];
 }

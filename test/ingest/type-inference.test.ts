@@ -36,6 +36,18 @@ const CASES: Record<string, Case> = {
     type: 'date',
     first: '2020-01-02',
   },
+  'day-first dates with dashes': { cells: ['25-11-2026', '01-02-2026'], type: 'date', first: '2026-11-25' },
+  'month-first dates with dashes': { cells: ['11-25-2026', '01-02-2026'], type: 'date', first: '2026-11-25' },
+  'day-first dates with points': { cells: ['25.11.2026', '01.02.2026'], type: 'date', first: '2026-11-25' },
+  'dates that read both day-first and month-first stay text': {
+    cells: ['01/02/2020', '03/04/2020'],
+    type: 'text',
+    first: '01/02/2020',
+  },
+  'day-first beside month-first in one column stay text': {
+    cells: ['25/11/2026', '11/25/2026'],
+    type: 'text',
+  },
   'month-name dates': { cells: ['Jun 12 1998', 'Jan 1 2000'], type: 'date', first: '1998-06-12' },
   'impossible dates': { cells: ['2012-13-45'], type: 'text' },
   'naive ISO datetimes are UTC': {
@@ -139,6 +151,49 @@ describe('ingest: type inference', () => {
     });
   }
 
+  /** Infers one column `c0` of `cells` (in order) and returns it with the stored values. */
+  async function inferCells(cells: readonly string[]) {
+    const values = cells.map((cell, i) => `(${i}, ${quoteString(cell)})`).join(', ');
+    await connection.run(
+      `CREATE OR REPLACE TABLE src AS SELECT * FROM (VALUES ${values}) t(i, c0) ORDER BY i`,
+    );
+    const [inferred] = await inferTextColumns(connection, 'src', [{ text: 'c0' }]);
+    const reader = await connection.runAndReadAll(
+      `SELECT CAST(${inferred!.sql} AS VARCHAR) FROM src ORDER BY i`,
+    );
+    return { ...inferred!, stored: reader.getRowsJson().map((row) => row[0]) };
+  }
+  const ints = (n: number): string[] => Array.from({ length: n }, (_, i) => String(i + 1));
+
+  it('takes a type all but one cell in a hundred fit, storing the misfits as null', async () => {
+    const column = await inferCells([...ints(99), 'unknown']);
+    expect(column.type).to.equal('int');
+    expect(column.misfits).to.not.equal(undefined);
+    expect(column.stored.slice(97)).to.deep.equal(['98', '99', null]);
+    expect((await inferCells([...ints(98), 'unknown', 'n.d.'])).type).to.equal('text');
+    expect((await inferCells([...ints(98), 'unknown'])).type).to.equal('text');
+  });
+
+  it('prefers a type every cell fits, and never makes codes with leading zeros numbers', async () => {
+    const decimals = await inferCells([...ints(199), '2.5']);
+    expect(decimals.type).to.equal('double');
+    expect(decimals.misfits).to.equal(undefined);
+    expect((await inferCells([...ints(199), '00501'])).type).to.equal('text');
+  });
+
+  it('names the two readings of ambiguous dates, and a day above 12 anywhere in a big table decides', async () => {
+    const both = await inferCells(['01/02/2020', '03/04/2020']);
+    expect(both.ambiguousDates).to.deep.equal(['%d/%m/%Y', '%m/%d/%Y']);
+    await connection.run(`CREATE OR REPLACE TABLE src AS SELECT
+        CASE WHEN i = 29999 THEN '13/02/2020' ELSE '01/02/2020' END AS late,
+        '03/04/2020' AS never FROM range(30000) r(i)`);
+    const [late, never] = await inferTextColumns(connection, 'src', [{ text: 'late' }, { text: 'never' }]);
+    expect(late!.type).to.equal('date');
+    expect(late!.ambiguousDates).to.equal(undefined);
+    expect(never!.type).to.equal('text');
+    expect(never!.ambiguousDates).to.deep.equal(['%d/%m/%Y', '%m/%d/%Y']);
+  });
+
   it('infers many columns in one pass, each on its own', async () => {
     await connection.run(
       `CREATE OR REPLACE TABLE src AS SELECT * FROM (VALUES ('1', 'x', '2020-01-01'), ('2', '', '2020-01-02')) t(a, b, c)`,
@@ -148,7 +203,8 @@ describe('ingest: type inference', () => {
   });
 
   it('on a table larger than its sample, decides as if every cell were tested', async () => {
-    // One odd cell among 50,000 rows is usually outside the 20,000-row sample: the full pass must catch it.
+    // One odd cell among 50,000 rows is usually outside the 20,000-row sample: the full pass must
+    // catch it. A word among integers is a misfit (one in 50,000), a decimal is not.
     await connection.run(`CREATE OR REPLACE TABLE src AS SELECT
         CASE WHEN i = 45678 THEN '2.5' ELSE CAST(i AS VARCHAR) END AS decimals,
         CASE WHEN i = 45678 THEN 'x' ELSE CAST(i AS VARCHAR) END AS words,
@@ -163,6 +219,7 @@ describe('ingest: type inference', () => {
       { text: 'ints' },
       { text: "json_extract_string(blob, '$')", json: 'blob' },
     ]);
-    expect(inferred.map((c) => c.type)).to.deep.equal(['double', 'text', 'int', 'int', 'json_blob']);
+    expect(inferred.map((c) => c.type)).to.deep.equal(['double', 'int', 'int', 'int', 'json_blob']);
+    expect(inferred.map((c) => c.misfits !== undefined)).to.deep.equal([false, true, false, false, false]);
   });
 });
