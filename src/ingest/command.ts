@@ -19,6 +19,7 @@ export function ingestOptions(flags: IngestFlags, file: string): IngestOptions {
     ...(flags.maxDownload !== undefined ? { maxDownload: flags.maxDownload } : {}),
     ...(flags.strict ? { strict: true } : {}),
     ...(flags.quiet ? {} : { progress: (line: string) => process.stderr.write(`${line}\n`) }),
+    ...(flags.quiet || !process.stderr.isTTY ? {} : { progressTerminal: process.stderr }),
   };
 }
 

@@ -13,18 +13,33 @@ export interface CsvHeader {
   readonly labels: readonly string[];
 }
 
-async function readHeadText(file: string): Promise<string> {
+async function readHeadText(file: string): Promise<{ text: string; whole: boolean }> {
   const handle = await open(file, 'r');
   try {
     const buffer = Buffer.alloc(HEADER_BYTES);
     const { bytesRead } = await handle.read(buffer, 0, HEADER_BYTES, 0);
-    return buffer
+    const text = buffer
       .subarray(0, bytesRead)
       .toString('utf8')
       .replace(/^\uFEFF/, '');
+    return { text, whole: bytesRead < HEADER_BYTES };
   } finally {
     await handle.close();
   }
+}
+
+/**
+ * Where text holds what no text file does: a NUL, or more than one character in a hundred that
+ * is a control other than tab, line feed, vertical tab, form feed and carriage return.
+ */
+export function binaryEvidence(text: string): string | null {
+  let controls = 0;
+  for (let i = 0; i < text.length; i++) {
+    const code = text.charCodeAt(i);
+    if (code === 0) return `a NUL byte at character ${i + 1}`;
+    if (code < 0x20 && (code < 0x09 || code > 0x0d)) controls++;
+  }
+  return controls * 100 > text.length ? `${controls} control characters in its first ${text.length}` : null;
 }
 
 /** Splits the first record of `text` on `delimiter`, honouring quotes (doubled quotes, embedded newlines). */
@@ -72,8 +87,13 @@ export async function readCsvHeader(
   displayName: string,
   delimiter?: string,
 ): Promise<CsvHeader> {
-  const text = await readHeadText(file);
+  const { text, whole } = await readHeadText(file);
+  const binary = binaryEvidence(text);
+  if (binary) throw new Error(`${displayName}: binary data, not text (${binary})`);
   if (text.trim() === '') throw new Error(`${displayName}: no header line (the file holds only white space)`);
+  if (!whole && !/[\r\n]/.test(text)) {
+    throw new Error(`${displayName}: line 1: longer than ${HEADER_BYTES / 2 ** 20} MiB, not a header`);
+  }
   const chosen = delimiter ?? guessDelimiter(text);
   // A header cell may hold line breaks; a label is one line.
   const labels = parseFirstRecord(text, chosen).map((label) => label.replace(/\s+/g, ' ').trim());

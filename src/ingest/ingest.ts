@@ -1,5 +1,5 @@
 // ingest: one source file -> one dataset directory (data.parquet, search index, dataset.json, attachments), all or nothing.
-import { writeFile } from 'node:fs/promises';
+import { stat, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import type { DuckDBConnection } from '@duckdb/node-api';
 import { DATASET_ID } from '../catalog/portal.js';
@@ -25,6 +25,7 @@ import {
 } from './problems.js';
 import { resolveField } from './plan.js';
 import { ensurePortalFile } from './portal-file.js';
+import { IngestProgress, type ProgressSinks } from './progress.js';
 import { replaceDatasetDirectory } from './staging.js';
 import { planStoredData, storedFields, writeStoredData, type StoredData } from './stored-data.js';
 import { utf8Source, type TextEncoding } from './text-encoding.js';
@@ -62,8 +63,14 @@ export interface IngestOptions {
   readonly attachments?: readonly string[];
   /** Fail, writing nothing, when any value cannot be stored as the source wrote it (see IngestProblems). */
   readonly strict?: boolean;
-  /** Receives one line per phase, then the problems found; omit for silence. */
+  /** Receives one line per phase, a line every `progressEveryMs` while one runs, then the problems found; omit for silence. */
   readonly progress?: (message: string) => void;
+  /** A terminal to draw a progress bar on while a phase runs, instead of the periodic lines. */
+  readonly progressTerminal?: NodeJS.WriteStream;
+  /** How often a running phase reports as a line (default 2 s). */
+  readonly progressEveryMs?: number;
+  /** The longest line a CSV or TSV may hold, in bytes (default: DuckDB's, 2 MiB; tests lower it). */
+  readonly maxLineBytes?: number;
 }
 
 export interface IngestReport {
@@ -86,6 +93,14 @@ export interface IngestReport {
 
 const TEXT_FORMATS: ReadonlySet<InputFormat> = new Set(['csv', 'tsv']);
 
+function progressSinks(options: IngestOptions): ProgressSinks {
+  return {
+    ...(options.progress ? { line: options.progress } : {}),
+    ...(options.progressTerminal ? { terminal: options.progressTerminal } : {}),
+    ...(options.progressEveryMs !== undefined ? { everyMs: options.progressEveryMs } : {}),
+  };
+}
+
 /**
  * Ingests `options.file` (a path, or an http(s) URL downloaded first) as dataset `options.id` of
  * the portal, replacing any previous version atomically.
@@ -97,10 +112,11 @@ export async function ingest(options: IngestOptions): Promise<IngestReport> {
     ...(options.downloadStallMs !== undefined ? { stallMs: options.downloadStallMs } : {}),
     ...(options.progress ? { progress: options.progress } : {}),
   };
-  return withDownload(options.file, download, (file) => ingestFile({ ...options, file }));
+  return withDownload(options.file, download, (file) => ingestFile({ ...options, file }, options.file));
 }
 
-async function ingestFile(options: IngestOptions): Promise<IngestReport> {
+/** Ingests a local file; `source` is what the user named (the URL of a download). */
+async function ingestFile(options: IngestOptions, source = options.file): Promise<IngestReport> {
   if (!DATASET_ID.test(options.id)) {
     throw new Error(`invalid dataset id "${options.id}": use lowercase letters, digits, _ and - (not first)`);
   }
@@ -112,7 +128,9 @@ async function ingestFile(options: IngestOptions): Promise<IngestReport> {
   const started = Date.now();
   const report = await replaceDatasetDirectory(datasetsDir, options.id, (staging) =>
     withWorkConnection(async (connection, workDir) => {
-      const built = await buildDataset({ connection, workDir, staging, finalDir, format, previous, options });
+      const progress = new IngestProgress(options.id, connection, progressSinks(options));
+      const context = { connection, workDir, staging, finalDir, format, previous, options, source, progress };
+      const built = await buildDataset(context).finally(() => progress.stop());
       // Last, so that a failed ingest into a new folder leaves no portal.json behind.
       await ensurePortalFile(options.portal);
       return built;
@@ -136,34 +154,24 @@ interface BuildContext {
   readonly format: InputFormat;
   readonly previous: DatasetFile | null;
   readonly options: IngestOptions;
+  /** The source as the user named it (a URL's, not its downloaded copy's), for messages. */
+  readonly source: string;
+  readonly progress: IngestProgress;
 }
 
 /** Fills the staging directory: data.parquet, dataset.json, the search index, attachments. */
 async function buildDataset(context: BuildContext): Promise<Omit<IngestReport, 'directory'>> {
-  const { connection, staging, options, previous } = context;
-  const started = Date.now();
-  const say = (message: string): void =>
-    options.progress?.(`${options.id}: [${((Date.now() - started) / 1000).toFixed(1)} s] ${message}`);
-  say(`reading ${options.file} as ${context.format}`);
-  const { source, encoding, path: sourcePath } = await readSource(context);
-  const transcoded = encoding && encoding !== 'utf-8' ? ` (transcoded from ${encoding})` : '';
-  say(`${source.rowCount} rows, ${source.columns.length} columns${transcoded}`);
-  const data = await planStoredData(connection, source, options, previous);
-  const problems = await findProblems(connection, data.columns);
-  const lines = hasProblems(problems) && TEXT_FORMATS.has(context.format);
-  const summary = describeProblems(problems, lines && (await recordsAreLines(sourcePath, source.rowCount)));
-  if (options.strict && summary.length > 0) {
-    throw new Error(
-      `${options.file}: --strict: not every value can be stored as written; nothing was written\n${summary.join('\n')}`,
-    );
-  }
-  say(`writing data.parquet (${data.columns.map((c) => `${c.name}: ${c.type}`).join(', ')})`);
+  const { connection, staging, options, previous, progress } = context;
+  const { source, encoding, data, problems, summary } = await readAndPlan(context);
+  const types = data.columns.map((c) => `${c.name}: ${c.type}`).join(', ');
+  progress.phase('writing data.parquet', { rows: source.rowCount }, types);
   const dataPath = path.join(staging, 'data.parquet');
   await writeStoredData(connection, data, dataPath, source.rowCount);
   const datasetFile = await describeDataset(context, data, dataPath);
   await writeFile(path.join(staging, 'dataset.json'), `${JSON.stringify(datasetFile, null, 2)}\n`);
-  say('building the search index');
+  progress.phase('building the search index');
   await buildSearchIndex(connection, staging, datasetFile.fields);
+  progress.stop();
   await copyAttachments(context.finalDir, staging, options.attachments ?? []);
   return {
     datasetId: options.id,
@@ -178,17 +186,46 @@ async function buildDataset(context: BuildContext): Promise<Omit<IngestReport, '
   };
 }
 
+/** Reads the source, plans its fields and finds what cannot be stored as written (`--strict` stops here). */
+async function readAndPlan(context: BuildContext) {
+  const { connection, options, previous, progress } = context;
+  progress.phase(`reading ${context.source} as ${context.format}`, {
+    bytes: (await stat(options.file)).size,
+  });
+  const { source, encoding, path: sourcePath } = await readSource(context);
+  if (source.rowCount === 0) {
+    const header = TEXT_FORMATS.has(context.format) || context.format === 'xlsx' ? ': only a header' : '';
+    throw new Error(`${context.source}: no records${header}`);
+  }
+  const transcoded = encoding && encoding !== 'utf-8' ? ` (transcoded from ${encoding})` : '';
+  progress.note(`${source.rowCount} rows, ${source.columns.length} columns${transcoded}`);
+  progress.phase('choosing the field types', { rows: source.rowCount });
+  const data = await planStoredData(connection, source, options, previous);
+  const problems = await findProblems(connection, data.columns);
+  const lines = hasProblems(problems) && TEXT_FORMATS.has(context.format);
+  const summary = describeProblems(problems, lines && (await recordsAreLines(sourcePath, source.rowCount)));
+  if (options.strict && summary.length > 0) {
+    throw new Error(
+      `${context.source}: --strict: not every value can be stored as written; nothing was written\n${summary.join('\n')}`,
+    );
+  }
+  return { source, encoding, data, problems, summary };
+}
+
 async function readSource(
   context: BuildContext,
 ): Promise<{ source: SourceTable; encoding: TextEncoding | null; path: string }> {
   const { file, sheet } = context.options;
+  const name = context.source;
   if (context.format === 'xlsx') {
-    const csv = await xlsxToCsv(file, context.workDir, file, sheet);
-    return { source: await loadSource(context.connection, csv, 'csv', file), encoding: null, path: csv };
+    const csv = await xlsxToCsv(file, context.workDir, name, sheet);
+    return { source: await loadSource(context.connection, csv, 'csv', name), encoding: null, path: csv };
   }
   const text = TEXT_FORMATS.has(context.format) ? await utf8Source(file, context.workDir) : null;
   const read = text?.path ?? file;
-  const source = await loadSource(context.connection, read, context.format, file);
+  const settings =
+    context.options.maxLineBytes === undefined ? {} : { maxLineBytes: context.options.maxLineBytes };
+  const source = await loadSource(context.connection, read, context.format, name, settings);
   return { source, encoding: text?.encoding ?? null, path: read };
 }
 

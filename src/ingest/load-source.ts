@@ -38,21 +38,34 @@ interface ReaderResult {
   readonly delimiter?: string;
 }
 
+/** Reader settings tests change. */
+export interface ReaderSettings {
+  /** The longest line a CSV or TSV may hold, in bytes (default: DuckDB's, 2 MiB). */
+  readonly maxLineBytes?: number;
+}
+
 /** Reads `file` into the source table; `displayName` is the file as the user named it, for messages. */
-type Reader = (connection: DuckDBConnection, file: string, displayName: string) => Promise<ReaderResult>;
+type Reader = (
+  connection: DuckDBConnection,
+  file: string,
+  displayName: string,
+  settings: ReaderSettings,
+) => Promise<ReaderResult>;
 
 async function readDelimited(
   connection: DuckDBConnection,
   file: string,
   displayName: string,
+  settings: ReaderSettings,
   delimiter?: string,
 ): Promise<ReaderResult> {
   const header = await readCsvHeader(file, displayName, delimiter);
   const columns = header.labels.map((_, i) => `${quoteString(`c${i}`)}: 'VARCHAR'`).join(', ');
+  const maxLine = settings.maxLineBytes === undefined ? '' : `, max_line_size = ${settings.maxLineBytes}`;
   // No sniffing: the dialect is fixed, so a ragged row is an error instead of a different guess.
   await connection.run(`CREATE TABLE ${SOURCE_TABLE} AS SELECT * FROM read_csv(${quoteString(file)},
     auto_detect = false, header = true, columns = {${columns}}, delim = ${quoteString(header.delimiter)},
-    quote = '"', escape = '"', strict_mode = true, null_padding = false)`);
+    quote = '"', escape = '"', strict_mode = true, null_padding = false${maxLine})`);
   return { labels: header.labels, delimiter: header.delimiter };
 }
 
@@ -102,8 +115,9 @@ async function readGeoJson(
 }
 
 const READERS: Record<ReadableFormat, Reader> = {
-  csv: (connection, file, displayName) => readDelimited(connection, file, displayName),
-  tsv: (connection, file, displayName) => readDelimited(connection, file, displayName, '\t'),
+  csv: (connection, file, displayName, settings) => readDelimited(connection, file, displayName, settings),
+  tsv: (connection, file, displayName, settings) =>
+    readDelimited(connection, file, displayName, settings, '\t'),
   json: jsonReader('array'),
   jsonl: jsonReader('newline_delimited'),
   geojson: readGeoJson,
@@ -119,10 +133,11 @@ export async function loadSource(
   file: string,
   format: ReadableFormat,
   displayName: string,
+  settings: ReaderSettings = {},
 ): Promise<SourceTable> {
   let result: ReaderResult;
   try {
-    result = await READERS[format](connection, file, displayName);
+    result = await READERS[format](connection, file, displayName, settings);
   } catch (error) {
     throw await describeSourceError(error, displayName, format, file);
   }

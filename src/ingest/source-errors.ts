@@ -10,6 +10,10 @@ const KNOWN_PROBLEMS: readonly { pattern: RegExp; say: (match: RegExpMatchArray)
     say: (m) => `${m[2]} ${m[2] === '1' ? 'column' : 'columns'} where the header has ${m[1]}`,
   },
   { pattern: /unterminated quote/i, say: () => 'a quoted value is never closed' },
+  {
+    pattern: /Maximum line size of (\d+) bytes exceeded/,
+    say: (m) => `longer than the ${Number(m[1]).toLocaleString('en-US')} bytes a line may hold`,
+  },
   { pattern: /Invalid unicode/i, say: () => 'bytes that are not valid UTF-8' },
   { pattern: /expected records, but got non-record JSON/, say: () => 'no JSON objects to read records from' },
   { pattern: /Malformed JSON.*?: ([^.\n]*)/, say: (m) => `invalid JSON (${m[1]!.trim()})` },

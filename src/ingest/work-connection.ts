@@ -20,7 +20,10 @@ export async function withWorkConnection<T>(
     });
     const connection = await instance.connect();
     try {
-      await connection.run("SET TimeZone = 'UTC'");
+      // DuckDB measures each query's progress (read by progress.ts) without printing it.
+      await connection.run(
+        "SET TimeZone = 'UTC'; SET enable_progress_bar = true; SET enable_progress_bar_print = false; SET progress_bar_time = 0",
+      );
       return await work(connection, workDir);
     } finally {
       connection.closeSync();

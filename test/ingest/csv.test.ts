@@ -151,14 +151,6 @@ describe('ingest: CSV', () => {
     ]);
   });
 
-  it('makes a header-only file a dataset with 0 records', async () => {
-    const file = await fixture(dir, 'header.csv', 'a,b\n');
-    const report = await ingest({ file, portal, id: 'header' });
-    expect(report.recordsCount).to.equal(0);
-    expect((await readDatasetFile(portal, 'header')).computed.records_count).to.equal(0);
-    await expectStorageMatchesSchema(portal, 'header');
-  });
-
   it('refuses a 0-byte file, a blank one and a missing one, naming them', async () => {
     const empty = await fixture(dir, 'empty.csv', '');
     await expectError(ingest({ file: empty, portal, id: 'x' }), /empty\.csv: the file is empty \(0 bytes\)/);
