@@ -13,7 +13,10 @@ import { portalSecret } from './auth/record-ids.js';
 import { Sessions } from './auth/sessions.js';
 import { SignInLimiter } from './auth/sign-in-limit.js';
 import { UserStore } from './auth/users.js';
-import { searchViewName, type QuerySource } from './catalog/source.js';
+import type { QuerySource } from './catalog/source.js';
+import { definePortalViews } from './dataset-views.js';
+import { ProcessFolder } from './process-folder.js';
+import { startFifoHelper } from './exports/fifo.js';
 import { catalogTable } from './catalog/catalog-table.js';
 import { entityTagKey, portalVersions } from './http/etag.js';
 import { ResponseCache } from './http/response-cache.js';
@@ -22,6 +25,7 @@ import { Metrics } from './api/metrics.js';
 import { operationsApp } from './api/operations.js';
 import { createLogger, type Logger } from './log.js';
 import { DEFAULT_CACHE_SIZE, DEFAULT_MAX_AGE, DEFAULT_MEMORY_LIMIT, type ServeFlags } from './cli/serve.js';
+import { handleSignals } from './lifecycle.js';
 
 export interface ServerOptions {
   readonly portalDir: string;
@@ -56,13 +60,15 @@ export async function openPortal(options: ServerOptions): Promise<PortalServer> 
   const portalDir = path.resolve(options.portalDir);
   const log = options.log ?? createLogger();
   requireThreadPool();
+  await startFifoHelper();
+  const folder = await ProcessFolder.open(portalDir);
   const engine = await Engine.open({
-    allowedDirectories: [path.join(portalDir, 'datasets')],
-    tempDirectory: path.join(portalDir, '.tmp', 'spill'),
+    allowedDirectories: [path.join(portalDir, 'datasets'), folder.pinDirectory],
+    tempDirectory: folder.spillDirectory,
     ...(options.threads ? { threads: options.threads } : {}),
     memoryLimit: options.memoryLimit ?? DEFAULT_MEMORY_LIMIT,
   });
-  let portal = await definePortal(engine, portalDir, null, log);
+  let portal = await definePortalViews(engine, folder, await loadPortal(portalDir), null, log);
   let catalog = await defineCatalog(engine, portal);
   let limits = guardLimits(portal);
   const secret = portalSecret(portalDir);
@@ -93,6 +99,19 @@ export async function openPortal(options: ServerOptions): Promise<PortalServer> 
     http,
     metrics,
   };
+  /** One reload at a time: a second SIGHUP waits for the first. */
+  const reloadOnce = async (): Promise<Portal> => {
+    portal = await definePortalViews(engine, folder, await loadPortal(portalDir), portal, log);
+    catalog = await defineCatalog(engine, portal);
+    versions = await portalVersions(portal);
+    responses.retain(({ scope, version }) => {
+      const current = scope === null ? versions.catalog : versions.datasets.get(scope);
+      return current?.tag === version;
+    });
+    if (JSON.stringify(portal.settings.quotas) !== limits.settings) limits = guardLimits(portal);
+    return portal;
+  };
+  let reloads: Promise<Portal> = Promise.resolve(portal);
   let draining = false;
   const ready = (): boolean => !draining;
   const handle = createApp(services, {
@@ -108,18 +127,14 @@ export async function openPortal(options: ServerOptions): Promise<PortalServer> 
     drain: () => {
       draining = true;
     },
-    reload: async () => {
-      portal = await definePortal(engine, portalDir, portal, log);
-      catalog = await defineCatalog(engine, portal);
-      versions = await portalVersions(portal);
-      responses.retain(({ scope, version }) => {
-        const current = scope === null ? versions.catalog : versions.datasets.get(scope);
-        return current?.tag === version;
-      });
-      if (JSON.stringify(portal.settings.quotas) !== limits.settings) limits = guardLimits(portal);
-      return portal;
+    reload: () => {
+      reloads = reloads.then(reloadOnce, reloadOnce);
+      return reloads;
     },
-    close: () => engine.close(),
+    close: () => {
+      engine.close();
+      folder.remove();
+    },
   };
 }
 
@@ -131,28 +146,6 @@ function guardLimits(portal: Portal): { settings: string; quotas: QuotaCounter; 
     quotas: new QuotaCounter(quotas),
     exportSlots: new ExportSlots(quotas.concurrent_exports),
   };
-}
-
-async function definePortal(
-  engine: Engine,
-  dir: string,
-  previous: Portal | null,
-  log: Logger,
-): Promise<Portal> {
-  const portal = await loadPortal(dir);
-  for (const problem of portal.problems) log.warn(`portal: ${problem}`);
-  for (const dataset of portal.datasets.values()) {
-    await engine.defineView(dataset.id, dataset.parquetPath, 'dataset');
-    if (dataset.searchIndexPath) await engine.defineView(searchViewName(dataset.id), dataset.searchIndexPath);
-    else await engine.dropView(searchViewName(dataset.id));
-  }
-  for (const id of previous?.datasets.keys() ?? []) {
-    if (!portal.datasets.has(id)) {
-      await engine.dropView(id);
-      await engine.dropView(searchViewName(id));
-    }
-  }
-  return portal;
 }
 
 async function defineCatalog(engine: Engine, portal: Portal): Promise<QuerySource> {
@@ -220,16 +213,11 @@ export async function main(flags: ServeFlags): Promise<void> {
       log.info(`/livez, /readyz and /metrics on http://${host}:${flags.metricsPort}`);
     });
   }
-  process.on('SIGHUP', () => void server.reload());
-  const stop = (): void => {
-    server.drain();
-    operationsServer?.close();
-    httpServer.close(() => {
-      server.close();
-      process.exit(0);
-    });
-    httpServer.closeIdleConnections();
-  };
-  process.once('SIGTERM', stop);
-  process.once('SIGINT', stop);
+  handleSignals({
+    portal: server,
+    server: httpServer,
+    operations: operationsServer,
+    drainTimeoutSeconds: flags.drainTimeout,
+    log,
+  });
 }

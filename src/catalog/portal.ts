@@ -22,6 +22,8 @@ export interface Portal {
   readonly settings: PortalFile;
   readonly datasets: ReadonlyMap<string, Dataset>;
   readonly problems: readonly string[];
+  /** Dataset folders that hold something but did not load (their problems say why). */
+  readonly unloaded: ReadonlySet<string>;
 }
 
 export const DATASET_ID = /^[a-z0-9][a-z0-9_-]*$/;
@@ -34,14 +36,16 @@ export async function loadPortal(dir: string): Promise<Portal> {
     (await readJson(settingsPath, portalFileSchema, problems)) ??
     portalFileSchema.parse({ title: 'duckportal' });
   const datasets = new Map<string, Dataset>();
+  const unloaded = new Set<string>();
   const root = path.join(dir, 'datasets');
   const entries = await readdir(root, { withFileTypes: true }).catch(() => []);
   for (const entry of entries.sort((a, b) => a.name.localeCompare(b.name))) {
     if (!entry.isDirectory() || !DATASET_ID.test(entry.name)) continue;
     const dataset = await loadDataset(path.join(root, entry.name), problems);
     if (dataset) datasets.set(dataset.id, dataset);
+    else unloaded.add(entry.name);
   }
-  return { dir, settings, datasets, problems };
+  return { dir, settings, datasets, problems, unloaded };
 }
 
 async function loadDataset(dir: string, problems: string[]): Promise<Dataset | null> {

@@ -22,6 +22,9 @@ export const DEFAULT_MEMORY_LIMIT = '384MB';
 export const DEFAULT_MAX_AGE = 60;
 export const DEFAULT_CACHE_SIZE = '128MB';
 
+/** Seconds a drain (SIGTERM, SIGINT) lets requests in flight finish before it cuts them (src/lifecycle.ts). */
+export const DEFAULT_DRAIN_TIMEOUT = 30;
+
 export const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
 export type LogLevel = (typeof LOG_LEVELS)[number];
 export const LOG_FORMATS = ['json', 'pretty'] as const;
@@ -55,6 +58,12 @@ export const SERVE_FLAGS = {
   trustProxy: toggle('take the client address, scheme and host from X-Forwarded-* (behind a proxy)'),
   logLevel: choice('LEVEL', 'the lowest level logged', LOG_LEVELS, 'info'),
   logFormat: choice('FORMAT', 'one JSON object a line, or pretty lines for a person', LOG_FORMATS, 'json'),
+  drainTimeout: value(
+    'SECONDS',
+    'on SIGTERM/SIGINT, how long requests in flight may take to finish before they are cut',
+    wholeNumber,
+    String(DEFAULT_DRAIN_TIMEOUT),
+  ),
 };
 
 export type ServeFlags = FlagValues<typeof SERVE_FLAGS>;

@@ -51,6 +51,20 @@ async function ask(verb: 'make' | 'widen', fifoPath: string): Promise<boolean> {
   return answer === 'ok';
 }
 
+/**
+ * Starts the helper, or says clearly why it cannot run: called as the server starts, so that a
+ * machine without perl is told then, not by its first export (and the fork is made while small).
+ */
+export async function startFifoHelper(): Promise<void> {
+  try {
+    await ask('widen', '/');
+  } catch (error) {
+    throw new Error(
+      `exports make their named pipes with perl, which did not run (${(error as Error).message}): install perl (Debian: perl-base)`,
+    );
+  }
+}
+
 /** Makes a named pipe at `fifoPath`, readable and writable by this user only. */
 export async function makeFifo(fifoPath: string): Promise<void> {
   if (!(await ask('make', fifoPath))) throw new Error(`could not make the named pipe ${fifoPath}`);

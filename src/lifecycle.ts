@@ -1,0 +1,81 @@
+// What `serve` does on signals. SIGHUP reloads the portal (a dataset that fails to load keeps its
+// previous version: src/dataset-views.ts). SIGTERM and SIGINT drain: /readyz answers 503 at once,
+// the listeners stop accepting, requests in flight (exports too) may finish for up to the drain
+// timeout, then the connections left are cut and the process exits 0. A second SIGTERM or SIGINT
+// during the drain ends the process at once (Node's default).
+import type http from 'node:http';
+import { setTimeout as sleep } from 'node:timers/promises';
+import type { Logger } from './log.js';
+import type { PortalServer } from './server.js';
+
+/** How often a draining server closes the connections that went idle (keep-alive between requests). */
+const IDLE_SWEEP_MS = 100;
+
+/** How long the exports cut by the drain timeout may take to stop before the process exits anyway. */
+const EXPORTS_STOP_MS = 5000;
+
+export interface SignalOptions {
+  readonly portal: PortalServer;
+  /** The API's listener: drained. */
+  readonly server: http.Server;
+  /** The listener of /livez, /readyz and /metrics when separate: open while draining, so that /readyz says 503. */
+  readonly operations: http.Server | null;
+  readonly drainTimeoutSeconds: number;
+  readonly log: Logger;
+}
+
+/** Reloads on SIGHUP, drains and exits on SIGTERM and SIGINT. */
+export function handleSignals(options: SignalOptions): void {
+  const { portal, log } = options;
+  const reload = (): void => {
+    log.info('SIGHUP: reloading the portal');
+    portal.reload().then(
+      (loaded) => log.info(`reloaded: ${loaded.datasets.size} datasets`),
+      (error: unknown) =>
+        log.error({ err: error }, 'reload failed: the portal loaded before is still served'),
+    );
+  };
+  process.on('SIGHUP', reload);
+  const stop = (signal: NodeJS.Signals): void => {
+    process.off('SIGHUP', reload);
+    void drain(options, signal).then(() => process.exit(0));
+  };
+  process.once('SIGTERM', stop);
+  process.once('SIGINT', stop);
+}
+
+/** Stops accepting, waits for the requests in flight up to the timeout, cuts the rest, closes the portal. */
+async function drain(
+  { portal, server, operations, drainTimeoutSeconds, log }: SignalOptions,
+  signal: string,
+): Promise<void> {
+  log.info(`${signal}: draining (requests in flight have ${drainTimeoutSeconds} s to finish)`);
+  portal.drain();
+  // An answer to a request that comes on a kept-alive connection closes that connection.
+  server.on('request', (_request: http.IncomingMessage, response: http.ServerResponse) => {
+    response.setHeader('Connection', 'close');
+  });
+  const closed = new Promise<void>((resolve) => server.close(() => resolve()));
+  const sweep = setInterval(() => server.closeIdleConnections(), IDLE_SWEEP_MS);
+  const cut = setTimeout(() => {
+    log.warn(`drain timeout: cutting the requests still in flight after ${drainTimeoutSeconds} s`);
+    server.closeAllConnections();
+  }, drainTimeoutSeconds * 1000);
+  await closed;
+  clearInterval(sweep);
+  clearTimeout(cut);
+  operations?.closeAllConnections();
+  log.info('drained: exiting');
+  // Closing DuckDB under a running statement blocks: the exports cut are interrupted first.
+  if (await settled(() => portal.services.engine.runningExports === 0, EXPORTS_STOP_MS)) portal.close();
+}
+
+/** Whether `condition` holds within `ms` (checked every 20 ms). */
+async function settled(condition: () => boolean, ms: number): Promise<boolean> {
+  const start = Date.now();
+  while (!condition()) {
+    if (Date.now() - start > ms) return false;
+    await sleep(20);
+  }
+  return true;
+}
