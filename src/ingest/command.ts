@@ -1,6 +1,7 @@
 // `duckportal ingest <file> --portal DIR --id ID [...]`: the parsed flags -> ingest().
 import type { IngestFlags } from '../cli/ingest.js';
 import { ingest, type IngestOptions } from './ingest.js';
+import { stderrProgress } from './progress.js';
 
 /** The ingest options the flags ask for. */
 export function ingestOptions(flags: IngestFlags, file: string): IngestOptions {
@@ -18,8 +19,7 @@ export function ingestOptions(flags: IngestFlags, file: string): IngestOptions {
     ...(flags.sheet !== undefined ? { sheet: flags.sheet } : {}),
     ...(flags.maxDownload !== undefined ? { maxDownload: flags.maxDownload } : {}),
     ...(flags.strict ? { strict: true } : {}),
-    ...(flags.quiet ? {} : { progress: (line: string) => process.stderr.write(`${line}\n`) }),
-    ...(flags.quiet || !process.stderr.isTTY ? {} : { progressTerminal: process.stderr }),
+    ...stderrProgress(flags.quiet),
   };
 }
 

@@ -17,6 +17,16 @@ export interface ProgressSinks {
   readonly everyMs?: number;
 }
 
+/** Where a command's progress goes: lines on stderr and a bar when it is a terminal; nothing when quiet. */
+export function stderrProgress(quiet: boolean): {
+  progress?: (message: string) => void;
+  progressTerminal?: NodeJS.WriteStream;
+} {
+  if (quiet) return {};
+  const progress = (line: string): void => void process.stderr.write(`${line}\n`);
+  return process.stderr.isTTY ? { progress, progressTerminal: process.stderr } : { progress };
+}
+
 /** What 100% of a phase is: bytes of the source read, or rows written. */
 export type PhaseSize = { readonly bytes: number } | { readonly rows: number };
 

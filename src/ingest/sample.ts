@@ -9,6 +9,7 @@ import type { FieldSettings, MetasInput } from './dataset-file.js';
 import { normalizeFieldName } from './field-names.js';
 import { ingest, type IngestOptions, type IngestReport } from './ingest.js';
 import { ensurePortalFile } from './portal-file.js';
+import { stderrProgress } from './progress.js';
 import type { SampleFlags } from '../cli/ingest.js';
 import { SAMPLE_DATASETS, type SampleDataset } from './sample-datasets.js';
 
@@ -125,6 +126,7 @@ export interface SampleOptions {
   /** Dataset ids to (re)build; all when omitted. */
   readonly only?: readonly string[];
   readonly progress?: (message: string) => void;
+  readonly progressTerminal?: NodeJS.WriteStream;
 }
 
 /** The ingest options of one sample dataset. */
@@ -166,7 +168,10 @@ export async function buildSamplePortal(
   try {
     for (const sample of SAMPLE_DATASETS.filter((s) => !options.only || options.only.includes(s.id))) {
       const file = await sourceFile(sample, dataDir, workDir);
-      const progress = options.progress ? { progress: options.progress } : {};
+      const progress = {
+        ...(options.progress ? { progress: options.progress } : {}),
+        ...(options.progressTerminal ? { progressTerminal: options.progressTerminal } : {}),
+      };
       reports.push(await ingest({ ...sampleIngestOptions(sample, pkg, dataDir, file, portal), ...progress }));
     }
   } finally {
@@ -179,7 +184,7 @@ export async function buildSamplePortal(
 export async function main(flags: SampleFlags): Promise<void> {
   const reports = await buildSamplePortal(flags.portal, {
     ...(flags.only ? { only: flags.only } : {}),
-    ...(flags.quiet ? {} : { progress: (line: string) => process.stderr.write(`${line}\n`) }),
+    ...stderrProgress(flags.quiet),
   });
   for (const r of reports)
     process.stdout.write(`${r.datasetId}: ${r.recordsCount} records -> ${r.directory}\n`);

@@ -5,6 +5,7 @@ import { readdir } from 'node:fs/promises';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { ingest } from '../../src/ingest/ingest.js';
+import { startTestServer } from '../helpers/server.js';
 import { expectError } from './csv.test.js';
 import {
   cleanup,
@@ -97,6 +98,53 @@ describe('ingest: problems', () => {
       geo_point_2d: { lon: 2.5, lat: 45.001 },
     });
     await expectStorageMatchesSchema(portal, 'places');
+  });
+
+  it('through the API: the stored types, a record without its point, a count stored as null', async () => {
+    await ingest({ file: await fixture(dir, 'places.csv', placesCsv()), portal, id: 'places' });
+    const server = await startTestServer(portal);
+    try {
+      const dataset = await server.json('/api/explore/v2.1/catalog/datasets/places');
+      const fields = (dataset.body.fields as { name: string; type: string }[]).map(
+        (f) => `${f.name}:${f.type}`,
+      );
+      expect(fields).to.deep.equal([
+        'name:text',
+        'lat:double',
+        'lon:double',
+        'count:int',
+        'seen:text',
+        'geo_point_2d:geo_point_2d',
+      ]);
+      const where = encodeURIComponent('name in ("p1", "p7", "p9", "p50")');
+      const records = await server.json(`/api/explore/v2.1/catalog/datasets/places/records?where=${where}`);
+      expect(records.body.results).to.deep.equal([
+        {
+          name: 'p1',
+          lat: 45.001,
+          lon: 2.5,
+          count: 1,
+          seen: '02/02/2020',
+          geo_point_2d: { lon: 2.5, lat: 45.001 },
+        },
+        { name: 'p7', lat: 95, lon: 2.5, count: 7, seen: '08/01/2020', geo_point_2d: null },
+        { name: 'p9', lat: null, lon: 2.5, count: 9, seen: '01/03/2020', geo_point_2d: null },
+        {
+          name: 'p50',
+          lat: 45.05,
+          lon: 2.5,
+          count: null,
+          seen: '06/02/2020',
+          geo_point_2d: { lon: 2.5, lat: 45.05 },
+        },
+      ]);
+      const nulls = await server.json(
+        `/api/explore/v2.1/catalog/datasets/places/records?select=${encodeURIComponent('count(*) as n')}&where=${encodeURIComponent('`count` is null')}`,
+      );
+      expect(nulls.body.results, JSON.stringify(nulls.body)).to.deep.equal([{ n: 2 }]);
+    } finally {
+      await server.close();
+    }
   });
 
   it('names records, not lines, when a value spans lines, and reports nothing for clean data', async () => {
