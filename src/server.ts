@@ -67,6 +67,8 @@ export async function openPortal(options: ServerOptions): Promise<PortalServer> 
     tempDirectory: folder.spillDirectory,
     ...(options.threads ? { threads: options.threads } : {}),
     memoryLimit: options.memoryLimit ?? DEFAULT_MEMORY_LIMIT,
+    // --cache-size 0 measures the engine: no answer kept, not even a count.
+    ...(options.cacheBytes === 0 ? { countEntries: 0 } : {}),
   });
   let portal = await definePortalViews(engine, folder, await loadPortal(portalDir), null, log);
   let catalog = await defineCatalog(engine, portal);

@@ -101,8 +101,7 @@ export async function runPagedQuery(
 ): Promise<QueryPage> {
   const page = pageOf(params, params.group_by !== undefined);
   const query = { ...toQueryParams(source, params), ...page, ...overrides };
-  const count = async (compiled: CompiledQuery): Promise<number> =>
-    Number((await engine.queryJson(compiled.countSql, [], signal))[0]?.total_count ?? 0);
+  const count = (compiled: CompiledQuery): Promise<number> => engine.count(compiled.countSql, signal);
   const compiled = compileQuery(source, { ...query, withGroupCount: true, limit: Math.max(page.limit, 1) });
   if (!compiled.grouped) {
     const [total_count, results] = await Promise.all([

@@ -5,6 +5,7 @@ import path from 'node:path';
 import { DuckDBInstance, type DuckDBConnection, type DuckDBValue } from '@duckdb/node-api';
 import { ORDINAL_COLUMN, ORDINAL_SQL } from '../catalog/schema.js';
 import { quoteIdentifier, quoteString } from '../sql-text.js';
+import { CountCache, DEFAULT_COUNT_ENTRIES } from './count-cache.js';
 import { readJsonRows, type JsonValue } from './values.js';
 
 export interface EngineOptions {
@@ -24,6 +25,8 @@ export interface EngineOptions {
    * holds it, and a COPY blocked on its pipe holds a libuv thread); one more is refused. Default 32.
    */
   readonly exportConnections?: number;
+  /** total_count answers kept by their SQL (src/engine/count-cache.ts); 0 keeps none. Default 4,096. */
+  readonly countEntries?: number;
 }
 
 /** A result read whole: column names, DuckDB type names and rows of DuckDB values. */
@@ -105,6 +108,7 @@ export class Engine {
   private readonly waiting: ((connection: DuckDBConnection) => void)[] = [];
   private exporting = 0;
   private busy = 0;
+  private readonly counts: CountCache;
 
   private constructor(
     private readonly instance: DuckDBInstance,
@@ -115,8 +119,10 @@ export class Engine {
       tempDirectory: string;
       exportConnections: number;
     },
+    countEntries: number,
   ) {
     this.idle.push(...connections);
+    this.counts = new CountCache(countEntries);
   }
 
   /** Opens the instance, wipes the spill folder, locks DuckDB down and fills the pool. */
@@ -137,12 +143,17 @@ export class Engine {
     const pool = [first];
     for (let i = 1; i < (options.connections ?? DEFAULT_CONNECTIONS); i++)
       pool.push(await instance.connect());
-    return new Engine(instance, pool, {
-      deadlineMs: options.queryDeadlineMs ?? 30_000,
-      maxWaiting: options.maxWaiting ?? 64,
-      tempDirectory: options.tempDirectory,
-      exportConnections: options.exportConnections ?? DEFAULT_EXPORT_CONNECTIONS,
-    });
+    return new Engine(
+      instance,
+      pool,
+      {
+        deadlineMs: options.queryDeadlineMs ?? 30_000,
+        maxWaiting: options.maxWaiting ?? 64,
+        tempDirectory: options.tempDirectory,
+        exportConnections: options.exportConnections ?? DEFAULT_EXPORT_CONNECTIONS,
+      },
+      options.countEntries ?? DEFAULT_COUNT_ENTRIES,
+    );
   }
 
   /** The spill folder: the one writable place DuckDB may use, where export pipes are made. */
@@ -236,6 +247,13 @@ export class Engine {
     );
   }
 
+  /** The `total_count` a count query answers, kept until a view is defined or dropped again. */
+  async count(sql: string, signal?: AbortSignal): Promise<number> {
+    return this.counts.count(sql, async () =>
+      Number((await this.queryJson(sql, [], signal))[0]?.total_count ?? 0),
+    );
+  }
+
   /** withConnection, also interrupted when the engine's query deadline passes. */
   private async withDeadline<T>(work: (connection: DuckDBConnection) => Promise<T>, signal?: AbortSignal) {
     const deadline = AbortSignal.timeout(this.limits.deadlineMs);
@@ -252,6 +270,7 @@ export class Engine {
   /** Defines (or redefines) a view over a Parquet file; a dataset's view adds its records' ordinals. */
   async defineView(name: string, parquetPath: string, kind: 'dataset' | 'plain' = 'plain'): Promise<void> {
     await this.query(parquetViewSql(name, parquetPath, kind));
+    this.counts.clear();
   }
 
   /** (Re)creates a small in-memory table from JSON rows, typed by a `from_json` structure. */
@@ -261,11 +280,13 @@ export class Engine {
       `CREATE OR REPLACE TABLE ${quoteIdentifier(name)} AS SELECT unnest(from_json($1, ${shape}), recursive := true)`,
       [rowsJson],
     );
+    this.counts.clear();
   }
 
   /** Drops a view if it exists. */
   async dropView(name: string): Promise<void> {
     await this.query(`DROP VIEW IF EXISTS ${quoteIdentifier(name)}`);
+    this.counts.clear();
   }
 
   close(): void {

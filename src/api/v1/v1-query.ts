@@ -187,8 +187,8 @@ export async function runV1Search(
   signal: AbortSignal,
 ): Promise<V1SearchResult> {
   const lang = languageOf(params);
-  const [countRows, rows, groups] = await Promise.all([
-    engine.queryJson(compiled.countSql, [], signal),
+  const [nhits, rows, groups] = await Promise.all([
+    engine.count(compiled.countSql, signal),
     params.rows > 0 ? engine.queryJson(compiled.sql, [], signal) : Promise.resolve([]),
     params.facet.length
       ? enumerateFacets(
@@ -205,5 +205,5 @@ export async function runV1Search(
         )
       : Promise.resolve(null),
   ]);
-  return { nhits: Number(countRows[0]?.total_count ?? 0), rows, groups };
+  return { nhits, rows, groups };
 }
