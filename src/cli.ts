@@ -8,6 +8,7 @@ import { KEY_CREATE_FLAGS, PORTAL_FLAGS, USER_ADD_FLAGS } from './cli/accounts.j
 import { BENCH_FLAGS } from './cli/bench.js';
 import { buildCommand } from './cli/flags.js';
 import { INGEST_FLAGS, SAMPLE_FLAGS } from './cli/ingest.js';
+import { checkPortalFolder, onPortal } from './cli/portal-folder.js';
 import { SERVE_FLAGS } from './cli/serve.js';
 
 const COMMANDS: readonly Command[] = [
@@ -16,34 +17,37 @@ const COMMANDS: readonly Command[] = [
     summary: 'serve a portal: the Explore API, its web pages and the operations endpoints',
     flags: SERVE_FLAGS,
     env: true,
-    action: async (flags) => (await import('./server.js')).main(flags),
+    action: async (flags) => {
+      await checkPortalFolder(flags.portal, false);
+      await (await import('./server.js')).main(flags);
+    },
   }),
   buildCommand({
     name: 'ingest',
     summary: 'publish a file (CSV, TSV, JSON, JSON lines, GeoJSON, Parquet, xlsx) as a dataset',
     args: { '<file>': 'a file, or an http:// or https:// URL' },
     flags: INGEST_FLAGS,
-    action: async (flags, [file]) => (await import('./ingest/command.js')).main(flags, file!),
+    action: onPortal(true, async (flags, [file]) => (await import('./ingest/command.js')).main(flags, file!)),
   }),
   group('keys', 'API keys', [
     buildCommand({
       name: 'create',
       summary: 'create a key and print it, once',
       flags: KEY_CREATE_FLAGS,
-      action: async (flags) => (await import('./auth/command.js')).create(flags),
+      action: onPortal(false, async (flags) => (await import('./auth/command.js')).create(flags)),
     }),
     buildCommand({
       name: 'list',
       summary: 'list the keys: id, user, groups, created, state',
       flags: PORTAL_FLAGS,
-      action: async (flags) => (await import('./auth/command.js')).list(flags),
+      action: onPortal(false, async (flags) => (await import('./auth/command.js')).list(flags)),
     }),
     buildCommand({
       name: 'revoke',
       summary: 'revoke a key (refused at once, no restart)',
       args: { '<key-id>': 'the id `keys list` shows' },
       flags: PORTAL_FLAGS,
-      action: async (flags, [id]) => (await import('./auth/command.js')).revoke(flags, id!),
+      action: onPortal(false, async (flags, [id]) => (await import('./auth/command.js')).revoke(flags, id!)),
     }),
   ]),
   group('users', 'the users who sign in on the web pages', [
@@ -52,27 +56,31 @@ const COMMANDS: readonly Command[] = [
       summary: 'add a user; the password is the first line of standard input',
       args: { '<name>': 'the user name' },
       flags: USER_ADD_FLAGS,
-      action: async (flags, [name]) => (await import('./auth/users-command.js')).add(flags, name!),
+      action: onPortal(false, async (flags, [name]) =>
+        (await import('./auth/users-command.js')).add(flags, name!),
+      ),
     }),
     buildCommand({
       name: 'list',
       summary: 'list the users: name, groups, created',
       flags: PORTAL_FLAGS,
-      action: async (flags) => (await import('./auth/users-command.js')).list(flags),
+      action: onPortal(false, async (flags) => (await import('./auth/users-command.js')).list(flags)),
     }),
     buildCommand({
       name: 'remove',
       summary: "remove a user and revoke the user's keys",
       args: { '<name>': 'the user name' },
       flags: PORTAL_FLAGS,
-      action: async (flags, [name]) => (await import('./auth/users-command.js')).remove(flags, name!),
+      action: onPortal(false, async (flags, [name]) =>
+        (await import('./auth/users-command.js')).remove(flags, name!),
+      ),
     }),
   ]),
   buildCommand({
     name: 'sample',
     summary: 'build the sample portal from the npm package vega-datasets',
     flags: SAMPLE_FLAGS,
-    action: async (flags) => (await import('./ingest/sample.js')).main(flags),
+    action: onPortal(true, async (flags) => (await import('./ingest/sample.js')).main(flags)),
   }),
   buildCommand({
     name: 'bench',

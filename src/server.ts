@@ -203,17 +203,26 @@ export async function main(flags: ServeFlags): Promise<void> {
     cacheBytes: flags.cacheSize,
   });
   const httpServer = createHttpServer(server);
-  httpServer.listen(flags.port, flags.host, () => {
-    const count = server.services.portal().datasets.size;
-    const { port } = httpServer.address() as AddressInfo;
-    log.info(`${count} datasets on http://${flags.host}:${port}/api/explore/v2.1/catalog/datasets`);
-  });
   const operationsServer = separateOperations ? http.createServer(server.operations) : null;
+  const operationsHost = flags.metricsHost ?? flags.host;
+  try {
+    await listen(httpServer, flags.port, flags.host);
+    if (operationsServer) await listen(operationsServer, flags.metricsPort!, operationsHost);
+  } catch (error) {
+    httpServer.close();
+    server.close();
+    throw error;
+  }
+  const count = server.services.portal().datasets.size;
+  const { port } = httpServer.address() as AddressInfo;
+  const portalDir = path.resolve(flags.portal);
+  log.info(
+    { portal_dir: portalDir },
+    `${count} datasets on http://${flags.host}:${port}/api/explore/v2.1/catalog/datasets`,
+  );
   if (operationsServer) {
-    const host = flags.metricsHost ?? flags.host;
-    operationsServer.listen(flags.metricsPort, host, () => {
-      log.info(`/livez, /readyz and /metrics on http://${host}:${flags.metricsPort}`);
-    });
+    const { port: operationsPort } = operationsServer.address() as AddressInfo;
+    log.info(`/livez, /readyz and /metrics on http://${operationsHost}:${operationsPort}`);
   }
   handleSignals({
     portal: server,
@@ -221,5 +230,24 @@ export async function main(flags: ServeFlags): Promise<void> {
     operations: operationsServer,
     drainTimeoutSeconds: flags.drainTimeout,
     log,
+  });
+}
+
+/** Listens on `host:port`; a port in use (or any other refusal) is one clear Error. */
+function listen(server: http.Server, port: number, host: string): Promise<void> {
+  return new Promise((resolve, reject) => {
+    const refused = (error: NodeJS.ErrnoException): void =>
+      reject(
+        new Error(
+          error.code === 'EADDRINUSE'
+            ? `port ${port} is in use on ${host}`
+            : `cannot listen on ${host}:${port}: ${error.message}`,
+        ),
+      );
+    server.once('error', refused);
+    server.listen(port, host, () => {
+      server.off('error', refused);
+      resolve();
+    });
   });
 }

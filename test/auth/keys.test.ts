@@ -14,6 +14,7 @@ import {
 } from '../../src/auth/keys.js';
 import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
+import { ensurePortalFile } from '../../src/ingest/portal-file.js';
 
 const run = promisify(execFile);
 const CLI = path.resolve('bin/duckportal.cjs');
@@ -22,6 +23,7 @@ describe('API keys', () => {
   let dir: string;
   beforeEach(async () => {
     dir = await mkdtemp(path.join(os.tmpdir(), 'duckportal-keys-'));
+    await ensurePortalFile(dir);
   });
   afterEach(() => rm(dir, { recursive: true, force: true }));
 
@@ -144,6 +146,6 @@ describe('API keys', () => {
     const unknown = await run(CLI, ['keys', 'revoke', 'nope', '--portal', dir]).catch(
       (error: unknown) => error,
     );
-    expect(unknown).to.include({ code: 1, stderr: 'duckportal: no key nope\n' });
+    expect(unknown).to.include({ code: 1, stderr: `portal: ${dir}\nduckportal: no key nope\n` });
   });
 });

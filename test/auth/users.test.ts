@@ -8,6 +8,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { KeyStore } from '../../src/auth/keys.js';
 import { USERS_FILE, UserStore, type PasswordDeriver, type ScryptCost } from '../../src/auth/users.js';
+import { ensurePortalFile } from '../../src/ingest/portal-file.js';
 
 const CLI = path.resolve('bin/duckportal.cjs');
 
@@ -25,6 +26,7 @@ describe('portal users', () => {
   let dir: string;
   beforeEach(async () => {
     dir = await mkdtemp(path.join(os.tmpdir(), 'duckportal-users-'));
+    await ensurePortalFile(dir);
   });
   afterEach(() => rm(dir, { recursive: true, force: true }));
 

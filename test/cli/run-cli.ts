@@ -11,17 +11,21 @@ export interface Ran {
   readonly stderr: string;
 }
 
-/** Runs `duckportal ...args` to its end; `env` is added to this process's environment. */
-export function runCli(
-  args: readonly string[],
-  env: Record<string, string> = {},
-  input?: string,
-): Promise<Ran> {
+/** How to run it: variables added to this process's environment, a folder to run in, its input. */
+export interface RunOptions {
+  readonly env?: Record<string, string>;
+  readonly cwd?: string;
+  readonly input?: string;
+}
+
+/** Runs `duckportal ...args` to its end. */
+export function runCli(args: readonly string[], options: RunOptions = {}): Promise<Ran> {
   return new Promise((resolve) => {
-    const child = execFile(CLI, args, { env: { ...process.env, ...env } }, (error, stdout, stderr) =>
+    const how = { env: { ...process.env, ...options.env }, ...(options.cwd ? { cwd: options.cwd } : {}) };
+    const child = execFile(CLI, args, how, (error, stdout, stderr) =>
       resolve({ code: error ? Number(error.code) : 0, stdout, stderr }),
     );
-    child.stdin?.end(input ?? '');
+    child.stdin?.end(options.input ?? '');
   });
 }
 

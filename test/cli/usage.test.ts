@@ -160,14 +160,14 @@ describe('the command line', () => {
     }
     expect(flagsWin.output().stdout).to.include('"msg":"request"');
     // A variable's bad value is a usage error naming the variable.
-    const badPort = await runCli(['serve'], { ...env, DUCKPORTAL_PORT: 'abc' });
+    const badPort = await runCli(['serve'], { env: { ...env, DUCKPORTAL_PORT: 'abc' } });
     expect(badPort).to.deep.equal({
       code: 2,
       stdout: '',
       stderr:
         "duckportal: option '--port <PORT>' value 'abc' from env 'DUCKPORTAL_PORT' is invalid. expected a port number, 0 to 65535\n",
     });
-    const badToggle = await runCli(['serve'], { ...env, DUCKPORTAL_TRUST_PROXY: 'maybe' });
+    const badToggle = await runCli(['serve'], { env: { ...env, DUCKPORTAL_TRUST_PROXY: 'maybe' } });
     expect(badToggle).to.deep.equal({
       code: 2,
       stdout: '',

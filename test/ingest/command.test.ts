@@ -74,7 +74,9 @@ describe('ingest: command', () => {
       'name',
     ]);
     expect(stdout).to.match(/^towns: 1 records, 4 fields -> .*towns\n$/);
-    expect(stderr).to.match(/^towns: \[0\.\d s\] reading /);
+    expect(stderr).to.match(
+      new RegExp(`^portal: ${portal} \\(new portal\\)\ntowns: \\[0\\.\\d s\\] reading `),
+    );
     expect(stderr).to.include('writing data.parquet');
     expect((await readDatasetFile(portal, 'towns')).fields.map((f) => f.name)).to.deep.equal([
       'name',
