@@ -57,7 +57,7 @@ typecheck: install grammar
 # packages when missing (as root, or through sudo); without either, stop with the command.
 # TEST_TOOLS are commands, TEST_PYTHON_MODULES modules of Debian's own python3 (/usr/bin/python3:
 # Debian's modules are not on another python's path).
-TEST_TOOLS := ogrinfo:gdal-bin rapper:raptor2-utils chromium:chromium curl:curl
+TEST_TOOLS := ogrinfo:gdal-bin rapper:raptor2-utils chromium:chromium redis-server:redis-server haproxy:haproxy curl:curl
 TEST_PYTHON_MODULES := rdflib:python3-rdflib openpyxl:python3-openpyxl
 
 test-deps:

@@ -27,6 +27,7 @@ import {
   servePortal,
   type MeasuredRatio,
 } from './harness.js';
+import { benchReplicas, replicasTable } from './replicas.js';
 import { benchHttpCache, HTTP_CACHE_CLIENTS, type HttpCacheResult } from './http-cache.js';
 
 /** The benches' server keeps no answer: each request is a miss, and they time the work of answering. */
@@ -70,6 +71,8 @@ export async function main(flags: BenchFlags): Promise<void> {
     log('bench: HTTP caching');
     const cached = await servePortal(portalDir, flags.port + 2, threads);
     const httpCache = await benchHttpCache(cached, flags.loadSeconds).finally(() => cached.stop());
+    log('bench: two replicas behind HAProxy');
+    const replicas = await benchReplicas(portalDir, flags.port + 1, threads, flags.loadSeconds, NO_CACHE);
     if (flags.peers) {
       log('bench: loading PostgreSQL and SQLite');
       peers.push(...(await startPeers(duckdb, peersDir)));
@@ -93,6 +96,7 @@ export async function main(flags: BenchFlags): Promise<void> {
       scaling,
       load,
       httpCache,
+      replicas,
       exports,
     };
     const comparison = previous ? compareRatios(previous, json) : null;
@@ -154,6 +158,13 @@ export async function main(flags: BenchFlags): Promise<void> {
       '## HTTP caching (a server with its response cache on, the default 128MB)',
       '',
       httpCacheText(httpCache),
+      '',
+      '## Two replicas behind HAProxy vs one server (10-row pages, closed loops)',
+      '',
+      `Two \`serve\` processes over the bench portal behind HAProxy running deploy/haproxy.cfg, each with the DuckDB threads`,
+      `of the single server, on the same machine (they share its ${host.cores} cores); ${flags.loadSeconds} s per level, response cache off.`,
+      '',
+      replicasTable(replicas),
       '',
       '## Exports over HTTP vs DuckDB COPY of the same bytes to a file',
       '',

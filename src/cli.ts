@@ -86,9 +86,22 @@ const COMMANDS: readonly Command[] = [
     name: 'bench',
     summary: 'measure this machine against plain DuckDB, PostgreSQL and SQLite (writes bench/results/)',
     flags: BENCH_FLAGS,
-    action: async (flags) => (await import('../bench/run.js')).main(flags),
+    action: async (flags) => (await benchModule()).main(flags),
   }),
 ];
+
+/** The bench, which a checkout has: the npm package ships the server and the commands, not bench/. */
+async function benchModule(): Promise<typeof import('../bench/run.js')> {
+  try {
+    return await import('../bench/run.js');
+  } catch (error) {
+    if ((error as Error).message.includes('bench/run.js'))
+      throw new Error(
+        'bench runs in a checkout of duckportal (make bench): the npm package does not ship it',
+      );
+    throw error;
+  }
+}
 
 /** Errors after which the usage is shown: the command line itself was wrong. */
 const SHOW_USAGE = new Set([

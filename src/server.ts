@@ -8,7 +8,8 @@ import { createApp } from './api/app.js';
 import { answerClientError, MAX_HEADER_BYTES } from './api/request-guards.js';
 import type { Guard, Services } from './api/services.js';
 import { KeyStore } from './auth/keys.js';
-import { ExportSlots, QuotaCounter } from './auth/quota.js';
+import { ExportSlots, QuotaCounter, type CallCounter, type SlotCounter } from './auth/quota.js';
+import { QuotaStore } from './auth/quota-store.js';
 import { portalSecret } from './auth/record-ids.js';
 import { Sessions } from './auth/sessions.js';
 import { SignInLimiter } from './auth/sign-in-limit.js';
@@ -41,6 +42,8 @@ export interface ServerOptions {
   readonly separateOperations?: boolean;
   /** Take the client's address, scheme and host from X-Forwarded-* (`--trust-proxy`). */
   readonly trustProxy?: boolean;
+  /** Where the quota counters are kept when shared by replicas (`--quota-store`); else in this process. */
+  readonly quotaStore?: QuotaStore;
 }
 
 /** A running portal: its services and a way to reload the directory or stop. */
@@ -72,8 +75,9 @@ export async function openPortal(options: ServerOptions): Promise<PortalServer> 
   });
   let portal = await definePortalViews(engine, folder, await loadPortal(portalDir), null, log);
   let catalog = await defineCatalog(engine, portal);
-  let limits = guardLimits(portal);
   const secret = portalSecret(portalDir);
+  const store = options.quotaStore ?? null;
+  let limits = guardLimits(portal, store, secret);
   const guard: Guard = {
     keys: new KeyStore(portalDir),
     users: new UserStore(portalDir),
@@ -92,6 +96,7 @@ export async function openPortal(options: ServerOptions): Promise<PortalServer> 
     responses,
   };
   const metrics = new Metrics(path.basename(portalDir), engine, () => portal);
+  store?.register(metrics.registry);
   const services: Services = {
     engine,
     portal: () => portal,
@@ -110,7 +115,8 @@ export async function openPortal(options: ServerOptions): Promise<PortalServer> 
       const current = scope === null ? versions.catalog : versions.datasets.get(scope);
       return current?.tag === version;
     });
-    if (JSON.stringify(portal.settings.quotas) !== limits.settings) limits = guardLimits(portal);
+    if (JSON.stringify(portal.settings.quotas) !== limits.settings)
+      limits = guardLimits(portal, store, secret);
     return portal;
   };
   let reloads: Promise<Portal> = Promise.resolve(portal);
@@ -140,14 +146,19 @@ export async function openPortal(options: ServerOptions): Promise<PortalServer> 
   };
 }
 
-/** Counters for the quotas of portal.json; kept across reloads that leave the quotas unchanged. */
-function guardLimits(portal: Portal): { settings: string; quotas: QuotaCounter; exportSlots: ExportSlots } {
+/**
+ * Counters for the quotas of portal.json, in this process or in the shared store (which falls
+ * back on those of this process while it does not answer); kept across reloads that leave the
+ * quotas unchanged.
+ */
+function guardLimits(
+  portal: Portal,
+  store: QuotaStore | null,
+  secret: Buffer,
+): { settings: string; quotas: CallCounter; exportSlots: SlotCounter } {
   const { quotas } = portal.settings;
-  return {
-    settings: JSON.stringify(quotas),
-    quotas: new QuotaCounter(quotas),
-    exportSlots: new ExportSlots(quotas.concurrent_exports),
-  };
+  const local = { quotas: new QuotaCounter(quotas), exportSlots: new ExportSlots(quotas.concurrent_exports) };
+  return { settings: JSON.stringify(quotas), ...(store ? store.counters(secret, quotas, local) : local) };
 }
 
 async function defineCatalog(engine: Engine, portal: Portal): Promise<QuerySource> {
@@ -192,7 +203,9 @@ export function createHttpServer(portal: PortalServer): http.Server {
 export async function main(flags: ServeFlags): Promise<void> {
   const log = createLogger(flags.logLevel, flags.logFormat);
   const separateOperations = flags.metricsPort !== undefined;
+  const quotaStore = flags.quotaStore && (await QuotaStore.connect(flags.quotaStore, log));
   const server = await openPortal({
+    ...(quotaStore ? { quotaStore } : {}),
     portalDir: flags.portal,
     separateOperations,
     trustProxy: flags.trustProxy,

@@ -29,7 +29,7 @@ export async function sendExport(
   file: ExportFile,
   write: () => Promise<Readable>,
 ): Promise<void> {
-  const release = services.guard.exportSlots().acquire(callerState(ctx).caller);
+  const release = await services.guard.exportSlots().acquire(callerState(ctx).caller);
   if (!release) {
     services.metrics.refused('exports');
     throw new ApiError(

@@ -8,7 +8,7 @@ import { datasetAccess, type DatasetAccess } from '../auth/access.js';
 import { callerState } from '../auth/middleware.js';
 import { needsOpaqueIds, recordIdKey } from '../auth/record-ids.js';
 import type { Identities } from '../auth/middleware.js';
-import type { ExportSlots, QuotaCounter } from '../auth/quota.js';
+import type { CallCounter, SlotCounter } from '../auth/quota.js';
 import type { SignInLimiter } from '../auth/sign-in-limit.js';
 import { querySource } from '../catalog/source.js';
 import type { PortalVersions } from '../http/etag.js';
@@ -50,8 +50,8 @@ export interface Guard extends Identities {
   /** The portal's secret, which keys the opaque record ids of audiences (src/auth/record-ids.ts). */
   readonly secret: Buffer;
   /** The counters of the quotas in portal.json (new counters when a reload changes them). */
-  quotas(): QuotaCounter;
-  exportSlots(): ExportSlots;
+  quotas(): CallCounter;
+  exportSlots(): SlotCounter;
 }
 
 /** The dataset named in the path, or 404 NotFoundResource. */

@@ -6,7 +6,7 @@ import type { Context, Next } from 'koa';
 import { ApiError } from '../api/errors.js';
 import type { KeyOwner, KeyStore } from './keys.js';
 import { presentedKey } from './keys.js';
-import type { Caller, QuotaCounter, QuotaKind } from './quota.js';
+import type { CallCounter, Caller, QuotaKind } from './quota.js';
 import { SESSION_COOKIE, type Session, type Sessions } from './sessions.js';
 import type { UserStore } from './users.js';
 
@@ -89,9 +89,9 @@ export function refuseUnauthenticated() {
 }
 
 /** Counts the call; sets the X-RateLimit-* headers on every answer; 429 once a quota is spent. */
-export function rateLimit(quotas: () => QuotaCounter, refused: (kind: QuotaKind) => void) {
+export function rateLimit(quotas: () => CallCounter, refused: (kind: QuotaKind) => void) {
   return async (ctx: Context, next: Next): Promise<void> => {
-    const decision = quotas().take(callerState(ctx).caller);
+    const decision = await quotas().take(callerState(ctx).caller);
     const resetSeconds = Math.ceil((decision.resetAt.getTime() - Date.now()) / 1000);
     if (decision.limit !== null) {
       ctx.set({

@@ -1,5 +1,6 @@
 // Daily API call quotas (per key, per anonymous IP, per portal) and a cap on concurrent exports.
-// Counting is synchronous, so parallel requests cannot both take the last call of a quota.
+// Counted in this process synchronously, so parallel requests cannot both take the last call of a
+// quota; src/auth/quota-store.ts counts the same buckets in Redis for replicas.
 import type { Quotas } from '../catalog/schema.js';
 
 const DAY_MS = 86_400_000;
@@ -23,8 +24,62 @@ export interface QuotaDecision {
 
 export type QuotaKind = 'ip' | 'key' | 'portal';
 
-/** Call counters of the current UTC day. */
-export class QuotaCounter {
+/** Counts calls against the daily quotas: in this process (QuotaCounter) or in a shared store. */
+export interface CallCounter {
+  /** Counts one call of `caller` if every quota it falls under has room; refused calls are not counted. */
+  take(caller: Caller): QuotaDecision | Promise<QuotaDecision>;
+}
+
+/** Caps the exports a caller runs at once: in this process (ExportSlots) or in a shared store. */
+export interface SlotCounter {
+  /** A release function, or null when the caller already runs its maximum of exports. */
+  acquire(caller: Caller): (() => void) | null | Promise<(() => void) | null>;
+  /** Slots taken through this counter and not released yet: the exports of this process. */
+  readonly size: number;
+}
+
+/** A daily quota a call counts against: the name of its counter, its limit, its kind. */
+export interface Bucket {
+  readonly name: string;
+  readonly limit: number;
+  readonly kind: QuotaKind;
+}
+
+/** The day (since the epoch, UTC) of `time`; every call counter starts again at the next. */
+export const dayOf = (time: number): number => Math.floor(time / DAY_MS);
+
+/** When the counters of `day` start again. */
+export const resetOf = (day: number): Date => new Date((day + 1) * DAY_MS);
+
+/** The quotas a call of `caller` counts against (those without a limit left out). */
+export function bucketsOf(quotas: Quotas, caller: Caller): Bucket[] {
+  const own: [string, number | null, QuotaKind] =
+    caller.keyId === null
+      ? [`ip:${caller.ip}`, quotas.per_ip, 'ip']
+      : [`key:${caller.keyId}`, quotas.per_key, 'key'];
+  const buckets: [string, number | null, QuotaKind][] = [own, ['portal', quotas.portal, 'portal']];
+  return buckets.flatMap(([name, limit, kind]) => (limit === null ? [] : [{ name, limit, kind }]));
+}
+
+/**
+ * The decision on a call, given the counts of its buckets (the call included when allowed) and
+ * the bucket that refused it; the headers describe the quota closest to running out.
+ */
+export function decide(
+  buckets: readonly Bucket[],
+  counts: readonly number[],
+  refused: Bucket | null,
+  resetAt: Date,
+): QuotaDecision {
+  const outcome = { allowed: refused === null, resetAt, refusedBy: refused?.kind ?? null };
+  const left = buckets.map((bucket, i) => Math.max(0, bucket.limit - (counts[i] ?? 0)));
+  if (buckets.length === 0) return { ...outcome, limit: null, remaining: null };
+  const tightest = left.indexOf(Math.min(...left));
+  return { ...outcome, limit: buckets[tightest]!.limit, remaining: left[tightest]! };
+}
+
+/** Call counters of the current UTC day, in this process. */
+export class QuotaCounter implements CallCounter {
   private day = -1;
   private readonly counts = new Map<string, number>();
 
@@ -33,42 +88,22 @@ export class QuotaCounter {
     private readonly now: () => number = Date.now,
   ) {}
 
-  /** Counts one call of `caller` if every quota it falls under has room; refused calls are not counted. */
   take(caller: Caller): QuotaDecision {
-    const now = this.now();
-    const day = Math.floor(now / DAY_MS);
+    const day = dayOf(this.now());
     if (day !== this.day) {
       this.day = day;
       this.counts.clear();
     }
-    const resetAt = new Date((day + 1) * DAY_MS);
-    const own = caller.keyId === null ? this.quotas.per_ip : this.quotas.per_key;
-    const buckets: [string, number | null, QuotaKind][] = [
-      caller.keyId === null ? [`ip:${caller.ip}`, own, 'ip'] : [`key:${caller.keyId}`, own, 'key'],
-      ['portal', this.quotas.portal, 'portal'],
-    ];
-    const limited = buckets.filter((b): b is [string, number, QuotaKind] => b[1] !== null);
-    const spent = limited.find(([name, max]) => (this.counts.get(name) ?? 0) >= max);
-    const allowed = spent === undefined;
-    const refusedBy = spent?.[2] ?? null;
-    if (allowed) for (const [name] of limited) this.counts.set(name, (this.counts.get(name) ?? 0) + 1);
-    if (limited.length === 0) return { allowed, limit: null, remaining: null, resetAt, refusedBy };
-    // The headers describe the quota closest to running out.
-    const [name, max] = limited.reduce((a, b) =>
-      b[1] - (this.counts.get(b[0]) ?? 0) < a[1] - (this.counts.get(a[0]) ?? 0) ? b : a,
-    );
-    return {
-      allowed,
-      limit: max,
-      remaining: Math.max(0, max - (this.counts.get(name) ?? 0)),
-      resetAt,
-      refusedBy,
-    };
+    const buckets = bucketsOf(this.quotas, caller);
+    const count = (bucket: Bucket): number => this.counts.get(bucket.name) ?? 0;
+    const refused = buckets.find((bucket) => count(bucket) >= bucket.limit) ?? null;
+    if (refused === null) for (const bucket of buckets) this.counts.set(bucket.name, count(bucket) + 1);
+    return decide(buckets, buckets.map(count), refused, resetOf(day));
   }
 }
 
 /** Concurrent exports per caller: a slot is taken for the length of one export. */
-export class ExportSlots {
+export class ExportSlots implements SlotCounter {
   private readonly running = new Map<string, number>();
 
   constructor(private readonly perCaller: number | null) {}
@@ -90,7 +125,6 @@ export class ExportSlots {
     };
   }
 
-  /** Exports running now, all callers together (for tests and the status log). */
   get size(): number {
     let total = 0;
     for (const count of this.running.values()) total += count;

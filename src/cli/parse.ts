@@ -43,3 +43,11 @@ export function commaList(text: string): string[] {
     .map((item) => item.trim())
     .filter((item) => item !== '');
 }
+
+/** A Redis server's URL: redis:// or rediss:// (TLS), a host, maybe a port, a password, a database. */
+export function redisUrl(text: string): string {
+  const url = URL.canParse(text) ? new URL(text) : null;
+  if (!url || !['redis:', 'rediss:'].includes(url.protocol) || url.hostname === '')
+    throw new Error('expected a Redis URL such as redis://127.0.0.1:6379');
+  return text;
+}

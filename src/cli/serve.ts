@@ -1,6 +1,6 @@
 // `duckportal serve`: its flags (each also a DUCKPORTAL_<FLAG> variable) and their defaults.
 import { choice, optionalText, optionalValue, text, toggle, value, type FlagValues } from './flags.js';
-import { duckdbSize, port, positiveNumber, size, wholeNumber } from './parse.js';
+import { duckdbSize, port, positiveNumber, redisUrl, size, wholeNumber } from './parse.js';
 
 /**
  * DuckDB's memory limit unless `--memory-limit` says otherwise. DuckDB's own default (80% of RAM)
@@ -58,6 +58,11 @@ export const SERVE_FLAGS = {
   trustProxy: toggle('take the client address, scheme and host from X-Forwarded-* (behind a proxy)'),
   logLevel: choice('LEVEL', 'the lowest level logged', LOG_LEVELS, 'info'),
   logFormat: choice('FORMAT', 'one JSON object a line, or pretty lines for a person', LOG_FORMATS, 'json'),
+  quotaStore: optionalValue(
+    'URL',
+    'keep the quota counters in Redis (redis://HOST:PORT), shared by replicas',
+    redisUrl,
+  ),
   drainTimeout: value(
     'SECONDS',
     'on SIGTERM/SIGINT, how long requests in flight may take to finish before they are cut',

@@ -23,13 +23,14 @@ export interface ServeProcess {
   kill(): Promise<void>;
 }
 
-/** Starts `serve --portal portalDir --port <free>` with `args` and waits for it to listen. */
+/** Starts `serve --portal portalDir --port <free>` with `args` and waits for it to listen (`command`: another duckportal). */
 export async function startServeProcess(
   portalDir: string,
   args: readonly string[] = [],
+  command = CLI,
 ): Promise<ServeProcess> {
   const port = await freePort();
-  const child = spawn(CLI, ['serve', '--portal', portalDir, '--port', String(port), ...args], {
+  const child = spawn(command, ['serve', '--portal', portalDir, '--port', String(port), ...args], {
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let stdout = '';
