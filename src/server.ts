@@ -226,6 +226,14 @@ export async function main(flags: ServeFlags): Promise<void> {
     server.close();
     throw error;
   }
+  // Before the start-up line: a signal sent on reading it must find its handler (else it kills).
+  handleSignals({
+    portal: server,
+    server: httpServer,
+    operations: operationsServer,
+    drainTimeoutSeconds: flags.drainTimeout,
+    log,
+  });
   const count = server.services.portal().datasets.size;
   const { port } = httpServer.address() as AddressInfo;
   const portalDir = path.resolve(flags.portal);
@@ -237,13 +245,6 @@ export async function main(flags: ServeFlags): Promise<void> {
     const { port: operationsPort } = operationsServer.address() as AddressInfo;
     log.info(`/livez, /readyz and /metrics on http://${operationsHost}:${operationsPort}`);
   }
-  handleSignals({
-    portal: server,
-    server: httpServer,
-    operations: operationsServer,
-    drainTimeoutSeconds: flags.drainTimeout,
-    log,
-  });
 }
 
 /** Listens on `host:port`; a port in use (or any other refusal) is one clear Error. */

@@ -25,10 +25,33 @@ export function downloadSize(text: string): number {
   return Number(match[1]) * 1024 ** power;
 }
 
+/** `public` or `restricted`. */
+export function visibility(text: string): Visibility {
+  const found = VISIBILITIES.find((v) => v === text);
+  if (!found) throw new Error(`expected ${VISIBILITIES.join(' or ')}`);
+  return found;
+}
+
+const VISIBILITIES = ['public', 'restricted'] as const;
+export type Visibility = (typeof VISIBILITIES)[number];
+
+/** Metadata flags: each, when given, replaces what the dataset had (hand edits included). */
 export const INGEST_FLAGS = {
   portal: text('DIR', 'the portal folder'),
   id: text('ID', 'the dataset id'),
+  replace: toggle('publish a new version of an existing dataset; what a flag does not give again is kept'),
   title: optionalText('TEXT', 'the dataset title (default: the id)'),
+  description: optionalText('HTML', 'the dataset description'),
+  keyword: repeated('WORD', 'a keyword'),
+  theme: repeated('THEME', 'a theme'),
+  license: optionalText('NAME', 'the license'),
+  publisher: optionalText('NAME', 'who publishes the data'),
+  language: optionalText('CODE', 'the language of the data (en, fr...)'),
+  visibility: optionalValue(
+    'public|restricted',
+    'restricted: only the audiences of its access list see it',
+    visibility,
+  ),
   format: optionalValue(
     'FORMAT',
     'csv, tsv, json, jsonl, geojson, parquet or xlsx (default: by extension, then content)',

@@ -1,5 +1,8 @@
 // `duckportal ingest <file> --portal DIR --id ID [...]`: the parsed flags -> ingest().
+import { lstat } from 'node:fs/promises';
+import path from 'node:path';
 import type { IngestFlags } from '../cli/ingest.js';
+import type { MetasInput } from './dataset-file.js';
 import { ingest, type IngestOptions } from './ingest.js';
 import { stderrProgress } from './progress.js';
 
@@ -10,6 +13,8 @@ export function ingestOptions(flags: IngestFlags, file: string): IngestOptions {
     portal: flags.portal,
     id: flags.id,
     ...(flags.title !== undefined ? { title: flags.title } : {}),
+    metas: givenMetas(flags),
+    ...(flags.visibility !== undefined ? { visibility: flags.visibility } : {}),
     ...(flags.format !== undefined ? { format: flags.format } : {}),
     ...(flags.geoPoint !== undefined ? { geoPoint: flags.geoPoint } : {}),
     facets: flags.facet.flat(),
@@ -23,8 +28,26 @@ export function ingestOptions(flags: IngestFlags, file: string): IngestOptions {
   };
 }
 
-/** Runs the ingest command and prints where the dataset went. */
+/** The `default` metas the flags give; those not given keep the dataset's. */
+function givenMetas(flags: IngestFlags): MetasInput {
+  const given = {
+    description: flags.description,
+    keyword: flags.keyword.length > 0 ? flags.keyword : undefined,
+    theme: flags.theme.length > 0 ? flags.theme : undefined,
+    license: flags.license,
+    publisher: flags.publisher,
+    language: flags.language,
+  };
+  return { default: Object.fromEntries(Object.entries(given).filter(([, value]) => value !== undefined)) };
+}
+
+/** Runs the ingest command and prints where the dataset went; an existing dataset needs --replace. */
 export async function main(flags: IngestFlags, file: string): Promise<void> {
+  const current = path.join(flags.portal, 'datasets', flags.id);
+  if (!flags.replace && (await lstat(current).catch(() => null)))
+    throw new Error(
+      `${flags.id}: the portal has this dataset already (--replace publishes a new version of it)`,
+    );
   const report = await ingest(ingestOptions(flags, file));
   process.stdout.write(
     `${report.datasetId}: ${report.recordsCount} records, ${report.fields.length} fields -> ${report.directory}\n`,

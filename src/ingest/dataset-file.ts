@@ -40,8 +40,15 @@ export async function readPreviousDatasetFile(file: string): Promise<DatasetFile
   return parsed.data;
 }
 
-function mergeField(field: Field, previous: Field | undefined, settings: FieldSettings | undefined): Field {
-  const kept = Object.entries(previous?.annotations ?? {}).filter(([name]) => !DERIVED_ANNOTATIONS.has(name));
+function mergeField(
+  field: Field,
+  previous: Field | undefined,
+  settings: FieldSettings | undefined,
+  replaceFacets: boolean,
+): Field {
+  const kept = Object.entries(previous?.annotations ?? {}).filter(
+    ([name]) => !DERIVED_ANNOTATIONS.has(name) && !(replaceFacets && name === 'facet'),
+  );
   const given = Object.entries(settings?.annotations ?? {}).map(([name, args]): [string, string[]] => [
     name,
     [...args],
@@ -82,6 +89,9 @@ export interface DatasetFileInput {
   readonly computed: ComputedFacts;
   readonly title?: string;
   readonly metas?: MetasInput;
+  readonly visibility?: DatasetFile['visibility'];
+  /** Facets given again: the previous version's facets are dropped, not kept beside them. */
+  readonly replaceFacets?: boolean;
   /** Settings by field name (names already resolved). */
   readonly fieldSettings?: Readonly<Record<string, FieldSettings>>;
 }
@@ -92,10 +102,12 @@ export function buildDatasetFile(input: DatasetFileInput): DatasetFile {
   const previousFields = new Map((previous?.fields ?? []).map((f) => [f.name, f]));
   const candidate = {
     dataset_uid: previous?.dataset_uid ?? newDatasetUid(),
-    visibility: previous?.visibility ?? 'public',
+    visibility: input.visibility ?? previous?.visibility ?? 'public',
     access: previous?.access ?? [],
     metas: mergeMetas(input.id, previous?.metas, input.metas ?? {}, input.title),
-    fields: input.fields.map((f) => mergeField(f, previousFields.get(f.name), input.fieldSettings?.[f.name])),
+    fields: input.fields.map((f) =>
+      mergeField(f, previousFields.get(f.name), input.fieldSettings?.[f.name], input.replaceFacets ?? false),
+    ),
     app_metas: previous?.app_metas ?? {},
     computed: input.computed,
   };

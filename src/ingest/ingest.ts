@@ -55,6 +55,8 @@ export interface IngestOptions {
   readonly nullTokens?: readonly string[];
   /** The field whose value identifies each record (unique, never empty). */
   readonly recordId?: string;
+  /** Who may read the dataset (default: what the previous version had, else public). */
+  readonly visibility?: DatasetFile['visibility'];
   /** Metas by template; each replaces the previous value of the same name. */
   readonly metas?: MetasInput;
   /** Labels, descriptions and annotations by field (name or source header). */
@@ -245,6 +247,8 @@ async function describeDataset(
     computed: await computeFacts(connection, dataPath, fields, isoNow()),
     ...(options.title !== undefined ? { title: options.title } : {}),
     ...(options.metas ? { metas: options.metas } : {}),
+    ...(options.visibility ? { visibility: options.visibility } : {}),
+    replaceFacets: (options.facets?.length ?? 0) > 0,
     fieldSettings: settingsByField(options.fields ?? {}, options.facets ?? [], (option, name) =>
       resolveField(option, name, names),
     ),

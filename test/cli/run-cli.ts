@@ -33,6 +33,7 @@ export function runCli(args: readonly string[], options: RunOptions = {}): Promi
 export interface Served {
   readonly base: string;
   readonly output: () => { stdout: string; stderr: string };
+  readonly signal: (name: NodeJS.Signals) => void;
   /** SIGTERM, then its exit code. */
   readonly stop: () => Promise<number | null>;
 }
@@ -55,6 +56,7 @@ export async function startServe(args: readonly string[], env: Record<string, st
   return {
     base: listening[1]!,
     output: () => ({ stdout, stderr }),
+    signal: (name) => void child.kill(name),
     stop: async () => {
       if (child.exitCode === null) child.kill('SIGTERM');
       await exited;
