@@ -124,9 +124,16 @@ describe('ingest: bad input', () => {
 
   it('through the CLI (-q): one line on stderr, exit 1, nothing on stdout', async () => {
     const file = await fixture(dir, 'garbage.csv', GARBAGE);
-    const failure = await run(CLI, ['ingest', file, '--portal', portal, '--id', 'kept', '-q']).catch(
-      (error: { code: number; stdout: string; stderr: string }) => error,
-    );
+    const failure = await run(CLI, [
+      'ingest',
+      file,
+      '--portal',
+      portal,
+      '--id',
+      'kept',
+      '--replace',
+      '-q',
+    ]).catch((error: { code: number; stdout: string; stderr: string }) => error);
     expect(failure).to.include({ code: 1, stdout: '' });
     expect((failure as { stderr: string }).stderr).to.equal(
       `duckportal: ${file}: binary data, not text (a NUL byte at character 9)\n`,

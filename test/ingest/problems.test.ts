@@ -179,9 +179,9 @@ describe('ingest: problems', () => {
     const args = ['ingest', file, '--portal', portal, '--id', 'places'];
     const { stderr } = await run(CLI, args);
     expect(stderr.trimEnd().split('\n').slice(-4)).to.deep.equal(SUMMARY.map((line) => `places: ${line}`));
-    const quiet = await run(CLI, [...args, '--quiet']);
+    const quiet = await run(CLI, [...args, '--replace', '--quiet']);
     expect(quiet.stderr).to.equal('');
-    const strict = await run(CLI, [...args, '--strict', '--quiet']).catch(
+    const strict = await run(CLI, [...args, '--replace', '--strict', '--quiet']).catch(
       (e: { code: number; stderr: string }) => e,
     );
     expect(strict).to.include({ code: 1 });

@@ -173,6 +173,7 @@ describe('replicas behind HAProxy with quotas in Redis', function () {
       dir,
       '--id',
       'words',
+      '--replace',
       '--quiet',
     ]);
     for (const replica of replicas) await reload(replica);
