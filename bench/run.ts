@@ -16,6 +16,7 @@ import { MEMORY_CASES } from './export-cases.js';
 import { benchExports, EXPORT_MAX_TURNS, EXPORT_MEASURING_MS, type ExportResult } from './exports.js';
 import { benchFacets } from './facets.js';
 import { benchPeer, startPeers, type Peer, type PeerTime } from './peers.js';
+import { benchClickHouse, clickHouseText, withClickHouse, type ClickHouseResult } from './clickhouse.js';
 import { benchLoad, type LoadResult } from './load.js';
 import { DEFAULT_MEMORY_LIMIT } from '../src/cli/serve.js';
 import type { BenchFlags } from '../src/cli/bench.js';
@@ -79,6 +80,13 @@ export async function main(flags: BenchFlags): Promise<void> {
     }
     const peerTimes: (PeerTime | null)[][] = [];
     for (const peer of peers) peerTimes.push(await benchPeer(peer, served, runs));
+    let clickhouse: ClickHouseResult | null = null;
+    if (flags.peers) {
+      log('bench: ClickHouse');
+      clickhouse = await withClickHouse(duckdb, path.join(peersDir, 'clickhouse'), threads, (server) =>
+        benchClickHouse(served, server, runs, flags.loadSeconds),
+      );
+    }
     const host = machine();
     const date = new Date().toISOString().slice(0, 10);
     const peerJson = Object.fromEntries(peers.map((p, i) => [p.name, peerTimes[i] ?? []]));
@@ -97,6 +105,7 @@ export async function main(flags: BenchFlags): Promise<void> {
       load,
       httpCache,
       replicas,
+      clickhouse,
       exports,
     };
     const comparison = previous ? compareRatios(previous, json) : null;
@@ -123,6 +132,14 @@ export async function main(flags: BenchFlags): Promise<void> {
       '',
       ...AGGREGATIONS.map((a) => `- ${a.name}: \`${a.sql.replace(/\s+/g, ' ')}\``),
       '',
+      ...(clickhouse
+        ? [
+            '## ClickHouse, the everyday questions over HTTP',
+            '',
+            clickHouseText(clickhouse, (r) => known(r, (ratio) => `${ratio.toFixed(2)}x`)),
+            '',
+          ]
+        : []),
       '## Facets of flights-3m: one request over HTTP vs the SQL a person would write for the same counts, in DuckDB',
       '',
       markdownTable(
