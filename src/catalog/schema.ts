@@ -141,6 +141,8 @@ export const datasetFileSchema = z
         temporal_coverage_to: z.string().nullable().default(null),
         /** Distinct values of each single-valued scalar field (nulls not counted), by name. */
         distinct_counts: z.record(z.string(), z.number().int().nonnegative()).default({}),
+        /** The fields data.parquet is sorted on, in order; [] when rows are in the source file's order. */
+        sort_by: z.array(z.string()).default([]),
       })
       .strict(),
   })

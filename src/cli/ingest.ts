@@ -25,6 +25,11 @@ export function downloadSize(text: string): number {
   return Number(match[1]) * 1024 ** power;
 }
 
+/** `--sort-by F1,F2`: the fields data.parquet is sorted on; `none` keeps the file's order. */
+export function sortKey(text: string): string[] {
+  return text.trim() === 'none' ? [] : commaList(text);
+}
+
 /** `public` or `restricted`. */
 export function visibility(text: string): Visibility {
   const found = VISIBILITIES.find((v) => v === text);
@@ -68,6 +73,11 @@ export const INGEST_FLAGS = {
   sheet: optionalText('NAME', 'the sheet of an .xlsx workbook (default: the first)'),
   maxDownload: optionalValue('BYTES', 'the most bytes downloaded from a URL (default: 2G)', downloadSize),
   strict: toggle('fail, writing nothing, when a value cannot be stored as written'),
+  sortBy: optionalValue(
+    'F,...|none',
+    'store the rows sorted on these fields (default: from 491,520 rows, the facets then the first date)',
+    sortKey,
+  ),
   quiet: toggle('print nothing but errors', 'q'),
 };
 

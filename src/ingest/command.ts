@@ -24,6 +24,7 @@ export function ingestOptions(flags: IngestFlags, file: string): IngestOptions {
     ...(flags.sheet !== undefined ? { sheet: flags.sheet } : {}),
     ...(flags.maxDownload !== undefined ? { maxDownload: flags.maxDownload } : {}),
     ...(flags.strict ? { strict: true } : {}),
+    ...(flags.sortBy !== undefined ? { sortBy: flags.sortBy } : {}),
     ...stderrProgress(flags.quiet),
   };
 }

@@ -53,7 +53,7 @@ export async function computeFacts(
   parquetPath: string,
   fields: readonly Field[],
   now: string,
-): Promise<ComputedFacts> {
+): Promise<Omit<ComputedFacts, 'sort_by'>> {
   const time = temporalColumn(fields);
   const format = quoteString(time.format);
   const reader = await connection.runAndReadAll(`

@@ -27,6 +27,7 @@ import { resolveField } from './plan.js';
 import { ensurePortalFile } from './portal-file.js';
 import { IngestProgress, type ProgressSinks } from './progress.js';
 import { replaceDatasetDirectory } from './staging.js';
+import { sortKey } from './sort-key.js';
 import { planStoredData, storedFields, writeStoredData, type StoredData } from './stored-data.js';
 import { utf8Source, type TextEncoding } from './text-encoding.js';
 import { xlsxToCsv } from './xlsx-source.js';
@@ -65,6 +66,8 @@ export interface IngestOptions {
   readonly attachments?: readonly string[];
   /** Fail, writing nothing, when any value cannot be stored as the source wrote it (see IngestProblems). */
   readonly strict?: boolean;
+  /** Fields data.parquet is sorted on ([]: the file's order); default: chosen by sortKey. */
+  readonly sortBy?: readonly string[];
   /** Receives one line per phase, a line every `progressEveryMs` while one runs, then the problems found; omit for silence. */
   readonly progress?: (message: string) => void;
   /** A terminal to draw a progress bar on while a phase runs, instead of the periodic lines. */
@@ -166,10 +169,12 @@ async function buildDataset(context: BuildContext): Promise<Omit<IngestReport, '
   const { connection, staging, options, previous, progress } = context;
   const { source, encoding, data, problems, summary } = await readAndPlan(context);
   const types = data.columns.map((c) => `${c.name}: ${c.type}`).join(', ');
-  progress.phase('writing data.parquet', { rows: source.rowCount }, types);
+  const sortBy = sortKey(data.columns, options, previous, source.rowCount);
+  const sorted = sortBy.length > 0 ? `; sorted on ${sortBy.join(', ')}` : '';
+  progress.phase('writing data.parquet', { rows: source.rowCount }, `${types}${sorted}`);
   const dataPath = path.join(staging, 'data.parquet');
-  await writeStoredData(connection, data, dataPath, source.rowCount);
-  const datasetFile = await describeDataset(context, data, dataPath);
+  await writeStoredData(connection, data, dataPath, source.rowCount, sortBy);
+  const datasetFile = await describeDataset(context, data, dataPath, sortBy);
   await writeFile(path.join(staging, 'dataset.json'), `${JSON.stringify(datasetFile, null, 2)}\n`);
   progress.phase('building the search index');
   await buildSearchIndex(connection, staging, datasetFile.fields);
@@ -236,6 +241,7 @@ async function describeDataset(
   context: BuildContext,
   data: StoredData,
   dataPath: string,
+  sortBy: readonly string[],
 ): Promise<DatasetFile> {
   const { options, previous, connection } = context;
   const fields = storedFields(data);
@@ -244,7 +250,7 @@ async function describeDataset(
     id: options.id,
     previous,
     fields,
-    computed: await computeFacts(connection, dataPath, fields, isoNow()),
+    computed: { ...(await computeFacts(connection, dataPath, fields, isoNow())), sort_by: [...sortBy] },
     ...(options.title !== undefined ? { title: options.title } : {}),
     ...(options.metas ? { metas: options.metas } : {}),
     ...(options.visibility ? { visibility: options.visibility } : {}),

@@ -107,12 +107,16 @@ async function jsonWidth(
   return typeof width === 'number' ? width : null;
 }
 
-/** Writes data.parquet; insertion order is DuckDB's default, so rows keep file order without a sort. */
+/**
+ * Writes data.parquet, sorted on `sortBy` (src/ingest/sort-key.ts), rows of equal keys in file
+ * order; with no key, rows keep file order (insertion order is DuckDB's default).
+ */
 export async function writeStoredData(
   connection: DuckDBConnection,
   data: StoredData,
   target: string,
   rowCount: number,
+  sortBy: readonly string[],
 ): Promise<void> {
   const select = [
     `${data.recordIdSql} AS ${RECORD_ID_COLUMN}`,
@@ -121,6 +125,12 @@ export async function writeStoredData(
   const geo = data.columns.some((c) => isGeo(c.type));
   const rows = geo ? geoRowGroupRows(await jsonWidth(connection, select, rowCount)) : DEFAULT_ROW_GROUP_ROWS;
   await connection.run(
-    `COPY (SELECT ${select} FROM ${PLAN_RELATION}) TO ${quoteString(target)} (FORMAT parquet, ROW_GROUP_SIZE ${rows})`,
+    `COPY (SELECT ${select} FROM ${PLAN_RELATION}${orderBy(sortBy)}) TO ${quoteString(target)} (FORMAT parquet, ROW_GROUP_SIZE ${rows})`,
   );
+}
+
+/** The ORDER BY of the stored rows: the key's output columns, then the rows' order in the file. */
+function orderBy(sortBy: readonly string[]): string {
+  if (sortBy.length === 0) return '';
+  return ` ORDER BY ${[...sortBy.map(quoteIdentifier), '__ordinal'].join(', ')}`;
 }

@@ -119,9 +119,14 @@ describe('v2.1 records (sample portal)', () => {
     it('writes dates as YYYY-MM-DD and datetimes with the offset of the timezone parameter', async () => {
       const day = await records('seattle-weather', { select: 'date', limit: '1' });
       expect(day.body.results[0]).to.deep.equal({ date: '2012-01-01' });
-      const utc = await records('flights', { select: 'date', limit: '1' });
+      const utc = await records('flights', { select: 'date', order_by: 'date', limit: '1' });
       expect(utc.body.results[0].date).to.equal('2001-01-01T00:01:00+00:00');
-      const winter = await records('flights', { select: 'date', limit: '1', timezone: 'Europe/Paris' });
+      const winter = await records('flights', {
+        select: 'date',
+        order_by: 'date',
+        limit: '1',
+        timezone: 'Europe/Paris',
+      });
       expect(winter.body.results[0].date).to.equal('2001-01-01T01:01:00+01:00');
       const summer = await records('flights', {
         select: 'date',

@@ -46,6 +46,7 @@ function datasetFile(
       geometry_types: [],
       temporal_coverage_from: null,
       temporal_coverage_to: null,
+      sort_by: [],
       distinct_counts: {},
     },
     ...extra,
