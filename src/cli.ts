@@ -9,16 +9,16 @@ import { BENCH_FLAGS } from './cli/bench.js';
 import { buildCommand } from './cli/flags.js';
 import { INGEST_FLAGS, SAMPLE_FLAGS } from './cli/ingest.js';
 import { checkPortalFolder, onPortal } from './cli/portal-folder.js';
-import { SERVE_FLAGS } from './cli/serve.js';
+import { SERVE_FLAGS, servedPortals } from './cli/serve.js';
 
 const COMMANDS: readonly Command[] = [
   buildCommand({
     name: 'serve',
-    summary: 'serve a portal: the Explore API, its web pages and the operations endpoints',
+    summary: 'serve portals: the Explore API, its web pages and the operations endpoints',
     flags: SERVE_FLAGS,
     env: true,
     action: async (flags) => {
-      await checkPortalFolder(flags.portal, false);
+      for (const dir of servedPortals(flags)) await checkPortalFolder(dir, false);
       await (await import('./server.js')).main(flags);
     },
   }),

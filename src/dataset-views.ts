@@ -33,14 +33,14 @@ export async function definePortalViews(
       log.warn(`portal: ${problem}`);
       problems.push(problem);
       if (kept) served.set(id, before);
-      else await dropViews(engine, id);
+      else await dropViews(engine, loaded.viewPrefix + id);
     }
   }
   for (const dataset of previous?.datasets.values() ?? []) {
     if (served.get(dataset.id) !== dataset) retire(folder, dataset);
   }
-  for (const id of previous?.datasets.keys() ?? []) {
-    if (!served.has(id)) await dropViews(engine, id);
+  for (const [id, dataset] of previous?.datasets ?? []) {
+    if (!served.has(id)) await dropViews(engine, dataset.view);
   }
   return { ...loaded, datasets: served, problems };
 }
@@ -60,9 +60,9 @@ async function defineDataset(engine: Engine, folder: ProcessFolder, dataset: Dat
 }
 
 async function defineViews(engine: Engine, dataset: Dataset): Promise<void> {
-  await engine.defineView(dataset.id, dataset.parquetPath, 'dataset');
-  if (dataset.searchIndexPath) await engine.defineView(searchViewName(dataset.id), dataset.searchIndexPath);
-  else await engine.dropView(searchViewName(dataset.id));
+  await engine.defineView(dataset.view, dataset.parquetPath, 'dataset');
+  if (dataset.searchIndexPath) await engine.defineView(searchViewName(dataset.view), dataset.searchIndexPath);
+  else await engine.dropView(searchViewName(dataset.view));
 }
 
 /** Defines the views of a version served before again (a failed load may have replaced one); whether it worked. */
@@ -73,9 +73,10 @@ async function restore(engine: Engine, dataset: Dataset): Promise<boolean> {
   );
 }
 
-async function dropViews(engine: Engine, id: string): Promise<void> {
-  await engine.dropView(id);
-  await engine.dropView(searchViewName(id));
+/** Drops the views named `view` (a dataset's view: its portal's prefix and its id) and its index's. */
+async function dropViews(engine: Engine, view: string): Promise<void> {
+  await engine.dropView(view);
+  await engine.dropView(searchViewName(view));
 }
 
 /** The pins of a version replaced: queries planned over it may still be opening its files. */

@@ -28,9 +28,9 @@ export interface SignalOptions {
 export function handleSignals(options: SignalOptions): void {
   const { portal, log } = options;
   const reload = (): void => {
-    log.info('SIGHUP: reloading the portal');
+    log.info('SIGHUP: reloading the portals');
     portal.reload().then(
-      (loaded) => log.info(`reloaded: ${loaded.datasets.size} datasets`),
+      (loaded) => log.info(`reloaded: ${loaded.reduce((n, p) => n + p.datasets.size, 0)} datasets`),
       (error: unknown) =>
         log.error({ err: error }, 'reload failed: the portal loaded before is still served'),
     );

@@ -1,10 +1,10 @@
-// `duckportal serve`: loads the portal, opens the locked engine, defines one view per dataset, listens.
+// `duckportal serve`: loads the portals, opens the locked engine, defines one view per dataset, listens.
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import { DEFAULT_CONNECTIONS, DEFAULT_EXPORT_CONNECTIONS, Engine } from './engine/engine.js';
 import { loadPortal, type Portal } from './catalog/portal.js';
-import { createApp } from './api/app.js';
+import { createApp, unknownHostApp } from './api/app.js';
 import { answerClientError, MAX_HEADER_BYTES } from './api/request-guards.js';
 import type { Guard, Services } from './api/services.js';
 import { KeyStore } from './auth/keys.js';
@@ -20,21 +20,29 @@ import { ProcessFolder } from './process-folder.js';
 import { startFifoHelper } from './exports/fifo.js';
 import { catalogTable } from './catalog/catalog-table.js';
 import { entityTagKey, portalVersions } from './http/etag.js';
-import { ResponseCache } from './http/response-cache.js';
+import { CachePartition, ResponseCache } from './http/response-cache.js';
+import { frontListener, type HostedPortal } from './http/hosts.js';
 import bytes from 'bytes';
 import { Metrics } from './api/metrics.js';
 import { operationsApp } from './api/operations.js';
 import { createLogger, type Logger } from './log.js';
-import { DEFAULT_CACHE_SIZE, DEFAULT_MAX_AGE, DEFAULT_MEMORY_LIMIT, type ServeFlags } from './cli/serve.js';
+import {
+  DEFAULT_CACHE_SIZE,
+  DEFAULT_MAX_AGE,
+  DEFAULT_MEMORY_LIMIT,
+  servedPortals,
+  type ServeFlags,
+} from './cli/serve.js';
 import { handleSignals } from './lifecycle.js';
 
 export interface ServerOptions {
-  readonly portalDir: string;
+  /** The portal folders to serve; with several, each request goes to the one its Host names. */
+  readonly portalDirs: readonly string[];
   readonly threads?: number;
   readonly memoryLimit?: string;
   /** Seconds anonymous answers may be reused by caches (Cache-Control max-age). */
   readonly maxAge?: number;
-  /** Bytes of JSON answers kept by the response cache; 0 keeps none. */
+  /** Bytes of JSON answers kept by the response cache (all portals together); 0 keeps none. */
   readonly cacheBytes?: number;
   /** The log (a JSON logger on stdout unless given). */
   readonly log?: Logger;
@@ -46,34 +54,112 @@ export interface ServerOptions {
   readonly quotaStore?: QuotaStore;
 }
 
-/** A running portal: its services and a way to reload the directory or stop. */
+/** A running server: its portals, and a way to reload them or stop. */
 export interface PortalServer {
+  /** The services of each portal, in the order of `portalDirs`. */
+  readonly portals: readonly Services[];
+  /** The services of the first portal (the only one, on a single-portal server). */
   readonly services: Services;
   readonly callback: http.RequestListener;
   /** /livez, /readyz and /metrics alone, for a listener of their own. */
   readonly operations: http.RequestListener;
   /** From now on /readyz answers 503 (the server is draining). */
   drain(): void;
-  reload(): Promise<Portal>;
+  /** Reads every portal folder again (one reload at a time: a second waits for the first). */
+  reload(): Promise<readonly Portal[]>;
   close(): void;
 }
 
-/** Opens everything a portal needs to answer requests, without listening. */
-export async function openPortal(options: ServerOptions): Promise<PortalServer> {
-  const portalDir = path.resolve(options.portalDir);
+/** What the portals of one server share: one engine (one memory bound, one waiting line), the response cache's bound, the metrics. */
+interface Shared {
+  readonly engine: Engine;
+  readonly responses: ResponseCache;
+  readonly metrics: Metrics;
+  readonly log: Logger;
+}
+
+/** One portal of the server: its services, its application, its reload. */
+interface OpenPortal {
+  readonly services: Services;
+  readonly hosted: HostedPortal;
+  reload(): Promise<Portal>;
+}
+
+/** Opens everything the portals need to answer requests, without listening. */
+export async function openServer(options: ServerOptions): Promise<PortalServer> {
+  const portalDirs = options.portalDirs.map((dir) => path.resolve(dir));
   const log = options.log ?? createLogger();
   requireThreadPool();
   await startFifoHelper();
-  const folder = await ProcessFolder.open(portalDir);
+  const folders: ProcessFolder[] = [];
+  for (const dir of portalDirs) folders.push(await ProcessFolder.open(dir));
   const engine = await Engine.open({
-    allowedDirectories: [path.join(portalDir, 'datasets'), folder.pinDirectory],
-    tempDirectory: folder.spillDirectory,
+    allowedDirectories: portalDirs.flatMap((dir, i) => [
+      path.join(dir, 'datasets'),
+      folders[i]!.pinDirectory,
+    ]),
+    tempDirectory: folders[0]!.spillDirectory,
     ...(options.threads ? { threads: options.threads } : {}),
     memoryLimit: options.memoryLimit ?? DEFAULT_MEMORY_LIMIT,
     // --cache-size 0 measures the engine: no answer kept, not even a count.
     ...(options.cacheBytes === 0 ? { countEntries: 0 } : {}),
   });
-  let portal = await definePortalViews(engine, folder, await loadPortal(portalDir), null, log);
+  const shared: Shared = {
+    engine,
+    responses: new ResponseCache(options.cacheBytes ?? bytes.parse(DEFAULT_CACHE_SIZE)!),
+    metrics: new Metrics(engine),
+    log,
+  };
+  options.quotaStore?.register(shared.metrics.registry);
+  // Alone, a portal's views keep their dataset ids as names; beside others, each has its prefix.
+  const several = portalDirs.length > 1;
+  const portals: OpenPortal[] = [];
+  for (const [i, dir] of portalDirs.entries()) {
+    portals.push(await openPortal(shared, dir, folders[i]!, several ? `${i}/` : '', options));
+  }
+  let reloads: Promise<readonly Portal[]> = Promise.resolve([]);
+  let draining = false;
+  const ready = (): boolean => !draining;
+  const handleOperations = operationsApp(shared.metrics, ready).callback();
+  const operations: http.RequestListener = (request, response) => void handleOperations(request, response);
+  const handleUnknown = unknownHostApp(log).callback();
+  return {
+    portals: portals.map((p) => p.services),
+    services: portals[0]!.services,
+    callback: frontListener(
+      portals.map((p) => p.hosted),
+      options.separateOperations ? null : operations,
+      (request, response) => void handleUnknown(request, response),
+    ),
+    operations,
+    drain: () => {
+      draining = true;
+    },
+    reload: () => {
+      const reloadAll = async (): Promise<Portal[]> => {
+        const loaded: Portal[] = [];
+        for (const portal of portals) loaded.push(await portal.reload());
+        return loaded;
+      };
+      reloads = reloads.then(reloadAll, reloadAll);
+      return reloads;
+    },
+    close: () => {
+      engine.close();
+      for (const folder of folders) folder.remove();
+    },
+  };
+}
+
+/** One portal over the shared engine: its views named `viewPrefix` + dataset id. */
+async function openPortal(
+  { engine, responses: cache, metrics: allMetrics, log }: Shared,
+  portalDir: string,
+  folder: ProcessFolder,
+  viewPrefix: string,
+  options: ServerOptions,
+): Promise<OpenPortal> {
+  let portal = await definePortalViews(engine, folder, await loadPortal(portalDir, viewPrefix), null, log);
   let catalog = await defineCatalog(engine, portal);
   const secret = portalSecret(portalDir);
   const store = options.quotaStore ?? null;
@@ -88,15 +174,15 @@ export async function openPortal(options: ServerOptions): Promise<PortalServer> 
     exportSlots: () => limits.exportSlots,
   };
   let versions = await portalVersions(portal);
-  const responses = new ResponseCache(options.cacheBytes ?? bytes.parse(DEFAULT_CACHE_SIZE)!);
+  const label = path.basename(portalDir);
+  const responses = new CachePartition(cache, viewPrefix);
   const http = {
     maxAge: options.maxAge ?? DEFAULT_MAX_AGE,
     tagKey: entityTagKey(secret),
     versions: () => versions,
     responses,
   };
-  const metrics = new Metrics(path.basename(portalDir), engine, () => portal);
-  store?.register(metrics.registry);
+  const metrics = allMetrics.portal(label, () => portal);
   const services: Services = {
     engine,
     portal: () => portal,
@@ -106,42 +192,26 @@ export async function openPortal(options: ServerOptions): Promise<PortalServer> 
     http,
     metrics,
   };
-  /** One reload at a time: a second SIGHUP waits for the first. */
-  const reloadOnce = async (): Promise<Portal> => {
-    portal = await definePortalViews(engine, folder, await loadPortal(portalDir), portal, log);
-    catalog = await defineCatalog(engine, portal);
-    versions = await portalVersions(portal);
-    responses.retain(({ scope, version }) => {
-      const current = scope === null ? versions.catalog : versions.datasets.get(scope);
-      return current?.tag === version;
-    });
-    if (JSON.stringify(portal.settings.quotas) !== limits.settings)
-      limits = guardLimits(portal, store, secret);
-    return portal;
-  };
-  let reloads: Promise<Portal> = Promise.resolve(portal);
-  let draining = false;
-  const ready = (): boolean => !draining;
-  const handle = createApp(services, {
-    ready,
-    operationsEndpoints: !options.separateOperations,
-    trustProxy: options.trustProxy ?? false,
-  }).callback();
-  const handleOperations = operationsApp(metrics, ready).callback();
+  const handle = createApp(services, { trustProxy: options.trustProxy ?? false }).callback();
+  const { domain, aliases } = portal.settings;
   return {
     services,
-    callback: (request, response) => void handle(request, response),
-    operations: (request, response) => void handleOperations(request, response),
-    drain: () => {
-      draining = true;
+    hosted: {
+      label,
+      hostNames: [domain, ...aliases],
+      handle: (request, response) => void handle(request, response),
     },
-    reload: () => {
-      reloads = reloads.then(reloadOnce, reloadOnce);
-      return reloads;
-    },
-    close: () => {
-      engine.close();
-      folder.remove();
+    reload: async () => {
+      portal = await definePortalViews(engine, folder, await loadPortal(portalDir, viewPrefix), portal, log);
+      catalog = await defineCatalog(engine, portal);
+      versions = await portalVersions(portal);
+      responses.retain(({ scope, version }) => {
+        const current = scope === null ? versions.catalog : versions.datasets.get(scope);
+        return current?.tag === version;
+      });
+      if (JSON.stringify(portal.settings.quotas) !== limits.settings)
+        limits = guardLimits(portal, store, secret);
+      return portal;
     },
   };
 }
@@ -185,13 +255,17 @@ function requireThreadPool(): void {
 }
 
 /**
- * The HTTP server of a portal, with limits against slow or oversized clients: the request line
+ * The HTTP server of the portals, with limits against slow or oversized clients: the request line
  * and headers within 64 KiB (the app refuses URLs past 32 KiB with a JSON 414 first, and past 64 KiB
  * the server answers the same JSON 414 itself), headers
  * within 10 s, a whole request within 30 s, idle keep-alive connections closed after 5 s.
  */
 export function createHttpServer(portal: PortalServer): http.Server {
-  const server = http.createServer({ maxHeaderSize: MAX_HEADER_BYTES }, portal.callback);
+  // A request without Host reaches the portals' front, which answers it (src/http/hosts.ts).
+  const server = http.createServer(
+    { maxHeaderSize: MAX_HEADER_BYTES, requireHostHeader: false },
+    portal.callback,
+  );
   server.on('clientError', answerClientError);
   server.headersTimeout = 10_000;
   server.requestTimeout = 30_000;
@@ -199,14 +273,14 @@ export function createHttpServer(portal: PortalServer): http.Server {
   return server;
 }
 
-/** The `serve` command: listens until SIGTERM/SIGINT, reloads the portal on SIGHUP. */
+/** The `serve` command: listens until SIGTERM/SIGINT, reloads the portals on SIGHUP. */
 export async function main(flags: ServeFlags): Promise<void> {
   const log = createLogger(flags.logLevel, flags.logFormat);
   const separateOperations = flags.metricsPort !== undefined;
   const quotaStore = flags.quotaStore && (await QuotaStore.connect(flags.quotaStore, log));
-  const server = await openPortal({
+  const server = await openServer({
     ...(quotaStore ? { quotaStore } : {}),
-    portalDir: flags.portal,
+    portalDirs: servedPortals(flags),
     separateOperations,
     trustProxy: flags.trustProxy,
     log,
@@ -234,13 +308,19 @@ export async function main(flags: ServeFlags): Promise<void> {
     drainTimeoutSeconds: flags.drainTimeout,
     log,
   });
-  const count = server.services.portal().datasets.size;
+  const count = server.portals.reduce((sum, portal) => sum + portal.portal().datasets.size, 0);
   const { port } = httpServer.address() as AddressInfo;
-  const portalDir = path.resolve(flags.portal);
+  const [first, ...others] = server.portals.map((portal) => portal.portal());
   log.info(
-    { portal_dir: portalDir },
+    { portal_dir: first!.dir },
     `${count} datasets on http://${flags.host}:${port}/api/explore/v2.1/catalog/datasets`,
   );
+  if (others.length > 0) {
+    for (const { dir, settings, datasets } of [first!, ...others]) {
+      const hosts = [settings.domain, ...settings.aliases].join(', ');
+      log.info({ portal_dir: dir }, `${datasets.size} datasets for ${hosts}`);
+    }
+  }
   if (operationsServer) {
     const { port: operationsPort } = operationsServer.address() as AddressInfo;
     log.info(`/livez, /readyz and /metrics on http://${operationsHost}:${operationsPort}`);

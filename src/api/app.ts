@@ -20,7 +20,8 @@ import { pageErrors, pagesRouter } from '../web/pages.js';
 import { accountRouter } from '../web/account-routes.js';
 import { compression } from './compression.js';
 import { httpCaching, noStoreOnError } from './http-caching.js';
-import { observeRequests, operationsEndpoints } from './operations.js';
+import { observeRequests } from './operations.js';
+import type { Logger } from '../log.js';
 
 export const V21_PREFIX = '/api/explore/v2.1';
 
@@ -46,11 +47,8 @@ export function appRouters(services: Services): Router[] {
   return routers;
 }
 
-/** How the app is deployed: `ready` says whether to take traffic (/readyz). */
+/** How the app is deployed. */
 export interface AppOptions {
-  readonly ready: () => boolean;
-  /** false when /livez, /readyz and /metrics have a listener of their own (`--metrics-port`). */
-  readonly operationsEndpoints: boolean;
   /**
    * Behind a reverse proxy (`--trust-proxy`): the last X-Forwarded-For address (the one the
    * proxy appended) is the client's, X-Forwarded-Proto and -Host make the links.
@@ -58,7 +56,22 @@ export interface AppOptions {
   readonly trustProxy: boolean;
 }
 
-/** Builds the application over the given services. */
+/**
+ * The answer to a Host that names none of the server's portals: 404 in the error object of the
+ * path's API generation, whatever the path (web pages too), so that no portal's data shows.
+ */
+export function unknownHostApp(log: Logger): Koa {
+  const app = new Koa();
+  app.silent = true;
+  app.use(noStoreOnError());
+  app.use(errorMiddleware(log));
+  app.use(() => {
+    throw new ApiError(404, 'NotFoundResource', 'No portal of this server answers this host name.');
+  });
+  return app;
+}
+
+/** Builds the application of one portal over the given services. */
 export function createApp(services: Services, options: AppOptions): Koa {
   const app = new Koa();
   app.proxy = options.trustProxy;
@@ -67,7 +80,6 @@ export function createApp(services: Services, options: AppOptions): Koa {
   const account = accountRouter(services);
   const pages = pagesRouter(services);
   const routers = appRouters(services);
-  if (options.operationsEndpoints) app.use(operationsEndpoints(services.metrics, options.ready));
   app.use(observeRequests(services, [account, pages, ...routers]));
   app.use(cors());
   app.use(compression());

@@ -1,4 +1,4 @@
-// The Prometheus metrics of one portal server (prom-client, a registry of its own): requests by
+// The Prometheus metrics of the server (prom-client, a registry of its own): requests by portal and
 // route template, export bytes, the engine's load, quota refusals, datasets, and the process's own.
 import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
 import type { Engine } from '../engine/engine.js';
@@ -15,13 +15,12 @@ export class Metrics {
   private readonly refusals: Counter<'kind'>;
   private readonly cacheHits: Counter;
   private readonly cacheMisses: Counter;
+  /** The portals served, by their label. */
+  private readonly portals = new Map<string, () => Portal>();
 
-  /** `portalLabel` names the portal in every label set (its folder's name, never a user input). */
-  constructor(
-    readonly portalLabel: string,
-    engine: Engine,
-    portal: () => Portal,
-  ) {
+  /** The metrics of a server whose portals share `engine`. */
+  constructor(engine: Engine) {
+    const portals = this.portals;
     const registers = [this.registry];
     collectDefaultMetrics({ register: this.registry });
     this.requests = new Counter({
@@ -81,14 +80,19 @@ export class Metrics {
       labelNames: ['portal'],
       registers,
       collect() {
-        this.set({ portal: portalLabel }, portal().datasets.size);
+        for (const [label, portal] of portals) this.set({ portal: label }, portal().datasets.size);
       },
     });
   }
 
-  /** Counts one answered request under its route template. */
-  answered(route: string, method: string, status: number, seconds: number): void {
-    const portal = this.portalLabel;
+  /** The metrics of one portal, whose label set names it `label` (never a user input). */
+  portal(label: string, portal: () => Portal): PortalMetrics {
+    this.portals.set(label, portal);
+    return new PortalMetrics(label, this);
+  }
+
+  /** Counts one answered request of a portal under its route template. */
+  answered(portal: string, route: string, method: string, status: number, seconds: number): void {
     this.requests.inc({ portal, route, method, status: String(status) });
     this.durations.observe({ portal, route, method, status_class: `${Math.floor(status / 100)}xx` }, seconds);
   }
@@ -103,5 +107,35 @@ export class Metrics {
 
   refused(kind: RefusalKind): void {
     this.refusals.inc({ kind });
+  }
+}
+
+/** What a portal's requests count in the server's metrics, under the portal's label. */
+export class PortalMetrics {
+  constructor(
+    readonly portalLabel: string,
+    private readonly all: Metrics,
+  ) {}
+
+  /** The registry of the whole server (every portal's metrics). */
+  get registry(): Registry {
+    return this.all.registry;
+  }
+
+  /** Counts one answered request under its route template. */
+  answered(route: string, method: string, status: number, seconds: number): void {
+    this.all.answered(this.portalLabel, route, method, status, seconds);
+  }
+
+  exported(format: string, bytes: number): void {
+    this.all.exported(format, bytes);
+  }
+
+  cacheLookup(outcome: 'hit' | 'miss'): void {
+    this.all.cacheLookup(outcome);
+  }
+
+  refused(kind: RefusalKind): void {
+    this.all.refused(kind);
   }
 }

@@ -12,8 +12,8 @@ import type { CallCounter, SlotCounter } from '../auth/quota.js';
 import type { SignInLimiter } from '../auth/sign-in-limit.js';
 import { querySource } from '../catalog/source.js';
 import type { PortalVersions } from '../http/etag.js';
-import type { ResponseCache } from '../http/response-cache.js';
-import type { Metrics } from './metrics.js';
+import type { CachePartition } from '../http/response-cache.js';
+import type { PortalMetrics } from './metrics.js';
 import type { Logger } from '../log.js';
 
 export interface Services {
@@ -28,8 +28,8 @@ export interface Services {
   readonly guard: Guard;
   /** Entity tags, Cache-Control and the response cache (src/api/http-caching.ts). */
   readonly http: HttpCaching;
-  /** The Prometheus metrics (src/api/metrics.ts). */
-  readonly metrics: Metrics;
+  /** The Prometheus metrics, under the portal's label (src/api/metrics.ts). */
+  readonly metrics: PortalMetrics;
 }
 
 /** What HTTP caching needs: the data versions of the portal as loaded, the tag key, the settings. */
@@ -40,7 +40,8 @@ export interface HttpCaching {
   readonly tagKey: Buffer;
   /** The versions of the portal's datasets and catalog, rebuilt with the portal. */
   versions(): PortalVersions;
-  readonly responses: ResponseCache;
+  /** The portal's part of the server's response cache. */
+  readonly responses: CachePartition;
 }
 
 /** API keys, users and their sessions (Identities), the secrets and the limits. */

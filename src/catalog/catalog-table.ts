@@ -140,7 +140,7 @@ export function catalogTable(portal: Portal): CatalogTable {
     return row;
   });
   return {
-    source: { table: CATALOG_TABLE, searchTable: null, fields },
+    source: { table: portal.viewPrefix + CATALOG_TABLE, searchTable: null, fields },
     structure,
     rowsJson: JSON.stringify(rows),
   };

@@ -8,6 +8,8 @@ import { listAttachments, type Attachment } from './attachments.js';
 /** A dataset as served: its directory, its validated metadata and its attachments. */
 export interface Dataset {
   readonly id: string;
+  /** The name of its view in the engine: the id, after the portal's view prefix. */
+  readonly view: string;
   readonly dir: string;
   readonly parquetPath: string;
   /** Present when the dataset has a full-text index beside its data. */
@@ -19,6 +21,8 @@ export interface Dataset {
 /** A loaded portal; `problems` lists every file that did not validate (those datasets are not served). */
 export interface Portal {
   readonly dir: string;
+  /** What the names of its views in the engine start with: '' alone, apart when portals share an engine. */
+  readonly viewPrefix: string;
   readonly settings: PortalFile;
   readonly datasets: ReadonlyMap<string, Dataset>;
   readonly problems: readonly string[];
@@ -28,8 +32,11 @@ export interface Portal {
 
 export const DATASET_ID = /^[a-z0-9][a-z0-9_-]*$/;
 
-/** Loads `<dir>/portal.json` and every `<dir>/datasets/<id>/dataset.json`. */
-export async function loadPortal(dir: string): Promise<Portal> {
+/**
+ * Loads `<dir>/portal.json` and every `<dir>/datasets/<id>/dataset.json`; the views of its datasets
+ * are named `viewPrefix` + id.
+ */
+export async function loadPortal(dir: string, viewPrefix = ''): Promise<Portal> {
   const problems: string[] = [];
   const settingsPath = path.join(dir, 'portal.json');
   const settings =
@@ -41,14 +48,14 @@ export async function loadPortal(dir: string): Promise<Portal> {
   const entries = await readdir(root, { withFileTypes: true }).catch(() => []);
   for (const entry of entries.sort((a, b) => a.name.localeCompare(b.name))) {
     if (!entry.isDirectory() || !DATASET_ID.test(entry.name)) continue;
-    const dataset = await loadDataset(path.join(root, entry.name), problems);
+    const dataset = await loadDataset(path.join(root, entry.name), viewPrefix, problems);
     if (dataset) datasets.set(dataset.id, dataset);
     else unloaded.add(entry.name);
   }
-  return { dir, settings, datasets, problems, unloaded };
+  return { dir, viewPrefix, settings, datasets, problems, unloaded };
 }
 
-async function loadDataset(dir: string, problems: string[]): Promise<Dataset | null> {
+async function loadDataset(dir: string, viewPrefix: string, problems: string[]): Promise<Dataset | null> {
   const file = await readJson(path.join(dir, 'dataset.json'), datasetFileSchema, problems);
   if (!file) return null;
   const parquetPath = path.join(dir, 'data.parquet');
@@ -57,8 +64,10 @@ async function loadDataset(dir: string, problems: string[]): Promise<Dataset | n
     return null;
   }
   const searchPath = path.join(dir, 'search.parquet');
+  const id = path.basename(dir);
   return {
-    id: path.basename(dir),
+    id,
+    view: viewPrefix + id,
     dir,
     parquetPath,
     searchIndexPath: (await isFile(searchPath)) ? searchPath : null,

@@ -182,6 +182,8 @@ export const portalFileSchema = z
   .object({
     title: z.string(),
     domain: z.string().default('localhost'),
+    /** Other host names of the portal, when one server serves several (src/http/hosts.ts). */
+    aliases: z.array(z.string()).default([]),
     language: z.string().default('en'),
     timezone: z.string().default('UTC'),
     private: z.boolean().default(false),

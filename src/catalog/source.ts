@@ -6,7 +6,7 @@ import type { Dataset } from './portal.js';
 /** A queryable table: the dataset view, its full-text index view, and its field schema. */
 export interface QuerySource {
   /**
-   * View name of the rows (the dataset id). Its hidden `_recordid` and `_ordinal` columns are always
+   * View name of the rows (the dataset id, after its portal's view prefix). Its hidden `_recordid` and `_ordinal` columns are always
    * present: the record id, and the row's position, which sorts break ties on and random() hashes.
    */
   readonly table: string;
@@ -33,9 +33,9 @@ export function recordIdSql(source: QuerySource): string {
   return `left(sha256(${quoteString(source.recordIdKey)} || ${column}), ${OPAQUE_ID_LENGTH})`;
 }
 
-/** The view over a dataset's full-text index. */
-export function searchViewName(datasetId: string): string {
-  return `${datasetId}__search`;
+/** The view over a dataset's full-text index, from the name of the dataset's view. */
+export function searchViewName(datasetView: string): string {
+  return `${datasetView}__search`;
 }
 
 /** What a caller may query of a dataset: fields hidden from it, and its row filter. */
@@ -51,11 +51,11 @@ export interface SourceView {
  */
 export function querySource(dataset: Dataset, view?: SourceView): QuerySource {
   return {
-    table: dataset.id,
+    table: dataset.view,
     // A field named like the virtual column shadows it: such a dataset is searched by scanning.
     searchTable:
       dataset.searchIndexPath && !dataset.file.fields.some((f) => f.name === FILE_ROW_NUMBER)
-        ? searchViewName(dataset.id)
+        ? searchViewName(dataset.view)
         : null,
     fields: view ? dataset.file.fields.filter((f) => !view.hiddenFields.has(f.name)) : dataset.file.fields,
     rowFilter: view?.rowFilter ?? null,

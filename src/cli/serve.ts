@@ -1,5 +1,14 @@
 // `duckportal serve`: its flags (each also a DUCKPORTAL_<FLAG> variable) and their defaults.
-import { choice, optionalText, optionalValue, text, toggle, value, type FlagValues } from './flags.js';
+import {
+  choice,
+  optionalText,
+  optionalValue,
+  repeated,
+  text,
+  toggle,
+  value,
+  type FlagValues,
+} from './flags.js';
 import { duckdbSize, port, positiveNumber, redisUrl, size, wholeNumber } from './parse.js';
 
 /**
@@ -30,8 +39,11 @@ export type LogLevel = (typeof LOG_LEVELS)[number];
 export const LOG_FORMATS = ['json', 'pretty'] as const;
 export type LogFormat = (typeof LOG_FORMATS)[number];
 
+/** The portal served when no --portal is given. */
+export const DEFAULT_PORTAL = 'data/portal';
+
 export const SERVE_FLAGS = {
-  portal: text('DIR', 'the portal folder', 'data/portal'),
+  portal: repeated('DIR', `a portal folder; several are told apart by Host (default: ${DEFAULT_PORTAL})`),
   port: value('PORT', 'port of the API (0: any free port)', port, '8080'),
   host: text('HOST', 'address to listen on', '127.0.0.1'),
   threads: optionalValue('N', "DuckDB's threads (default: one per core)", positiveNumber),
@@ -72,3 +84,8 @@ export const SERVE_FLAGS = {
 };
 
 export type ServeFlags = FlagValues<typeof SERVE_FLAGS>;
+
+/** The portal folders `serve` serves: each --portal given, else DEFAULT_PORTAL. */
+export function servedPortals(flags: Pick<ServeFlags, 'portal'>): string[] {
+  return flags.portal.length > 0 ? flags.portal : [DEFAULT_PORTAL];
+}

@@ -57,13 +57,51 @@ export class ResponseCache {
   }
 
   /** Drops every answer whose data changed (after a reload). */
-  retain(isCurrent: (answer: CachedAnswer) => boolean): void {
-    const stale = [...(this.entries?.entries() ?? [])].filter(([, answer]) => !isCurrent(answer));
+  retain(isCurrent: (answer: CachedAnswer, key: string) => boolean): void {
+    const stale = [...(this.entries?.entries() ?? [])].filter(([key, answer]) => !isCurrent(answer, key));
     for (const [key] of stale) this.entries?.delete(key);
   }
 
   /** Bytes held now (by the size calculation), and the number of answers. */
   usage(): { bytes: number; answers: number } {
     return { bytes: this.entries?.calculatedSize ?? 0, answers: this.entries?.size ?? 0 };
+  }
+}
+
+/**
+ * One portal's part of the server's response cache: its keys apart from the other portals' (they
+ * start with its prefix), its reloads dropping only its own answers, one bound in bytes for all.
+ */
+export class CachePartition {
+  constructor(
+    private readonly cache: ResponseCache,
+    private readonly prefix: string,
+  ) {}
+
+  /** The bound of the whole cache (0: nothing is kept). */
+  get maxBytes(): number {
+    return this.cache.maxBytes;
+  }
+
+  get(key: string): CachedAnswer | undefined {
+    return this.cache.get(this.prefix + key);
+  }
+
+  inFlight(key: string): Promise<CachedAnswer | null> | undefined {
+    return this.cache.inFlight(this.prefix + key);
+  }
+
+  share(key: string, computation: Promise<CachedAnswer | null>): void {
+    this.cache.share(this.prefix + key, computation);
+  }
+
+  /** Drops every answer of this portal whose data changed (after a reload). */
+  retain(isCurrent: (answer: CachedAnswer) => boolean): void {
+    this.cache.retain((answer, key) => !key.startsWith(this.prefix) || isCurrent(answer));
+  }
+
+  /** Bytes and answers held by the whole cache. */
+  usage(): { bytes: number; answers: number } {
+    return this.cache.usage();
   }
 }

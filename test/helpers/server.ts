@@ -1,7 +1,7 @@
 // Starts a portal on an ephemeral loopback port for a test suite, and fetches from it.
 import type http from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { createHttpServer, openPortal, type PortalServer, type ServerOptions } from '../../src/server.js';
+import { createHttpServer, openServer, type PortalServer, type ServerOptions } from '../../src/server.js';
 import { createLogger } from '../../src/log.js';
 
 export interface TestServer {
@@ -18,9 +18,12 @@ export interface TestServer {
   close(): Promise<void>;
 }
 
-/** Serves `portalDir` on 127.0.0.1 with a random port (HTTP caching and proxy settings as given, else the defaults). */
+/**
+ * Serves `portalDir` (or several portal folders, by Host) on 127.0.0.1 with a random port (HTTP
+ * caching and proxy settings as given, else the defaults).
+ */
 export async function startTestServer(
-  portalDir: string,
+  portalDir: string | readonly string[],
   options: Pick<ServerOptions, 'maxAge' | 'cacheBytes' | 'trustProxy'> = {},
 ): Promise<TestServer> {
   const logs: string[] = [];
@@ -32,7 +35,8 @@ export async function startTestServer(
       if (record.msg !== 'request') logs.push(String(record.msg));
     },
   });
-  const portal = await openPortal({ ...options, portalDir, threads: 2, log });
+  const portalDirs = typeof portalDir === 'string' ? [portalDir] : portalDir;
+  const portal = await openServer({ ...options, portalDirs, threads: 2, log });
   const server = createHttpServer(portal);
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;

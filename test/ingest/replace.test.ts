@@ -29,6 +29,7 @@ describe('ingest: re-ingest and atomic replace', () => {
     expect(JSON.parse(await readFile(path.join(portal, 'portal.json'), 'utf8'))).to.deep.equal({
       title: 'duckportal',
       domain: 'localhost',
+      aliases: [],
       language: 'en',
       timezone: 'UTC',
       private: false,
