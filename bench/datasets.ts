@@ -16,8 +16,15 @@ const SETTINGS = {
   quotas: { per_ip: null, per_key: null, portal: null, concurrent_exports: null },
 };
 
-/** Builds what is missing of the bench portal from the sample portal; returns its path. */
-export async function buildBenchPortal(samplePortal: string, log: (line: string) => void): Promise<string> {
+/**
+ * Builds what is missing of the bench portal from the sample portal; returns its path. Without
+ * `withCopies`, flights and airports only (enough for the load and HTTP caching sections).
+ */
+export async function buildBenchPortal(
+  samplePortal: string,
+  log: (line: string) => void,
+  withCopies = true,
+): Promise<string> {
   const datasets = path.join(BENCH_PORTAL, 'datasets');
   await mkdir(datasets, { recursive: true });
   await writeFile(path.join(BENCH_PORTAL, 'portal.json'), JSON.stringify(SETTINGS));
@@ -28,8 +35,10 @@ export async function buildBenchPortal(samplePortal: string, log: (line: string)
       await cp(path.resolve(samplePortal, 'datasets', id), copy, { recursive: true });
     }
   }
-  await buildCopies(samplePortal, 'flights30m', log);
-  await buildCopies(samplePortal, 'airports1m', log);
+  if (withCopies) {
+    await buildCopies(samplePortal, 'flights30m', log);
+    await buildCopies(samplePortal, 'airports1m', log);
+  }
   return BENCH_PORTAL;
 }
 

@@ -1,9 +1,10 @@
 // HTTP caching under load (issue 25's benchmarks): a warm 10-row page (the same URL, answered from
 // the response cache) against the server's cheapest answer at 8 clients, 304 revalidations of
-// that page, and the bytes of the catalog and of a records page on the wire, plain, gzip and br.
+// that page, cold pages (each request a query of its own, missing the cache) at 1 to 128 clients,
+// and the bytes of the catalog and of a records page on the wire, plain, gzip and br.
 import http from 'node:http';
 import type { ServedPortal } from './harness.js';
-import { closedLoopOn, PAGE_QUERY, type LoadResult } from './load.js';
+import { closedLoopOn, CONCURRENCY, PAGE_QUERY, type LoadResult } from './load.js';
 
 /** The server's cheapest answer: the catalog's export formats, a constant list, no query. */
 export const CHEAPEST = '/api/explore/v2.1/catalog/exports';
@@ -13,6 +14,13 @@ const WIRE = {
 } as const;
 /** Clients of each loop: where the load table shows the page rate at its best. */
 export const HTTP_CACHE_CLIENTS = 8;
+
+/**
+ * The n-th cold page: the 10-row page of the load table with a condition true of every flight
+ * (distances are positive) that makes each request's query, tag and cache key its own.
+ */
+export const coldPage = (n: number): string =>
+  PAGE_QUERY.replace('&limit=', `%20and%20distance%20%3E%20-${n + 1}&limit=`);
 
 export interface WireBytes {
   readonly name: string;
@@ -25,7 +33,15 @@ export interface HttpCacheResult {
   readonly warm: LoadResult;
   readonly cheapest: LoadResult;
   readonly revalidations: LoadResult;
+  /** Cold pages at each client count of the load table. */
+  readonly cold: readonly LoadResult[];
   readonly wire: readonly WireBytes[];
+}
+
+/** 200s per second of cold pages at the most clients over the best at fewer (issue 25: >= 0.8). */
+export function coldRatio(cold: readonly LoadResult[]): number {
+  const most = cold.at(-1)!;
+  return most.okPerSecond / Math.max(...cold.slice(0, -1).map((r) => r.okPerSecond));
 }
 
 /** The bytes of one answer's body as sent, for an Accept-Encoding. */
@@ -46,7 +62,7 @@ function bodyBytes(
   });
 }
 
-/** Warm page vs the cheapest answer, 304s of the page, bytes on the wire; on a server with its cache on. */
+/** Warm page vs the cheapest answer, 304s of the page, cold pages, bytes on the wire; on a server with its cache on. */
 export async function benchHttpCache(served: ServedPortal, seconds: number): Promise<HttpCacheResult> {
   const { etag } = await bodyBytes(served.base, PAGE_QUERY, null);
   const warm = await closedLoopOn(
@@ -73,6 +89,22 @@ export async function benchHttpCache(served: ServedPortal, seconds: number): Pro
     HTTP_CACHE_CLIENTS,
     seconds,
   );
+  const cold: LoadResult[] = [];
+  let pages = 0;
+  for (const clients of CONCURRENCY) {
+    // Numbered across the loops: no page of one loop is in the cache from an earlier one.
+    cold.push(
+      await closedLoopOn(
+        served.base,
+        () => coldPage(pages++),
+        {},
+        'cold 10-row page',
+        clients,
+        seconds,
+        true,
+      ),
+    );
+  }
   const wire: WireBytes[] = [];
   for (const [name, path] of Object.entries(WIRE)) {
     const [plain, gzip, br] = await Promise.all(
@@ -80,5 +112,5 @@ export async function benchHttpCache(served: ServedPortal, seconds: number): Pro
     );
     wire.push({ name, plain: plain!, gzip: gzip!, br: br! });
   }
-  return { warm, cheapest, revalidations, wire };
+  return { warm, cheapest, revalidations, cold, wire };
 }

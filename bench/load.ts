@@ -39,14 +39,28 @@ export interface LoadResult {
 const percentile = (sorted: readonly number[], p: number): number =>
   sorted.length ? sorted[Math.min(sorted.length - 1, Math.floor((sorted.length * p) / 100))]! : NaN;
 
-function request(agent: http.Agent, url: string, headers: http.OutgoingHttpHeaders = {}): Promise<number> {
+/** The status of one GET (0: no answer), and the seconds of its Retry-After (0: none). */
+function answer(
+  agent: http.Agent,
+  url: string,
+  headers: http.OutgoingHttpHeaders = {},
+): Promise<{ status: number; retryAfter: number }> {
   return new Promise((resolve) => {
     const req = http.get(url, { agent, headers }, (response) => {
       response.resume();
-      response.on('end', () => resolve(response.statusCode ?? 0));
+      const retryAfter = Number(response.headers['retry-after'] ?? 0) || 0;
+      response.on('end', () => resolve({ status: response.statusCode ?? 0, retryAfter }));
     });
-    req.on('error', () => resolve(0));
+    req.on('error', () => resolve({ status: 0, retryAfter: 0 }));
   });
+}
+
+async function request(
+  agent: http.Agent,
+  url: string,
+  headers: http.OutgoingHttpHeaders = {},
+): Promise<number> {
+  return (await answer(agent, url, headers)).status;
 }
 
 function summarize(
@@ -82,25 +96,35 @@ export function closedLoop(
   return closedLoopOn(base, LOAD_REQUESTS[kind], {}, kind, concurrency, seconds);
 }
 
-/** A closed loop on any path, with the headers given, reported under `name`. */
+/**
+ * A closed loop on any path (or the n-th request's path), with the headers given, reported under
+ * `name`. With `honourRetryAfter`, a client told 503 waits the Retry-After it was given before its
+ * next request, as a well-behaved client does; otherwise it asks again at once (the worst case).
+ */
 export async function closedLoopOn(
   base: string,
-  path: string,
+  path: string | ((n: number) => string),
   headers: http.OutgoingHttpHeaders,
   name: string,
   concurrency: number,
   seconds: number,
+  honourRetryAfter = false,
 ): Promise<LoadResult> {
   const agent = new http.Agent({ keepAlive: true, maxSockets: concurrency });
   const samples: [number, number][] = [];
   const started = performance.now();
   const end = Date.now() + seconds * 1000;
+  const pathOf = typeof path === 'string' ? () => path : path;
+  let sent = 0;
   await Promise.all(
     Array.from({ length: concurrency }, async () => {
       while (Date.now() < end) {
         const start = performance.now();
-        const status = await request(agent, base + path, headers);
+        const { status, retryAfter } = await answer(agent, base + pathOf(sent++), headers);
         samples.push([status, performance.now() - start]);
+        if (honourRetryAfter && status === 503 && retryAfter > 0) {
+          await new Promise((resolve) => setTimeout(resolve, Math.min(retryAfter * 1000, end - Date.now())));
+        }
       }
     }),
   );

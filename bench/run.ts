@@ -1,5 +1,6 @@
 // `make bench`: builds the bench portal, serves it, times each bench against plain DuckDB and the
-// peers in the same run, prints a markdown report and writes it (and its JSON) under bench/results/.
+// peers in the same run, prints a markdown report and writes it (and its JSON) under bench/results/
+// (`--only` runs some sections: their report goes to bench/results/partial/).
 import { mkdir, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
@@ -16,10 +17,10 @@ import { MEMORY_CASES } from './export-cases.js';
 import { benchExports, EXPORT_MAX_TURNS, EXPORT_MEASURING_MS, type ExportResult } from './exports.js';
 import { benchFacets } from './facets.js';
 import { benchPeer, startPeers, type Peer, type PeerTime } from './peers.js';
-import { benchClickHouse, clickHouseText, withClickHouse, type ClickHouseResult } from './clickhouse.js';
+import { benchClickHouse, clickHouseText, withClickHouse } from './clickhouse.js';
 import { benchLoad, type LoadResult } from './load.js';
 import { DEFAULT_MEMORY_LIMIT } from '../src/cli/serve.js';
-import type { BenchFlags } from '../src/cli/bench.js';
+import { BENCH_SECTIONS, type BenchFlags, type BenchSection } from '../src/cli/bench.js';
 import {
   machine,
   markdownTable,
@@ -29,64 +30,77 @@ import {
   type MeasuredRatio,
 } from './harness.js';
 import { benchReplicas, replicasTable } from './replicas.js';
-import { benchHttpCache, HTTP_CACHE_CLIENTS, type HttpCacheResult } from './http-cache.js';
+import { benchHttpCache, coldRatio, HTTP_CACHE_CLIENTS, type HttpCacheResult } from './http-cache.js';
 
 /** The benches' server keeps no answer: each request is a miss, and they time the work of answering. */
 const NO_CACHE = ['--cache-size', '0'];
 
-/** `duckportal bench [--portal DIR] ...` and `make bench`: runs every bench, prints and writes the report. */
+/** `duckportal bench [--portal DIR] [--only SECTIONS] ...` and `make bench`: runs the benches, prints and writes the report. */
 export async function main(flags: BenchFlags): Promise<void> {
   const started = Date.now();
-  const previous = await previousReport(flags.compare, flags.out);
+  const sections = new Set(flags.only ?? BENCH_SECTIONS);
+  const whole = sections.size === BENCH_SECTIONS.length;
+  const previous = whole ? await previousReport(flags.compare, flags.out) : null;
   const loadBefore = os.loadavg()[0]!;
   const threads = flags.threads;
   const runs = flags.runs;
   const log = (line: string): void =>
     void process.stderr.write(`${line} (${((Date.now() - started) / 60000).toFixed(1)} min)\n`);
-  const portalDir = await buildBenchPortal(flags.portal, log);
+  const needsDuckDB = (['aggregations', 'facets', 'exports', 'peers', 'clickhouse'] as const).some((s) =>
+    sections.has(s),
+  );
+  const portalDir = await buildBenchPortal(flags.portal, log, needsDuckDB || sections.has('scaling'));
   const peersDir = path.join(os.tmpdir(), `duckportal-peers-${process.pid}`);
   const served = await servePortal(portalDir, flags.port, threads, NO_CACHE);
   const peers: Peer[] = [];
+  /** The section's results, or null when --only leaves it out. */
+  const section = async <T>(name: BenchSection, work: () => Promise<T>): Promise<T | null> => {
+    if (!sections.has(name)) return null;
+    log(`bench: ${name}`);
+    return work();
+  };
   try {
-    const duckdb = await rawDuckDB(portalDir, ['flights', 'airports', 'flights30m', 'airports1m'], threads);
-    log('bench: aggregations');
-    const aggregations = await benchAggregations(served, duckdb, runs);
-    log('bench: facets');
-    const facets = await benchFacets(served, duckdb, runs);
-    log('bench: scaling to 30M rows');
-    const scaling = await benchScaling(served, runs);
-    log('bench: exports');
-    const exports = await benchExports(served, 'default', duckdb, runs);
-    // The 30M-row exports on a server just started: its peak RSS is then the export's, not what
-    // the aggregations before it left in the allocator.
-    const fresh = await servePortal(portalDir, flags.port + 1, threads, NO_CACHE);
-    try {
-      exports.push(...(await benchExports(fresh, 'fresh', duckdb, 1, MEMORY_CASES)));
-    } finally {
-      await fresh.stop();
-    }
+    const duckdb = needsDuckDB
+      ? await rawDuckDB(portalDir, ['flights', 'airports', 'flights30m', 'airports1m'], threads)
+      : null;
+    const aggregations = await section('aggregations', () => benchAggregations(served, duckdb!, runs));
+    const facets = await section('facets', () => benchFacets(served, duckdb!, runs));
+    const scaling = await section('scaling', () => benchScaling(served, runs));
+    const exports = await section('exports', async () => {
+      const measured = await benchExports(served, 'default', duckdb!, runs);
+      // The 30M-row exports on a server just started: its peak RSS is then the export's, not what
+      // the aggregations before it left in the allocator.
+      const fresh = await servePortal(portalDir, flags.port + 1, threads, NO_CACHE);
+      try {
+        measured.push(...(await benchExports(fresh, 'fresh', duckdb!, 1, MEMORY_CASES)));
+      } finally {
+        await fresh.stop();
+      }
+      return measured;
+    });
     // Exports before load, on a server no overload has touched (measured both ways: the export
     // ratios were 2-4x either way, so the order does not explain them).
-    log('bench: load');
-    const load = await benchLoad(served, flags.loadSeconds);
-    log('bench: HTTP caching');
-    const cached = await servePortal(portalDir, flags.port + 2, threads);
-    const httpCache = await benchHttpCache(cached, flags.loadSeconds).finally(() => cached.stop());
-    log('bench: two replicas behind HAProxy');
-    const replicas = await benchReplicas(portalDir, flags.port + 1, threads, flags.loadSeconds, NO_CACHE);
-    if (flags.peers) {
-      log('bench: loading PostgreSQL and SQLite');
-      peers.push(...(await startPeers(duckdb, peersDir)));
-    }
+    const load = await section('load', () => benchLoad(served, flags.loadSeconds));
+    const httpCache = await section('http-cache', async () => {
+      const cached = await servePortal(portalDir, flags.port + 2, threads);
+      return benchHttpCache(cached, flags.loadSeconds).finally(() => cached.stop());
+    });
+    const replicas = await section('replicas', () =>
+      benchReplicas(portalDir, flags.port + 1, threads, flags.loadSeconds, NO_CACHE),
+    );
     const peerTimes: (PeerTime | null)[][] = [];
-    for (const peer of peers) peerTimes.push(await benchPeer(peer, served, runs));
-    let clickhouse: ClickHouseResult | null = null;
-    if (flags.peers) {
-      log('bench: ClickHouse');
-      clickhouse = await withClickHouse(duckdb, path.join(peersDir, 'clickhouse'), threads, (server) =>
-        benchClickHouse(served, server, runs, flags.loadSeconds),
-      );
+    if (flags.peers && sections.has('peers')) {
+      log('bench: loading PostgreSQL and SQLite');
+      peers.push(...(await startPeers(duckdb!, peersDir)));
+      for (const peer of peers) peerTimes.push(await benchPeer(peer, served, runs));
     }
+    const clickhouse = flags.peers
+      ? await section('clickhouse', () =>
+          withClickHouse(duckdb!, path.join(peersDir, 'clickhouse'), threads, (server) =>
+            benchClickHouse(served, server, runs, flags.loadSeconds),
+          ),
+        )
+      : null;
     const host = machine();
     const date = new Date().toISOString().slice(0, 10);
     const peerJson = Object.fromEntries(peers.map((p, i) => [p.name, peerTimes[i] ?? []]));
@@ -97,20 +111,21 @@ export async function main(flags: BenchFlags): Promise<void> {
       threads,
       runs,
       minutes,
+      ...(whole ? {} : { only: [...sections] }),
       loadAverage: { before: loadBefore, after: os.loadavg()[0]! },
-      aggregations,
+      aggregations: aggregations ?? [],
       peers: peerJson,
-      facets,
-      scaling,
-      load,
+      facets: facets ?? [],
+      scaling: scaling ?? [],
+      load: load ?? [],
       httpCache,
       replicas,
       clickhouse,
-      exports,
+      exports: exports ?? [],
     };
     const comparison = previous ? compareRatios(previous, json) : null;
     const report = [
-      `# duckportal bench, ${date}`,
+      `# duckportal bench, ${date}${whole ? '' : ` (only ${[...sections].join(', ')})`}`,
       '',
       `Machine: ${host.cores} cores (${host.cpu}), ${host.memoryGiB} GiB, Node ${host.node}; DuckDB threads: ${threads}. The two sides of a ratio are`,
       `timed in turns after a warm-up, and the ratio is the median of its turns' ratios: at least ${runs} turns, then more until it is known to`,
@@ -118,20 +133,88 @@ export async function main(flags: BenchFlags): Promise<void> {
       `case, then again: a slow moment of the machine falls on a few turns of every case). Times are medians. The whole run took ${minutes.toFixed(1)} minutes.`,
       `Load average of the machine (1 min) before the run: ${loadBefore.toFixed(1)}, at its end: ${os.loadavg()[0]!.toFixed(1)} (above ${host.cores}, other work shared the cores).`,
       '',
-      summary(aggregations, scaling, load, exports),
-      '',
-      '## Aggregations on flights-3m (3,000,000 rows)',
-      '',
-      'duckportal answers the record query over HTTP; DuckDB, PostgreSQL and SQLite run the same question in their own SQL',
-      "(engine time from each client's timer, in one open session of that client, so the peers are not charged for HTTP or",
-      'JSON). DuckDB and HTTP are timed in turns, and so are each peer and duckportal.',
-      '',
-      aggregationTable(aggregations, peers, peerTimes),
-      '',
-      "DuckDB's SQL of each question (the peers' in bench/aggregations.ts):",
-      '',
-      ...AGGREGATIONS.map((a) => `- ${a.name}: \`${a.sql.replace(/\s+/g, ' ')}\``),
-      '',
+      ...(aggregations && scaling && load && exports
+        ? [summary(aggregations, scaling, load, exports), '']
+        : []),
+      ...(aggregations
+        ? [
+            '## Aggregations on flights-3m (3,000,000 rows)',
+            '',
+            'duckportal answers the record query over HTTP; DuckDB, PostgreSQL and SQLite run the same question in their own SQL',
+            "(engine time from each client's timer, in one open session of that client, so the peers are not charged for HTTP or",
+            'JSON). DuckDB and HTTP are timed in turns, and so are each peer and duckportal.',
+            '',
+            aggregationTable(aggregations, peers, peerTimes),
+            '',
+            "DuckDB's SQL of each question (the peers' in bench/aggregations.ts):",
+            '',
+            ...AGGREGATIONS.map((a) => `- ${a.name}: \`${a.sql.replace(/\s+/g, ' ')}\``),
+            '',
+          ]
+        : []),
+      ...(facets
+        ? [
+            '## Facets of flights-3m: one request over HTTP vs the SQL a person would write for the same counts, in DuckDB',
+            '',
+            markdownTable(
+              ['request', 'facets over HTTP (ms)', 'same counts in DuckDB (ms)', 'ratio', 'DuckDB SQL'],
+              facets.map((r) => [
+                r.name,
+                ms(r.httpMs),
+                ms(r.baselineMs),
+                known(r, (ratio) => `${ratio.toFixed(2)}x`),
+                `\`${r.baselineSql}\``,
+              ]),
+            ),
+            '',
+          ]
+        : []),
+      ...(scaling
+        ? [
+            '## How cost grows with rows: the same record queries on 3M and 30M rows, over HTTP',
+            '',
+            markdownTable(
+              ['query', '3M rows (ms)', '30M rows (ms)', '30M / 3M'],
+              scaling.map((r) => [
+                r.name,
+                ms(r.smallMs),
+                ms(r.largeMs),
+                known(r, (ratio) => `${ratio.toFixed(1)}x`),
+              ]),
+            ),
+            '',
+          ]
+        : []),
+      ...(load
+        ? [
+            '## Throughput and latency under load (closed loops, each client sending its next request when answered)',
+            '',
+            'On flights-3m: a 10-row page (origin = SFO, first 10 records and the total count), all annotated facets, and',
+            `group_by origin + avg(delay); ${flags.loadSeconds} s per level. Last line: page queries offered at 4x their best rate (open loop).`,
+            '',
+            loadTable(load),
+            '',
+          ]
+        : []),
+      ...(httpCache
+        ? [
+            '## HTTP caching (a server with its response cache on, the default 128MB)',
+            '',
+            httpCacheText(httpCache),
+            '',
+          ]
+        : []),
+      ...(replicas
+        ? [
+            '## Two replicas behind HAProxy vs one server (10-row pages, closed loops)',
+            '',
+            `Two \`serve\` processes over the bench portal behind HAProxy running deploy/haproxy.cfg, each with the DuckDB threads`,
+            `of the single server, on the same machine (they share its ${host.cores} cores); ${flags.loadSeconds} s per level, response cache off.`,
+            '',
+            replicasTable(replicas),
+            '',
+          ]
+        : []),
       ...(clickhouse
         ? [
             '## ClickHouse, the everyday questions over HTTP',
@@ -140,62 +223,18 @@ export async function main(flags: BenchFlags): Promise<void> {
             '',
           ]
         : []),
-      '## Facets of flights-3m: one request over HTTP vs the SQL a person would write for the same counts, in DuckDB',
-      '',
-      markdownTable(
-        ['request', 'facets over HTTP (ms)', 'same counts in DuckDB (ms)', 'ratio', 'DuckDB SQL'],
-        facets.map((r) => [
-          r.name,
-          ms(r.httpMs),
-          ms(r.baselineMs),
-          known(r, (ratio) => `${ratio.toFixed(2)}x`),
-          `\`${r.baselineSql}\``,
-        ]),
-      ),
-      '',
-      '## How cost grows with rows: the same record queries on 3M and 30M rows, over HTTP',
-      '',
-      markdownTable(
-        ['query', '3M rows (ms)', '30M rows (ms)', '30M / 3M'],
-        scaling.map((r) => [
-          r.name,
-          ms(r.smallMs),
-          ms(r.largeMs),
-          known(r, (ratio) => `${ratio.toFixed(1)}x`),
-        ]),
-      ),
-      '',
-      '## Throughput and latency under load (closed loops, each client sending its next request when answered)',
-      '',
-      'On flights-3m: a 10-row page (origin = SFO, first 10 records and the total count), all annotated facets, and',
-      `group_by origin + avg(delay); ${flags.loadSeconds} s per level. Last line: page queries offered at 4x their best rate (open loop).`,
-      '',
-      loadTable(load),
-      '',
-      '## HTTP caching (a server with its response cache on, the default 128MB)',
-      '',
-      httpCacheText(httpCache),
-      '',
-      '## Two replicas behind HAProxy vs one server (10-row pages, closed loops)',
-      '',
-      `Two \`serve\` processes over the bench portal behind HAProxy running deploy/haproxy.cfg, each with the DuckDB threads`,
-      `of the single server, on the same machine (they share its ${host.cores} cores); ${flags.loadSeconds} s per level, response cache off.`,
-      '',
-      replicasTable(replicas),
-      '',
-      '## Exports over HTTP vs DuckDB COPY of the same bytes to a file',
-      '',
-      exportsText(exports),
-      '',
+      ...(exports
+        ? ['## Exports over HTTP vs DuckDB COPY of the same bytes to a file', '', exportsText(exports), '']
+        : []),
       ...(comparison ? comparisonText(comparison) : []),
     ].join('\n');
     process.stdout.write(report);
-    await mkdir(flags.out, { recursive: true });
-    await writeFile(path.join(flags.out, `${date}.md`), report);
-    await writeFile(
-      path.join(flags.out, `${date}.json`),
-      `${JSON.stringify({ ...json, comparison }, null, 2)}\n`,
-    );
+    // A partial run goes apart: it neither replaces the day's whole report nor is compared with later.
+    const out = whole ? flags.out : path.join(flags.out, 'partial');
+    const name = whole ? date : `${date}-${[...sections].join('-')}`;
+    await mkdir(out, { recursive: true });
+    await writeFile(path.join(out, `${name}.md`), report);
+    await writeFile(path.join(out, `${name}.json`), `${JSON.stringify({ ...json, comparison }, null, 2)}\n`);
   } finally {
     for (const peer of peers) await peer.stop();
     await served.stop();
@@ -299,6 +338,13 @@ function httpCacheText(result: HttpCacheResult): string {
     `Warm page / cheapest: ${ratio.toFixed(2)}x.`,
     '',
     loadTable([result.warm, result.cheapest, result.revalidations]),
+    '',
+    'Cold pages: the same page with a condition true of every flight that makes each request a query of its own (a',
+    `cache miss), at ${result.cold.map((r) => r.label).join(', ')}; a client told 503 waits its Retry-After before asking`,
+    'again (the load table above asks again at once). 200s/s at the most clients over the best at fewer:',
+    `${coldRatio(result.cold).toFixed(2)}x.`,
+    '',
+    loadTable(result.cold),
     '',
     'Bytes of the body on the wire:',
     '',

@@ -44,6 +44,8 @@ export interface ServerOptions {
   readonly maxAge?: number;
   /** Bytes of JSON answers kept by the response cache (all portals together); 0 keeps none. */
   readonly cacheBytes?: number;
+  /** The longest a query should wait for a DuckDB connection, in ms (src/engine/admission.ts). */
+  readonly targetWaitMs?: number;
   /** The log (a JSON logger on stdout unless given). */
   readonly log?: Logger;
   /** Serve /livez, /readyz and /metrics on a listener of their own (`operations`), not the API's. */
@@ -103,6 +105,7 @@ export async function openServer(options: ServerOptions): Promise<PortalServer> 
     memoryLimit: options.memoryLimit ?? DEFAULT_MEMORY_LIMIT,
     // --cache-size 0 measures the engine: no answer kept, not even a count.
     ...(options.cacheBytes === 0 ? { countEntries: 0 } : {}),
+    ...(options.targetWaitMs ? { targetWaitMs: options.targetWaitMs } : {}),
   });
   const shared: Shared = {
     engine,
@@ -288,6 +291,7 @@ export async function main(flags: ServeFlags): Promise<void> {
     memoryLimit: flags.memoryLimit,
     maxAge: flags.maxAge,
     cacheBytes: flags.cacheSize,
+    targetWaitMs: flags.queueWait,
   });
   const httpServer = createHttpServer(server);
   const operationsServer = separateOperations ? http.createServer(server.operations) : null;

@@ -20,6 +20,7 @@ import { pageErrors, pagesRouter } from '../web/pages.js';
 import { accountRouter } from '../web/account-routes.js';
 import { compression } from './compression.js';
 import { httpCaching, noStoreOnError } from './http-caching.js';
+import { admitToEngine } from './admission.js';
 import { observeRequests } from './operations.js';
 import type { Logger } from '../log.js';
 
@@ -107,6 +108,8 @@ export function createApp(services: Services, options: AppOptions): Koa {
   });
   app.use(v2Aliases(V21_PREFIX));
   app.use(httpCaching(services));
+  // After the cache: an answer kept, or a 304, costs the engine nothing and is never refused.
+  app.use(admitToEngine(services.engine));
   for (const router of routers) app.use(router.routes());
   app.use(async (ctx, next) => {
     await next();

@@ -63,7 +63,7 @@ export function toErrorBody(error: unknown): {
     return {
       status: 503,
       body: { error_code: 'ServerBusy', message: 'The server is busy: retry in a moment.' },
-      headers: { 'Retry-After': '1' },
+      headers: { 'Retry-After': String(error.retryAfterSeconds) },
     };
   }
   if (error instanceof QueryOutOfMemory) {

@@ -1,6 +1,30 @@
 // `duckportal bench` (and `make bench`): its flags.
-import { negatable, optionalText, text, value, type FlagValues } from './flags.js';
+import { negatable, optionalText, optionalValue, text, value, type FlagValues } from './flags.js';
 import { port, positiveNumber } from './parse.js';
+
+/** The sections of the bench's report, each of which `--only` may run alone. */
+export const BENCH_SECTIONS = [
+  'aggregations',
+  'facets',
+  'scaling',
+  'exports',
+  'load',
+  'http-cache',
+  'replicas',
+  'peers',
+  'clickhouse',
+] as const;
+export type BenchSection = (typeof BENCH_SECTIONS)[number];
+
+/** `load,http-cache`: sections of the bench, each one of BENCH_SECTIONS. */
+function sectionList(text: string): BenchSection[] {
+  const named = text.split(',').map((name) => name.trim());
+  for (const name of named) {
+    if (!(BENCH_SECTIONS as readonly string[]).includes(name))
+      throw new Error(`expected sections among ${BENCH_SECTIONS.join(', ')}`);
+  }
+  return named as BenchSection[];
+}
 
 export const BENCH_FLAGS = {
   portal: text('DIR', 'the portal folder; the bench datasets are built in data/bench', 'data/portal'),
@@ -14,6 +38,11 @@ export const BENCH_FLAGS = {
     "an earlier report's JSON to compare ratios with (default: the latest in --out)",
   ),
   peers: negatable('skip PostgreSQL and SQLite'),
+  only: optionalValue(
+    'SECTIONS',
+    'run only these sections, comma-separated; the report goes to <out>/partial/',
+    sectionList,
+  ),
 };
 
 export type BenchFlags = FlagValues<typeof BENCH_FLAGS>;

@@ -9,6 +9,7 @@ import {
   value,
   type FlagValues,
 } from './flags.js';
+import { DEFAULT_TARGET_WAIT_MS } from '../engine/admission.js';
 import { duckdbSize, port, positiveNumber, redisUrl, size, wholeNumber } from './parse.js';
 
 /**
@@ -64,6 +65,12 @@ export const SERVE_FLAGS = {
     'bytes of JSON answers the response cache keeps (0: none)',
     size,
     DEFAULT_CACHE_SIZE,
+  ),
+  queueWait: value(
+    'MS',
+    'longest a query should wait for a DuckDB connection: the waiting line holds what the pool serves in that time, the rest get 503',
+    positiveNumber,
+    String(DEFAULT_TARGET_WAIT_MS),
   ),
   metricsPort: optionalValue('PORT', "serve /livez, /readyz and /metrics on this port, not the API's", port),
   metricsHost: optionalText('HOST', 'address of the --metrics-port listener (default: --host)'),

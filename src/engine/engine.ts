@@ -7,6 +7,7 @@ import { ORDINAL_COLUMN, ORDINAL_SQL } from '../catalog/schema.js';
 import { quoteIdentifier, quoteString } from '../sql-text.js';
 import { CountCache, DEFAULT_COUNT_ENTRIES } from './count-cache.js';
 import { readJsonRows, type JsonValue } from './values.js';
+import { Admission } from './admission.js';
 
 export interface EngineOptions {
   /** Directories DuckDB may read; everything else is refused once locked. */
@@ -18,7 +19,13 @@ export interface EngineOptions {
   readonly connections?: number;
   /** Longest a JSON query (not an export) may run before it is interrupted; default 30 s. */
   readonly queryDeadlineMs?: number;
-  /** Most callers that may wait for a connection; one more is refused at once. Default 64. */
+  /**
+   * The longest a caller should wait for a connection, in ms (default 2 s): the waiting line holds
+   * as many as the pool serves in that time at the measured service time, and refuses one more at
+   * once (src/engine/admission.ts).
+   */
+  readonly targetWaitMs?: number;
+  /** Most callers that may wait for a connection (admitted or not), one more is refused. Default 1024. */
   readonly maxWaiting?: number;
   /**
    * Most exports running at once, each on a connection of its own outside the pool (a slow reader
@@ -81,7 +88,8 @@ function classify(error: unknown): unknown {
 
 /** Thrown when every connection is busy and the waiting line is full. */
 export class EngineSaturated extends Error {
-  constructor() {
+  /** `retryAfterSeconds`: when the caller may find room (the time the line takes to be served). */
+  constructor(readonly retryAfterSeconds = 1) {
     super('every connection is busy and the waiting line is full');
   }
 }
@@ -115,11 +123,11 @@ export class Engine {
     connections: DuckDBConnection[],
     private readonly limits: {
       deadlineMs: number;
-      maxWaiting: number;
       tempDirectory: string;
       exportConnections: number;
     },
     countEntries: number,
+    private readonly admission: Admission,
   ) {
     this.idle.push(...connections);
     this.counts = new CountCache(countEntries);
@@ -141,18 +149,23 @@ export class Engine {
     const first = await instance.connect();
     await lockDown(first, [...options.allowedDirectories, options.tempDirectory]);
     const pool = [first];
-    for (let i = 1; i < (options.connections ?? DEFAULT_CONNECTIONS); i++)
-      pool.push(await instance.connect());
+    const connections = options.connections ?? DEFAULT_CONNECTIONS;
+    for (let i = 1; i < connections; i++) pool.push(await instance.connect());
+    const admission = new Admission({
+      connections,
+      ...(options.targetWaitMs !== undefined ? { targetWaitMs: options.targetWaitMs } : {}),
+      ...(options.maxWaiting !== undefined ? { maxWaiting: options.maxWaiting } : {}),
+    });
     return new Engine(
       instance,
       pool,
       {
         deadlineMs: options.queryDeadlineMs ?? 30_000,
-        maxWaiting: options.maxWaiting ?? 64,
         tempDirectory: options.tempDirectory,
         exportConnections: options.exportConnections ?? DEFAULT_EXPORT_CONNECTIONS,
       },
       options.countEntries ?? DEFAULT_COUNT_ENTRIES,
+      admission,
     );
   }
 
@@ -181,6 +194,17 @@ export class Engine {
     return this.waiting.length;
   }
 
+  /**
+   * Admission of a request's work, before any of it: EngineSaturated (with when to retry) when
+   * the waiting line holds what the pool serves within the target wait (src/engine/admission.ts).
+   * A request admitted waits for each of its queries (a page runs two), up to `maxWaiting`: one
+   * refused halfway would waste the work done.
+   */
+  admit(): void {
+    const waiting = this.waiting.length;
+    if (!this.admission.admits(waiting)) throw new EngineSaturated(this.admission.retryAfterSeconds(waiting));
+  }
+
   /** Runs `work` on a pooled connection; `signal` interrupts the running statement. */
   async withConnection<T>(
     work: (connection: DuckDBConnection) => Promise<T>,
@@ -193,9 +217,11 @@ export class Engine {
       this.release(connection);
       throw new QueryInterrupted();
     }
+    const served = this.admission.start();
     try {
       return await interruptible(connection, work, signal);
     } finally {
+      served();
       this.release(connection);
     }
   }
@@ -301,7 +327,10 @@ export class Engine {
       this.busy++;
       return Promise.resolve(connection);
     }
-    if (this.waiting.length >= this.limits.maxWaiting) return Promise.reject(new EngineSaturated());
+    const waiting = this.waiting.length;
+    if (waiting >= this.admission.maxWaiting) {
+      return Promise.reject(new EngineSaturated(this.admission.retryAfterSeconds(waiting)));
+    }
     // A waiter is handed a released connection still counted busy.
     return new Promise((resolve) => this.waiting.push(resolve));
   }
