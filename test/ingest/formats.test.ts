@@ -6,25 +6,18 @@ import { detectInputFormat } from '../../src/ingest/input-format.js';
 import { quoteString } from '../../src/sql-text.js';
 import { expectError } from './csv.test.js';
 import {
-  cleanup,
   expectStorageMatchesSchema,
   fieldTypes,
   fixture,
   query,
   readDatasetFile,
   readRows,
-  tempDir,
+  useTempPortal,
   VEGA_DATA,
 } from './helpers.js';
 
 describe('ingest: JSON, JSON lines, Parquet', () => {
-  let dir: string;
-  let portal: string;
-  beforeEach(async () => {
-    dir = await tempDir();
-    portal = path.join(dir, 'portal');
-  });
-  after(cleanup);
+  const temp = useTempPortal();
 
   it('reads a JSON array: nested objects become json_blob, string lists multivalued, string dates dates', async () => {
     const records = [
@@ -48,9 +41,9 @@ describe('ingest: JSON, JSON lines, Parquet', () => {
         extra: 'late key',
       },
     ];
-    const file = await fixture(dir, 'films.json', JSON.stringify(records));
-    await ingest({ file, portal, id: 'films' });
-    expect(await fieldTypes(portal, 'films')).to.deep.equal({
+    const file = await fixture(temp.dir, 'films.json', JSON.stringify(records));
+    await ingest({ file, portal: temp.portal, id: 'films' });
+    expect(await fieldTypes(temp.portal, 'films')).to.deep.equal({
       title: 'text',
       year: 'int',
       score: 'double',
@@ -60,10 +53,10 @@ describe('ingest: JSON, JSON lines, Parquet', () => {
       ok: 'boolean',
       extra: 'text',
     });
-    const dataset = await readDatasetFile(portal, 'films');
+    const dataset = await readDatasetFile(temp.portal, 'films');
     expect(dataset.fields.find((f) => f.name === 'tags')!.annotations).to.deep.equal({ multivalued: [';'] });
     const rows = await readRows(
-      portal,
+      temp.portal,
       'films',
       'title, tags, meta, CAST(released AS VARCHAR) AS released, extra',
     );
@@ -71,18 +64,18 @@ describe('ingest: JSON, JSON lines, Parquet', () => {
       { title: 'Alpha', tags: ['a', 'b'], meta: '{"k":1}', released: '2001-02-03', extra: null },
       { title: '1776', tags: null, meta: null, released: null, extra: 'late key' },
     ]);
-    await expectStorageMatchesSchema(portal, 'films');
+    await expectStorageMatchesSchema(temp.portal, 'films');
   });
 
   it('reads a mixed JSON column holding objects as json_blob', async () => {
     const file = await fixture(
-      dir,
+      temp.dir,
       'mixed.json',
       JSON.stringify([{ v: 'text' }, { v: { a: [1, 2] } }, { v: 3 }]),
     );
-    await ingest({ file, portal, id: 'mixed' });
-    expect(await fieldTypes(portal, 'mixed')).to.deep.equal({ v: 'json_blob' });
-    expect(await readRows(portal, 'mixed', 'v')).to.deep.equal([
+    await ingest({ file, portal: temp.portal, id: 'mixed' });
+    expect(await fieldTypes(temp.portal, 'mixed')).to.deep.equal({ v: 'json_blob' });
+    expect(await readRows(temp.portal, 'mixed', 'v')).to.deep.equal([
       { v: '"text"' },
       { v: '{"a":[1,2]}' },
       { v: '3' },
@@ -93,37 +86,43 @@ describe('ingest: JSON, JSON lines, Parquet', () => {
     const lines =
       '{"a": 1, "when": "2020-01-01T10:00:00+01:00"}\n\n{"a": 2, "when": "2020-01-02T00:00:00Z"}\n';
     for (const name of ['events.jsonl', 'events.ndjson']) {
-      const file = await fixture(dir, name, lines);
-      await ingest({ file, portal, id: 'events' });
-      expect(await fieldTypes(portal, 'events')).to.deep.equal({ a: 'int', when: 'datetime' });
-      const rows = await readRows(portal, 'events', 'a, strftime("when", \'%Y-%m-%dT%H:%M:%S\') AS w');
+      const file = await fixture(temp.dir, name, lines);
+      await ingest({ file, portal: temp.portal, id: 'events' });
+      expect(await fieldTypes(temp.portal, 'events')).to.deep.equal({ a: 'int', when: 'datetime' });
+      const rows = await readRows(temp.portal, 'events', 'a, strftime("when", \'%Y-%m-%dT%H:%M:%S\') AS w');
       expect(rows).to.deep.equal([
         { a: '1', w: '2020-01-01T09:00:00' },
         { a: '2', w: '2020-01-02T00:00:00' },
       ]);
     }
-    await expectStorageMatchesSchema(portal, 'events');
+    await expectStorageMatchesSchema(temp.portal, 'events');
   });
 
   it('refuses invalid JSON naming the file (and the line, for JSON lines)', async () => {
-    const jsonl = await fixture(dir, 'bad.jsonl', '{"a": 1}\n{"a": 2}\n{"a": oops}\n{"a": 4}\n');
-    await expectError(ingest({ file: jsonl, portal, id: 'bad' }), /bad\.jsonl: line 3: invalid JSON/);
-    const array = await fixture(dir, 'bad.json', '[{"a": 1}, {"a": 2,]');
+    const jsonl = await fixture(temp.dir, 'bad.jsonl', '{"a": 1}\n{"a": 2}\n{"a": oops}\n{"a": 4}\n');
     await expectError(
-      ingest({ file: array, portal, id: 'bad' }),
+      ingest({ file: jsonl, portal: temp.portal, id: 'bad' }),
+      /bad\.jsonl: line 3: invalid JSON/,
+    );
+    const array = await fixture(temp.dir, 'bad.json', '[{"a": 1}, {"a": 2,]');
+    await expectError(
+      ingest({ file: array, portal: temp.portal, id: 'bad' }),
       /bad\.json: invalid JSON \(unexpected character\)$/,
     );
-    const parquet = await fixture(dir, 'broken.parquet', 'PAR1 but nothing else');
-    await expectError(ingest({ file: parquet, portal, id: 'bad' }), /broken\.parquet: not a Parquet file$/);
-    const scalars = await fixture(dir, 'scalars.json', '[1, 2, 3]');
+    const parquet = await fixture(temp.dir, 'broken.parquet', 'PAR1 but nothing else');
     await expectError(
-      ingest({ file: scalars, portal, id: 'bad' }),
+      ingest({ file: parquet, portal: temp.portal, id: 'bad' }),
+      /broken\.parquet: not a Parquet file$/,
+    );
+    const scalars = await fixture(temp.dir, 'scalars.json', '[1, 2, 3]');
+    await expectError(
+      ingest({ file: scalars, portal: temp.portal, id: 'bad' }),
       /scalars\.json: no JSON objects to read records from/,
     );
   });
 
   it('maps typed Parquet columns to field types and keeps Parquet text as text', async () => {
-    const file = path.join(dir, 'typed.parquet');
+    const file = path.join(temp.dir, 'typed.parquet');
     await query(`COPY (SELECT 1::TINYINT AS tiny, 2::INTEGER AS int32, 3::UBIGINT AS wide,
         1.5::FLOAT AS f, 2.25::DECIMAL(10, 2) AS dec, true AS b, DATE '2020-01-02' AS d,
         TIMESTAMP '2020-01-02 03:04:05' AS ts, TIMESTAMPTZ '2020-01-02 03:04:05+02' AS tstz,
@@ -131,8 +130,8 @@ describe('ingest: JSON, JSON lines, Parquet', () => {
         ['x', 'y'] AS strings, [1, 2] AS ints, {'k': 'v'} AS obj, [{'k': 1}] AS objs, MAP {'a': 1} AS m,
         'red'::ENUM ('red', 'blue') AS colour, INTERVAL 3 DAY AS span, gen_random_uuid() IS NOT NULL AS has_uuid)
       TO ${quoteString(file)} (FORMAT parquet)`);
-    await ingest({ file, portal, id: 'typed' });
-    expect(await fieldTypes(portal, 'typed')).to.deep.equal({
+    await ingest({ file, portal: temp.portal, id: 'typed' });
+    expect(await fieldTypes(temp.portal, 'typed')).to.deep.equal({
       tiny: 'int',
       int32: 'int',
       wide: 'int',
@@ -155,7 +154,7 @@ describe('ingest: JSON, JSON lines, Parquet', () => {
       has_uuid: 'boolean',
     });
     const [row] = await readRows(
-      portal,
+      temp.portal,
       'typed',
       `strftime(ts, '%Y-%m-%dT%H:%M:%S') AS ts, strftime(tstz, '%Y-%m-%dT%H:%M:%S') AS tstz, zip, strings, ints, obj, objs, dec`,
     );
@@ -169,7 +168,7 @@ describe('ingest: JSON, JSON lines, Parquet', () => {
       objs: '[{"k":1}]',
       dec: 2.25,
     });
-    await expectStorageMatchesSchema(portal, 'typed');
+    await expectStorageMatchesSchema(temp.portal, 'typed');
   });
 
   it('detects the format from the extension, else from the content', async () => {
@@ -183,19 +182,19 @@ describe('ingest: JSON, JSON lines, Parquet', () => {
       ['garbage.json', 'not json', 'json'],
     ];
     for (const [name, content, format] of cases) {
-      expect(await detectInputFormat(await fixture(dir, name, content)), name).to.equal(format);
+      expect(await detectInputFormat(await fixture(temp.dir, name, content)), name).to.equal(format);
     }
     expect(await detectInputFormat(path.join(VEGA_DATA, 'flights-3m.parquet'))).to.equal('parquet');
-    const copy = await fixture(dir, 'no-extension', '');
+    const copy = await fixture(temp.dir, 'no-extension', '');
     await query(`COPY (SELECT 1 AS a) TO ${quoteString(copy)} (FORMAT parquet)`);
     expect(await detectInputFormat(copy)).to.equal('parquet');
   });
 
   it('ingests the vega movies.json with its mixed title column and month-name dates', async () => {
-    await ingest({ file: path.join(VEGA_DATA, 'movies.json'), portal, id: 'movies' });
-    const types = await fieldTypes(portal, 'movies');
+    await ingest({ file: path.join(VEGA_DATA, 'movies.json'), portal: temp.portal, id: 'movies' });
+    const types = await fieldTypes(temp.portal, 'movies');
     expect(types).to.include({ title: 'text', us_gross: 'int', release_date: 'date', imdb_rating: 'double' });
-    const rows = await readRows(portal, 'movies', 'title, CAST(release_date AS VARCHAR) AS d');
+    const rows = await readRows(temp.portal, 'movies', 'title, CAST(release_date AS VARCHAR) AS d');
     expect(rows).to.deep.include({ title: '1776', d: '1972-11-09' });
   });
 });

@@ -6,26 +6,19 @@ import { geoRowGroupRows } from '../../src/ingest/stored-data.js';
 import { quoteString } from '../../src/sql-text.js';
 import { expectError } from './csv.test.js';
 import {
-  cleanup,
+  dataPath,
   expectStorageMatchesSchema,
   fieldTypes,
-  dataPath,
   fixture,
   query,
   readDatasetFile,
   readRows,
-  tempDir,
+  useTempPortal,
   VEGA_DATA,
 } from './helpers.js';
 
 describe('ingest: geo', () => {
-  let dir: string;
-  let portal: string;
-  beforeEach(async () => {
-    dir = await tempDir();
-    portal = path.join(dir, 'portal');
-  });
-  after(cleanup);
+  const temp = useTempPortal();
 
   const PAIRS: [string, string][] = [
     ['lat', 'lon'],
@@ -34,58 +27,58 @@ describe('ingest: geo', () => {
   ];
   for (const [lat, lon] of PAIRS) {
     it(`detects ${lat}/${lon} as a point, keeping both columns as doubles`, async () => {
-      const file = await fixture(dir, 'places.csv', `name,${lat},${lon}\nParis,48.85,2\nNowhere,,\n`);
-      await ingest({ file, portal, id: 'places' });
+      const file = await fixture(temp.dir, 'places.csv', `name,${lat},${lon}\nParis,48.85,2\nNowhere,,\n`);
+      await ingest({ file, portal: temp.portal, id: 'places' });
       const latName = lat.toLowerCase();
       const lonName = lon.toLowerCase();
-      expect(await fieldTypes(portal, 'places')).to.deep.equal({
+      expect(await fieldTypes(temp.portal, 'places')).to.deep.equal({
         name: 'text',
         [latName]: 'double',
         [lonName]: 'double',
         geo_point_2d: 'geo_point_2d',
       });
-      expect(await readRows(portal, 'places', 'geo_point_2d')).to.deep.equal([
+      expect(await readRows(temp.portal, 'places', 'geo_point_2d')).to.deep.equal([
         { geo_point_2d: { lon: 2, lat: 48.85 } },
         { geo_point_2d: null },
       ]);
-      const { computed } = await readDatasetFile(portal, 'places');
+      const { computed } = await readDatasetFile(temp.portal, 'places');
       expect(computed.bbox).to.deep.equal({ west: 2, south: 48.85, east: 2, north: 48.85 });
       expect(computed.geometry_types).to.deep.equal(['Point']);
-      await expectStorageMatchesSchema(portal, 'places');
+      await expectStorageMatchesSchema(temp.portal, 'places');
     });
   }
 
   it('does not detect a pair that is not numeric or out of range', async () => {
-    const text = await fixture(dir, 'text.csv', 'lat,lon\nnorth,east\n');
-    await ingest({ file: text, portal, id: 'text' });
-    expect(await fieldTypes(portal, 'text')).to.deep.equal({ lat: 'text', lon: 'text' });
-    const far = await fixture(dir, 'far.csv', 'lat,lon\n91,10\n');
-    await ingest({ file: far, portal, id: 'far' });
-    expect(await fieldTypes(portal, 'far')).to.deep.equal({ lat: 'int', lon: 'int' });
+    const text = await fixture(temp.dir, 'text.csv', 'lat,lon\nnorth,east\n');
+    await ingest({ file: text, portal: temp.portal, id: 'text' });
+    expect(await fieldTypes(temp.portal, 'text')).to.deep.equal({ lat: 'text', lon: 'text' });
+    const far = await fixture(temp.dir, 'far.csv', 'lat,lon\n91,10\n');
+    await ingest({ file: far, portal: temp.portal, id: 'far' });
+    expect(await fieldTypes(temp.portal, 'far')).to.deep.equal({ lat: 'int', lon: 'int' });
   });
 
   it('uses --geo-point columns of any name, and names the point geo_point_2d_2 when geo_point_2d is taken', async () => {
-    const file = await fixture(dir, 'obs.csv', 'geo_point_2d,y,x\nfirst,45.5,-73.5\n');
-    await ingest({ file, portal, id: 'obs', geoPoint: { lat: 'y', lon: 'x' } });
-    expect(await fieldTypes(portal, 'obs')).to.deep.equal({
+    const file = await fixture(temp.dir, 'obs.csv', 'geo_point_2d,y,x\nfirst,45.5,-73.5\n');
+    await ingest({ file, portal: temp.portal, id: 'obs', geoPoint: { lat: 'y', lon: 'x' } });
+    expect(await fieldTypes(temp.portal, 'obs')).to.deep.equal({
       geo_point_2d: 'text',
       y: 'double',
       x: 'double',
       geo_point_2d_2: 'geo_point_2d',
     });
-    expect(await readRows(portal, 'obs', 'geo_point_2d_2 AS p')).to.deep.equal([
+    expect(await readRows(temp.portal, 'obs', 'geo_point_2d_2 AS p')).to.deep.equal([
       { p: { lon: -73.5, lat: 45.5 } },
     ]);
   });
 
   it('refuses a --geo-point naming a missing or textual column', async () => {
-    const file = await fixture(dir, 'obs.csv', 'name,y,x\nfirst,95,-73.5\n');
+    const file = await fixture(temp.dir, 'obs.csv', 'name,y,x\nfirst,95,-73.5\n');
     await expectError(
-      ingest({ file, portal, id: 'obs', geoPoint: { lat: 'lat', lon: 'x' } }),
+      ingest({ file, portal: temp.portal, id: 'obs', geoPoint: { lat: 'lat', lon: 'x' } }),
       /--geo-point: no field "lat" \(fields: name, y, x\)/,
     );
     await expectError(
-      ingest({ file, portal, id: 'obs', geoPoint: { lat: 'name', lon: 'x' } }),
+      ingest({ file, portal: temp.portal, id: 'obs', geoPoint: { lat: 'name', lon: 'x' } }),
       /field "name" is text, not a number/,
     );
   });
@@ -130,17 +123,17 @@ describe('ingest: geo', () => {
         },
       ],
     };
-    const file = await fixture(dir, 'shapes.geojson', JSON.stringify(collection));
-    const report = await ingest({ file, portal, id: 'shapes' });
+    const file = await fixture(temp.dir, 'shapes.geojson', JSON.stringify(collection));
+    const report = await ingest({ file, portal: temp.portal, id: 'shapes' });
     expect(report.format).to.equal('geojson');
-    expect(await fieldTypes(portal, 'shapes')).to.deep.equal({
+    expect(await fieldTypes(temp.portal, 'shapes')).to.deep.equal({
       id: 'text',
       name: 'text',
       n: 'double',
       geo_point_2d: 'geo_point_2d',
       geo_shape: 'geo_shape',
     });
-    const rows = await readRows(portal, 'shapes', 'id, name, geo_point_2d AS p, geo_shape AS s');
+    const rows = await readRows(temp.portal, 'shapes', 'id, name, geo_point_2d AS p, geo_shape AS s');
     expect(rows).to.deep.equal([
       {
         id: 'p1',
@@ -162,32 +155,36 @@ describe('ingest: geo', () => {
         s: '{"type":"LineString","coordinates":[[-10,-1],[-6,3]]}',
       },
     ]);
-    const { computed } = await readDatasetFile(portal, 'shapes');
+    const { computed } = await readDatasetFile(temp.portal, 'shapes');
     expect(computed.bbox).to.deep.equal({ west: -10, south: -1, east: 4, north: 48.85 });
     expect(computed.geometry_types).to.deep.equal(['LineString', 'Point', 'Polygon']);
-    await expectStorageMatchesSchema(portal, 'shapes');
+    await expectStorageMatchesSchema(temp.portal, 'shapes');
   });
 
   it('refuses a GeoJSON that is not a FeatureCollection', async () => {
     const file = await fixture(
-      dir,
+      temp.dir,
       'one.geojson',
       JSON.stringify({ type: 'Feature', properties: {}, geometry: null }),
     );
     await expectError(
-      ingest({ file, portal, id: 'one' }),
+      ingest({ file, portal: temp.portal, id: 'one' }),
       /one\.geojson: not a GeoJSON FeatureCollection \(top-level "type" is "Feature"\)/,
     );
   });
 
   it('ingests the vega earthquakes.json (a .json FeatureCollection) with its points and depth', async () => {
-    const report = await ingest({ file: path.join(VEGA_DATA, 'earthquakes.json'), portal, id: 'quakes' });
+    const report = await ingest({
+      file: path.join(VEGA_DATA, 'earthquakes.json'),
+      portal: temp.portal,
+      id: 'quakes',
+    });
     expect(report.format).to.equal('geojson');
     expect(report.recordsCount).to.equal(1707);
-    const { computed } = await readDatasetFile(portal, 'quakes');
+    const { computed } = await readDatasetFile(temp.portal, 'quakes');
     expect(computed.geometry_types).to.deep.equal(['Point']);
     expect(computed.bbox!.west).to.be.within(-180, -170);
-    const [first] = await readRows(portal, 'quakes', 'id, geo_point_2d AS p, geo_shape AS s');
+    const [first] = await readRows(temp.portal, 'quakes', 'id, geo_point_2d AS p, geo_shape AS s');
     expect(first).to.deep.equal({
       id: 'ci37868143',
       p: { lon: -118.6671667, lat: 34.4945 },
@@ -197,7 +194,7 @@ describe('ingest: geo', () => {
   describe('row groups', () => {
     const rowGroups = async (id: string): Promise<number[]> =>
       (
-        await query(`SELECT row_group_num_rows AS n FROM parquet_metadata(${quoteString(dataPath(portal, id))})
+        await query(`SELECT row_group_num_rows AS n FROM parquet_metadata(${quoteString(dataPath(temp.portal, id))})
           GROUP BY row_group_id, n ORDER BY row_group_id`)
       ).map((row) => Number(row.n));
 
@@ -210,19 +207,19 @@ describe('ingest: geo', () => {
     });
 
     it('stores wide geo rows in smaller row groups, and the same rows without a point in one', async () => {
-      const file = path.join(dir, 'wide.parquet');
+      const file = path.join(temp.dir, 'wide.parquet');
       await query(`COPY (SELECT i AS n, repeat('x', 2500) AS note, 45 + i / 10000 AS lat, 5.0 AS lon
         FROM range(12000) t(i)) TO ${quoteString(file)} (FORMAT parquet)`);
-      await ingest({ file, portal, id: 'wide-points' });
+      await ingest({ file, portal: temp.portal, id: 'wide-points' });
       expect(await rowGroups('wide-points')).to.deep.equal([4_096, 4_096, 3_808]);
       expect(
-        (await readRows(portal, 'wide-points', 'CAST(n AS INTEGER) AS n')).map((row) => row.n),
+        (await readRows(temp.portal, 'wide-points', 'CAST(n AS INTEGER) AS n')).map((row) => row.n),
       ).to.deep.equal(Array.from({ length: 12_000 }, (_, i) => i));
-      const plain = path.join(dir, 'wide-plain.parquet');
+      const plain = path.join(temp.dir, 'wide-plain.parquet');
       await query(
         `COPY (SELECT n, note FROM read_parquet(${quoteString(file)})) TO ${quoteString(plain)} (FORMAT parquet)`,
       );
-      await ingest({ file: plain, portal, id: 'wide-plain' });
+      await ingest({ file: plain, portal: temp.portal, id: 'wide-plain' });
       expect(await rowGroups('wide-plain')).to.deep.equal([12_000]);
     });
   });

@@ -1,9 +1,13 @@
 // Shared by the ingest tests: temp portals, fixture files, and reading back what ingest wrote.
 import { expect } from 'chai';
+import { execFile } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
+import { promisify } from 'node:util';
 import { DuckDBInstance, type DuckDBConnection, type Json } from '@duckdb/node-api';
 import {
   datasetFileSchema,
@@ -24,6 +28,52 @@ export async function tempDir(prefix = 'duckportal-ingest-test-'): Promise<strin
 }
 export async function cleanup(): Promise<void> {
   await Promise.all(made.splice(0).map((dir) => rm(dir, { recursive: true, force: true })));
+}
+
+/**
+ * Registers a describe block's hooks: before each test a fresh temp directory and a portal path
+ * inside it (filled into the returned object), every directory removed after the block.
+ */
+export function useTempPortal(): { dir: string; portal: string } {
+  const temp = { dir: '', portal: '' };
+  beforeEach(async () => {
+    temp.dir = await tempDir();
+    temp.portal = path.join(temp.dir, 'portal');
+  });
+  after(cleanup);
+  return temp;
+}
+
+/**
+ * Registers a describe block's hooks for a local HTTP server answering with `handle`: its `base`
+ * URL is filled in before the block's tests, and after them the server closes, cutting open
+ * (stalled) responses.
+ */
+export function useHttpServer(handle: http.RequestListener): { base: string } {
+  const served = { base: '' };
+  const server = http.createServer(handle);
+  before(async () => {
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    served.base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  });
+  after(async () => {
+    server.closeAllConnections();
+    await new Promise((resolve) => server.close(resolve));
+  });
+  return served;
+}
+
+const run = promisify(execFile);
+const CLI = path.resolve('bin/duckportal.cjs');
+
+/** Runs the real `duckportal ingest <file> --portal <portal> --id <id> ...flags`; a failure rejects with code, stdout, stderr. */
+export function ingestCommand(
+  file: string,
+  portal: string,
+  id: string,
+  ...flags: string[]
+): Promise<{ stdout: string; stderr: string }> {
+  return run(CLI, ['ingest', file, '--portal', portal, '--id', id, ...flags]);
 }
 
 /** Writes a fixture file (text or raw bytes) into `dir` and returns its path. */

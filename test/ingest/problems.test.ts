@@ -1,24 +1,18 @@
 // The problems an ingest reports instead of hiding: misfit cells, points off the globe, ambiguous dates; --strict.
 import { expect } from 'chai';
-import { execFile } from 'node:child_process';
 import { readdir } from 'node:fs/promises';
-import path from 'node:path';
-import { promisify } from 'node:util';
 import { ingest } from '../../src/ingest/ingest.js';
 import { startTestServer } from '../helpers/server.js';
 import { expectError } from './csv.test.js';
 import {
-  cleanup,
   expectStorageMatchesSchema,
   fieldTypes,
   fixture,
+  ingestCommand,
   readRows,
-  tempDir,
   treeDigest,
+  useTempPortal,
 } from './helpers.js';
-
-const run = promisify(execFile);
-const CLI = path.resolve('bin/duckportal.cjs');
 
 /**
  * 200 places: record 7 is off the globe (latitude 95), record 9's latitude is a word, records
@@ -42,18 +36,17 @@ const SUMMARY = [
 ];
 
 describe('ingest: problems', () => {
-  let dir: string;
-  let portal: string;
-  beforeEach(async () => {
-    dir = await tempDir();
-    portal = path.join(dir, 'portal');
-  });
-  after(cleanup);
+  const temp = useTempPortal();
 
   it('keeps each record, nulls only its bad value or point, and reports every problem with examples', async () => {
-    const file = await fixture(dir, 'places.csv', placesCsv());
+    const file = await fixture(temp.dir, 'places.csv', placesCsv());
     const lines: string[] = [];
-    const report = await ingest({ file, portal, id: 'places', progress: (line) => lines.push(line) });
+    const report = await ingest({
+      file,
+      portal: temp.portal,
+      id: 'places',
+      progress: (line) => lines.push(line),
+    });
     expect(report.summary).to.deep.equal(SUMMARY);
     expect(lines.slice(-5)).to.deep.equal([
       lines.at(-5)!.replace(/ in .*/, '') + lines.at(-5)!.slice(lines.at(-5)!.indexOf(' in ')),
@@ -65,7 +58,7 @@ describe('ingest: problems', () => {
       ['count', 'misfit', 2],
       ['geo_point_2d', 'point', 2],
     ]);
-    expect(await fieldTypes(portal, 'places')).to.deep.equal({
+    expect(await fieldTypes(temp.portal, 'places')).to.deep.equal({
       name: 'text',
       lat: 'double',
       lon: 'double',
@@ -73,7 +66,7 @@ describe('ingest: problems', () => {
       seen: 'text',
       geo_point_2d: 'geo_point_2d',
     });
-    const rows = await readRows(portal, 'places', 'name, lat, count, seen, geo_point_2d');
+    const rows = await readRows(temp.portal, 'places', 'name, lat, count, seen, geo_point_2d');
     expect(rows).to.have.length(200);
     expect(rows[6]).to.deep.equal({
       name: 'p7',
@@ -97,12 +90,16 @@ describe('ingest: problems', () => {
       seen: '02/02/2020',
       geo_point_2d: { lon: 2.5, lat: 45.001 },
     });
-    await expectStorageMatchesSchema(portal, 'places');
+    await expectStorageMatchesSchema(temp.portal, 'places');
   });
 
   it('through the API: the stored types, a record without its point, a count stored as null', async () => {
-    await ingest({ file: await fixture(dir, 'places.csv', placesCsv()), portal, id: 'places' });
-    const server = await startTestServer(portal);
+    await ingest({
+      file: await fixture(temp.dir, 'places.csv', placesCsv()),
+      portal: temp.portal,
+      id: 'places',
+    });
+    const server = await startTestServer(temp.portal);
     try {
       const dataset = await server.json('/api/explore/v2.1/catalog/datasets/places');
       const fields = (dataset.body.fields as { name: string; type: string }[]).map(
@@ -149,39 +146,40 @@ describe('ingest: problems', () => {
 
   it('names records, not lines, when a value spans lines, and reports nothing for clean data', async () => {
     const rows = Array.from({ length: 150 }, (_, k) => (k === 3 ? '"many\nlines",x' : `a,${k}`));
-    const file = await fixture(dir, 'spans.csv', `note,n\n${rows.join('\n')}\n`);
-    const report = await ingest({ file, portal, id: 'spans' });
+    const file = await fixture(temp.dir, 'spans.csv', `note,n\n${rows.join('\n')}\n`);
+    const report = await ingest({ file, portal: temp.portal, id: 'spans' });
     expect(report.summary).to.deep.equal(['n: 1 value not an int, stored as null: "x" (record 4)']);
-    const clean = await fixture(dir, 'clean.csv', 'a,lat,lon\n1,45,2\n');
-    const cleanReport = await ingest({ file: clean, portal, id: 'clean' });
+    const clean = await fixture(temp.dir, 'clean.csv', 'a,lat,lon\n1,45,2\n');
+    const cleanReport = await ingest({ file: clean, portal: temp.portal, id: 'clean' });
     expect(cleanReport.summary).to.deep.equal([]);
     expect(cleanReport.problems).to.deep.equal({ fields: [], ambiguousDates: [] });
   });
 
   it('--strict: any problem fails the ingest and leaves the portal as it was, or absent', async () => {
-    const file = await fixture(dir, 'places.csv', placesCsv());
+    const file = await fixture(temp.dir, 'places.csv', placesCsv());
     await expectError(
-      ingest({ file, portal, id: 'places', strict: true }),
+      ingest({ file, portal: temp.portal, id: 'places', strict: true }),
       /places\.csv: --strict: not every value can be stored as written; nothing was written\nlat: 1 value/,
     );
-    expect(await readdir(dir)).to.deep.equal(['places.csv']);
-    await ingest({ file, portal, id: 'places' });
-    const before = await treeDigest(portal);
-    await expectError(ingest({ file, portal, id: 'places', strict: true }), /--strict/);
-    await expectError(ingest({ file, portal, id: 'other', strict: true }), /--strict/);
-    expect(await treeDigest(portal)).to.deep.equal(before);
-    const clean = await fixture(dir, 'clean.csv', 'a\n1\n');
-    expect((await ingest({ file: clean, portal, id: 'clean', strict: true })).recordsCount).to.equal(1);
+    expect(await readdir(temp.dir)).to.deep.equal(['places.csv']);
+    await ingest({ file, portal: temp.portal, id: 'places' });
+    const before = await treeDigest(temp.portal);
+    await expectError(ingest({ file, portal: temp.portal, id: 'places', strict: true }), /--strict/);
+    await expectError(ingest({ file, portal: temp.portal, id: 'other', strict: true }), /--strict/);
+    expect(await treeDigest(temp.portal)).to.deep.equal(before);
+    const clean = await fixture(temp.dir, 'clean.csv', 'a\n1\n');
+    expect(
+      (await ingest({ file: clean, portal: temp.portal, id: 'clean', strict: true })).recordsCount,
+    ).to.equal(1);
   });
 
   it('through the CLI: the summary on stderr, --strict exits 1, --quiet prints no summary', async () => {
-    const file = await fixture(dir, 'places.csv', placesCsv());
-    const args = ['ingest', file, '--portal', portal, '--id', 'places'];
-    const { stderr } = await run(CLI, args);
+    const file = await fixture(temp.dir, 'places.csv', placesCsv());
+    const { stderr } = await ingestCommand(file, temp.portal, 'places');
     expect(stderr.trimEnd().split('\n').slice(-4)).to.deep.equal(SUMMARY.map((line) => `places: ${line}`));
-    const quiet = await run(CLI, [...args, '--replace', '--quiet']);
+    const quiet = await ingestCommand(file, temp.portal, 'places', '--replace', '--quiet');
     expect(quiet.stderr).to.equal('');
-    const strict = await run(CLI, [...args, '--replace', '--strict', '--quiet']).catch(
+    const strict = await ingestCommand(file, temp.portal, 'places', '--replace', '--strict', '--quiet').catch(
       (e: { code: number; stderr: string }) => e,
     );
     expect(strict).to.include({ code: 1 });

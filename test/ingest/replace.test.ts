@@ -5,28 +5,24 @@ import path from 'node:path';
 import { ingest } from '../../src/ingest/ingest.js';
 import { expectError } from './csv.test.js';
 import { quoteString } from '../../src/sql-text.js';
-import { cleanup, fixture, query, readDatasetFile, readRows, tempDir, treeDigest } from './helpers.js';
+import { fixture, query, readDatasetFile, readRows, treeDigest, useTempPortal } from './helpers.js';
 
 describe('ingest: re-ingest and atomic replace', () => {
-  let dir: string;
-  let portal: string;
+  const temp = useTempPortal();
   let file: string;
   beforeEach(async () => {
-    dir = await tempDir();
-    portal = path.join(dir, 'portal');
     file = await fixture(
-      dir,
+      temp.dir,
       'towns.csv',
       'name,tags,founded\nParis,big;old,0300-01-01\nLyon,old,2000-05-06\n',
     );
   });
-  after(cleanup);
 
-  const datasetJson = (id: string): string => path.join(portal, 'datasets', id, 'dataset.json');
+  const datasetJson = (id: string): string => path.join(temp.portal, 'datasets', id, 'dataset.json');
 
   it('creates portal.json with defaults, and leaves an existing one alone', async () => {
-    await ingest({ file, portal, id: 'towns' });
-    expect(JSON.parse(await readFile(path.join(portal, 'portal.json'), 'utf8'))).to.deep.equal({
+    await ingest({ file, portal: temp.portal, id: 'towns' });
+    expect(JSON.parse(await readFile(path.join(temp.portal, 'portal.json'), 'utf8'))).to.deep.equal({
       title: 'duckportal',
       domain: 'localhost',
       aliases: [],
@@ -42,50 +38,58 @@ describe('ingest: re-ingest and atomic replace', () => {
       },
       catalog_facets: [],
     });
-    await writeFile(path.join(portal, 'portal.json'), '{"title": "Mine", "language": "fr"}');
-    await ingest({ file, portal, id: 'towns' });
-    expect(await readFile(path.join(portal, 'portal.json'), 'utf8')).to.equal(
+    await writeFile(path.join(temp.portal, 'portal.json'), '{"title": "Mine", "language": "fr"}');
+    await ingest({ file, portal: temp.portal, id: 'towns' });
+    expect(await readFile(path.join(temp.portal, 'portal.json'), 'utf8')).to.equal(
       '{"title": "Mine", "language": "fr"}',
     );
   });
 
   it('refuses a dataset id outside ^[a-z0-9][a-z0-9_-]*$', async () => {
     for (const id of ['Towns', '-towns', '../towns', 'to wns', '']) {
-      await expectError(ingest({ file, portal, id }), /invalid dataset id/);
+      await expectError(ingest({ file, portal: temp.portal, id }), /invalid dataset id/);
     }
   });
 
   it('a re-ingest failing at its last step leaves the previous dataset byte-identical and no staging left', async () => {
-    await ingest({ file, portal, id: 'towns', title: 'Towns' });
-    const before = await treeDigest(portal);
-    const changed = await fixture(dir, 'towns2.csv', 'name\nNantes\n');
+    await ingest({ file, portal: temp.portal, id: 'towns', title: 'Towns' });
+    const before = await treeDigest(temp.portal);
+    const changed = await fixture(temp.dir, 'towns2.csv', 'name\nNantes\n');
     // The attachment is copied last, after data.parquet, the search index and dataset.json are staged.
     await expectError(
-      ingest({ file: changed, portal, id: 'towns', attachments: [path.join(dir, 'missing.pdf')] }),
+      ingest({
+        file: changed,
+        portal: temp.portal,
+        id: 'towns',
+        attachments: [path.join(temp.dir, 'missing.pdf')],
+      }),
       /missing\.pdf/,
     );
-    expect(await treeDigest(portal)).to.deep.equal(before);
-    expect(await readdir(path.join(portal, 'datasets'))).to.deep.equal(['towns']);
-    expect((await readRows(portal, 'towns', 'name')).map((r) => r.name)).to.deep.equal(['Paris', 'Lyon']);
+    expect(await treeDigest(temp.portal)).to.deep.equal(before);
+    expect(await readdir(path.join(temp.portal, 'datasets'))).to.deep.equal(['towns']);
+    expect((await readRows(temp.portal, 'towns', 'name')).map((r) => r.name)).to.deep.equal([
+      'Paris',
+      'Lyon',
+    ]);
   });
 
   it('a re-ingest of bad input leaves the previous dataset byte-identical', async () => {
-    await ingest({ file, portal, id: 'towns' });
-    const before = await treeDigest(portal);
-    const ragged = await fixture(dir, 'ragged.csv', 'name,tags\nParis\n');
-    await expectError(ingest({ file: ragged, portal, id: 'towns' }), /ragged\.csv: line 2/);
-    expect(await treeDigest(portal)).to.deep.equal(before);
+    await ingest({ file, portal: temp.portal, id: 'towns' });
+    const before = await treeDigest(temp.portal);
+    const ragged = await fixture(temp.dir, 'ragged.csv', 'name,tags\nParis\n');
+    await expectError(ingest({ file: ragged, portal: temp.portal, id: 'towns' }), /ragged\.csv: line 2/);
+    expect(await treeDigest(temp.portal)).to.deep.equal(before);
   });
 
   it('keeps uid, metas, visibility, app metas and hand edits of fields whose name is unchanged', async () => {
     await ingest({
       file,
-      portal,
+      portal: temp.portal,
       id: 'towns',
       title: 'Towns',
       metas: { default: { keyword: ['a'] }, dcat: { creator: 'me' } },
     });
-    const first = await readDatasetFile(portal, 'towns');
+    const first = await readDatasetFile(temp.portal, 'towns');
     expect(first.dataset_uid).to.match(/^da_[0-9a-z]+$/);
     const edited = {
       ...first,
@@ -98,9 +102,9 @@ describe('ingest: re-ingest and atomic replace', () => {
       ),
     };
     await writeFile(datasetJson('towns'), JSON.stringify(edited));
-    const renamed = await fixture(dir, 'towns3.csv', 'name,population\nParis,2100000\n');
-    await ingest({ file: renamed, portal, id: 'towns', metas: { default: { keyword: ['b'] } } });
-    const second = await readDatasetFile(portal, 'towns');
+    const renamed = await fixture(temp.dir, 'towns3.csv', 'name,population\nParis,2100000\n');
+    await ingest({ file: renamed, portal: temp.portal, id: 'towns', metas: { default: { keyword: ['b'] } } });
+    const second = await readDatasetFile(temp.portal, 'towns');
     expect(second.dataset_uid).to.equal(first.dataset_uid);
     expect(second.visibility).to.equal('restricted');
     expect(second.app_metas).to.deep.equal({ color: 'blue' });
@@ -120,80 +124,96 @@ describe('ingest: re-ingest and atomic replace', () => {
   });
 
   it('titles a new dataset with its id, and --title replaces the previous title', async () => {
-    await ingest({ file, portal, id: 'towns' });
-    expect((await readDatasetFile(portal, 'towns')).metas.default.title).to.equal('towns');
-    await ingest({ file, portal, id: 'towns', title: 'French towns' });
-    expect((await readDatasetFile(portal, 'towns')).metas.default.title).to.equal('French towns');
+    await ingest({ file, portal: temp.portal, id: 'towns' });
+    expect((await readDatasetFile(temp.portal, 'towns')).metas.default.title).to.equal('towns');
+    await ingest({ file, portal: temp.portal, id: 'towns', title: 'French towns' });
+    expect((await readDatasetFile(temp.portal, 'towns')).metas.default.title).to.equal('French towns');
   });
 
   it('splits --multivalued fields, adds --facet, and reapplies the split on a plain re-ingest', async () => {
-    await ingest({ file, portal, id: 'towns', multivalued: { tags: ';' }, facets: ['tags', 'Name'] });
-    const fields = (await readDatasetFile(portal, 'towns')).fields;
+    await ingest({
+      file,
+      portal: temp.portal,
+      id: 'towns',
+      multivalued: { tags: ';' },
+      facets: ['tags', 'Name'],
+    });
+    const fields = (await readDatasetFile(temp.portal, 'towns')).fields;
     expect(fields.map((f) => [f.name, f.type, f.annotations])).to.deep.equal([
       ['name', 'text', { facet: [] }],
       ['tags', 'text', { facet: [], multivalued: [';'] }],
       ['founded', 'date', { timerangeFilter: [] }],
     ]);
-    const rows = async (): Promise<unknown[]> => (await readRows(portal, 'towns', 'tags')).map((r) => r.tags);
+    const rows = async (): Promise<unknown[]> =>
+      (await readRows(temp.portal, 'towns', 'tags')).map((r) => r.tags);
     expect(await rows()).to.deep.equal([['big', 'old'], ['old']]);
-    await ingest({ file, portal, id: 'towns' });
+    await ingest({ file, portal: temp.portal, id: 'towns' });
     expect(await rows()).to.deep.equal([['big', 'old'], ['old']]);
   });
 
   it('trims items and drops empty ones when splitting', async () => {
-    const messy = await fixture(dir, 'messy.csv', 'tags\n" a | b ||"\n"|"\n');
-    await ingest({ file: messy, portal, id: 'messy', multivalued: { tags: '|' } });
-    expect((await readRows(portal, 'messy', 'tags')).map((r) => r.tags)).to.deep.equal([['a', 'b'], null]);
+    const messy = await fixture(temp.dir, 'messy.csv', 'tags\n" a | b ||"\n"|"\n');
+    await ingest({ file: messy, portal: temp.portal, id: 'messy', multivalued: { tags: '|' } });
+    expect((await readRows(temp.portal, 'messy', 'tags')).map((r) => r.tags)).to.deep.equal([
+      ['a', 'b'],
+      null,
+    ]);
   });
 
   it('refuses --multivalued or --facet on a field that does not exist, or on a non-text field', async () => {
     await expectError(
-      ingest({ file, portal, id: 'towns', multivalued: { nope: ';' } }),
+      ingest({ file, portal: temp.portal, id: 'towns', multivalued: { nope: ';' } }),
       /--multivalued: no field "nope"/,
     );
-    await expectError(ingest({ file, portal, id: 'towns', facets: ['nope'] }), /--facet: no field "nope"/);
-    const numbers = path.join(dir, 'numbers.parquet');
+    await expectError(
+      ingest({ file, portal: temp.portal, id: 'towns', facets: ['nope'] }),
+      /--facet: no field "nope"/,
+    );
+    const numbers = path.join(temp.dir, 'numbers.parquet');
     await query(`COPY (SELECT 1 AS n) TO ${quoteString(numbers)} (FORMAT parquet)`);
     await expectError(
-      ingest({ file: numbers, portal, id: 'numbers', multivalued: { n: ';' } }),
+      ingest({ file: numbers, portal: temp.portal, id: 'numbers', multivalued: { n: ';' } }),
       /field "n" is not text/,
     );
   });
 
   it('keeps the processing dates when the data and metas did not change', async () => {
-    await ingest({ file, portal, id: 'towns' });
-    const first = await readDatasetFile(portal, 'towns');
+    await ingest({ file, portal: temp.portal, id: 'towns' });
+    const first = await readDatasetFile(temp.portal, 'towns');
     await new Promise((resolve) => setTimeout(resolve, 5));
-    const same = await ingest({ file, portal, id: 'towns' });
+    const same = await ingest({ file, portal: temp.portal, id: 'towns' });
     expect(same.dataChanged).to.equal(false);
-    expect((await readDatasetFile(portal, 'towns')).computed).to.deep.equal(first.computed);
-    await ingest({ file, portal, id: 'towns', title: 'New title' });
-    const retitled = await readDatasetFile(portal, 'towns');
+    expect((await readDatasetFile(temp.portal, 'towns')).computed).to.deep.equal(first.computed);
+    await ingest({ file, portal: temp.portal, id: 'towns', title: 'New title' });
+    const retitled = await readDatasetFile(temp.portal, 'towns');
     expect(retitled.computed.data_processed).to.equal(first.computed.data_processed);
     expect(retitled.computed.metadata_processed).not.to.equal(first.computed.metadata_processed);
-    const other = await fixture(dir, 'other.csv', 'name\nNantes\n');
-    const changed = await ingest({ file: other, portal, id: 'towns' });
+    const other = await fixture(temp.dir, 'other.csv', 'name\nNantes\n');
+    const changed = await ingest({ file: other, portal: temp.portal, id: 'towns' });
     expect(changed.dataChanged).to.equal(true);
-    expect((await readDatasetFile(portal, 'towns')).computed.data_processed).not.to.equal(
+    expect((await readDatasetFile(temp.portal, 'towns')).computed.data_processed).not.to.equal(
       first.computed.data_processed,
     );
   });
 
   it('keeps previous attachments and adds new ones', async () => {
-    const notes = await fixture(dir, 'notes.txt', 'v1');
-    await ingest({ file, portal, id: 'towns', attachments: [notes] });
-    const map = await fixture(dir, 'map.png', 'png bytes');
-    await ingest({ file, portal, id: 'towns', attachments: [map] });
-    const attachments = path.join(portal, 'datasets', 'towns', 'attachments');
+    const notes = await fixture(temp.dir, 'notes.txt', 'v1');
+    await ingest({ file, portal: temp.portal, id: 'towns', attachments: [notes] });
+    const map = await fixture(temp.dir, 'map.png', 'png bytes');
+    await ingest({ file, portal: temp.portal, id: 'towns', attachments: [map] });
+    const attachments = path.join(temp.portal, 'datasets', 'towns', 'attachments');
     expect((await readdir(attachments)).sort()).to.deep.equal(['map.png', 'notes.txt']);
     expect(await readFile(path.join(attachments, 'notes.txt'), 'utf8')).to.equal('v1');
   });
 
   it('refuses to overwrite a dataset.json that no longer validates', async () => {
-    await ingest({ file, portal, id: 'towns' });
+    await ingest({ file, portal: temp.portal, id: 'towns' });
     await writeFile(datasetJson('towns'), '{"dataset_uid": "x"}');
-    const before = await treeDigest(portal);
-    await expectError(ingest({ file, portal, id: 'towns' }), /dataset\.json: .*fix it or remove it/);
-    expect(await treeDigest(portal)).to.deep.equal(before);
+    const before = await treeDigest(temp.portal);
+    await expectError(
+      ingest({ file, portal: temp.portal, id: 'towns' }),
+      /dataset\.json: .*fix it or remove it/,
+    );
+    expect(await treeDigest(temp.portal)).to.deep.equal(before);
   });
 });

@@ -3,13 +3,11 @@
 import { expect } from 'chai';
 import { existsSync } from 'node:fs';
 import { readdir } from 'node:fs/promises';
-import http from 'node:http';
-import type { AddressInfo } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { ingest } from '../../src/ingest/ingest.js';
 import { expectError } from './csv.test.js';
-import { cleanup, fieldTypes, readRows, tempDir } from './helpers.js';
+import { fieldTypes, readRows, useHttpServer, useTempPortal } from './helpers.js';
 
 const CSV = 'station;depth\nBrest;12,5\nSète;NA\n';
 
@@ -18,48 +16,32 @@ const downloads = async (): Promise<string[]> =>
   (await readdir(os.tmpdir())).filter((name) => name.startsWith('duckportal-download-'));
 
 describe('ingest: sources at a URL', () => {
-  let server: http.Server;
-  let base: string;
-  let dir: string;
-  let portal: string;
-  const stalled: http.ServerResponse[] = [];
-
-  before(async () => {
-    server = http.createServer((request, response) => {
-      if (request.url === '/data/stations.csv') {
-        response.setHeader('Content-Type', 'text/csv');
-        response.end(CSV);
-      } else if (request.url === '/big.csv') {
-        response.write('a,b\n');
-        response.end(`${'1,2\n'.repeat(20_000)}`);
-      } else if (request.url === '/stall.csv') {
-        response.write('a,b\n1,');
-        stalled.push(response);
-      } else {
-        response.statusCode = 404;
-        response.end('not here');
-      }
-    });
-    server.listen(0, '127.0.0.1');
-    await new Promise((resolve) => server.once('listening', resolve));
-    base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-  });
-  after(async () => {
-    stalled.forEach((response) => response.destroy());
-    await new Promise((resolve) => server.close(resolve));
-    await cleanup();
-  });
-  beforeEach(async () => {
-    dir = await tempDir();
-    portal = path.join(dir, 'portal');
+  const temp = useTempPortal();
+  const server = useHttpServer((request, response) => {
+    if (request.url === '/data/stations.csv') {
+      response.setHeader('Content-Type', 'text/csv');
+      response.end(CSV);
+    } else if (request.url === '/big.csv') {
+      response.write('a,b\n');
+      response.end(`${'1,2\n'.repeat(20_000)}`);
+    } else if (request.url === '/stall.csv') {
+      response.write('a,b\n1,');
+    } else {
+      response.statusCode = 404;
+      response.end('not here');
+    }
   });
 
   it('downloads the file, reads it by its extension, and removes the copy', async () => {
     const before = await downloads();
-    const report = await ingest({ file: `${base}/data/stations.csv`, portal, id: 'stations' });
+    const report = await ingest({
+      file: `${server.base}/data/stations.csv`,
+      portal: temp.portal,
+      id: 'stations',
+    });
     expect([report.format, report.recordsCount]).to.deep.equal(['csv', 2]);
-    expect(await fieldTypes(portal, 'stations')).to.deep.equal({ station: 'text', depth: 'double' });
-    expect(await readRows(portal, 'stations', 'station, depth')).to.deep.equal([
+    expect(await fieldTypes(temp.portal, 'stations')).to.deep.equal({ station: 'text', depth: 'double' });
+    expect(await readRows(temp.portal, 'stations', 'station, depth')).to.deep.equal([
       { station: 'Brest', depth: 12.5 },
       { station: 'Sète', depth: null },
     ]);
@@ -69,18 +51,18 @@ describe('ingest: sources at a URL', () => {
   it('refuses a 404, a body over --max-download and a stalled server, naming the URL, leaving nothing', async () => {
     const before = await downloads();
     await expectError(
-      ingest({ file: `${base}/nowhere.csv`, portal, id: 'a' }),
+      ingest({ file: `${server.base}/nowhere.csv`, portal: temp.portal, id: 'a' }),
       /^http:\/\/127\.0\.0\.1:\d+\/nowhere\.csv: HTTP 404/,
     );
     await expectError(
-      ingest({ file: `${base}/big.csv`, portal, id: 'b', maxDownload: 10_000 }),
+      ingest({ file: `${server.base}/big.csv`, portal: temp.portal, id: 'b', maxDownload: 10_000 }),
       /^http:\/\/127\.0\.0\.1:\d+\/big\.csv: more than --max-download \(10000 bytes\)/,
     );
     await expectError(
-      ingest({ file: `${base}/stall.csv`, portal, id: 'c', downloadStallMs: 300 }),
+      ingest({ file: `${server.base}/stall.csv`, portal: temp.portal, id: 'c', downloadStallMs: 300 }),
       /^http:\/\/127\.0\.0\.1:\d+\/stall\.csv: the download stalled/,
     );
-    expect(existsSync(path.join(portal, 'datasets'))).to.equal(false);
+    expect(existsSync(path.join(temp.portal, 'datasets'))).to.equal(false);
     expect(await downloads()).to.deep.equal(before);
   });
 });

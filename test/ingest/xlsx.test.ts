@@ -5,7 +5,7 @@ import path from 'node:path';
 import ExcelJS from 'exceljs';
 import { ingest } from '../../src/ingest/ingest.js';
 import { expectError } from './csv.test.js';
-import { cleanup, expectStorageMatchesSchema, fieldTypes, fixture, readRows, tempDir } from './helpers.js';
+import { expectStorageMatchesSchema, fieldTypes, fixture, readRows, useTempPortal } from './helpers.js';
 
 /** A workbook of two sheets: "Stations" typed cells (dates, datetimes, numbers, formulas, rich text), "Notes" text. */
 async function workbook(file: string): Promise<void> {
@@ -33,20 +33,14 @@ async function workbook(file: string): Promise<void> {
 const startingWith = (text: string): RegExp => new RegExp(`^${text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}`);
 
 describe('ingest: Excel workbooks', () => {
-  let dir: string;
-  let portal: string;
-  beforeEach(async () => {
-    dir = await tempDir();
-    portal = path.join(dir, 'portal');
-  });
-  after(cleanup);
+  const temp = useTempPortal();
 
   it('reads the first sheet with dates, datetimes, numbers and booleans kept as such', async () => {
-    const file = path.join(dir, 'stations.xlsx');
+    const file = path.join(temp.dir, 'stations.xlsx');
     await workbook(file);
-    const report = await ingest({ file, portal, id: 'stations' });
+    const report = await ingest({ file, portal: temp.portal, id: 'stations' });
     expect([report.format, report.recordsCount]).to.deep.equal(['xlsx', 2]);
-    expect(await fieldTypes(portal, 'stations')).to.deep.equal({
+    expect(await fieldTypes(temp.portal, 'stations')).to.deep.equal({
       station: 'text',
       opened: 'date',
       last_reading: 'datetime',
@@ -56,7 +50,7 @@ describe('ingest: Excel workbooks', () => {
       remark: 'text',
     });
     const rows = await readRows(
-      portal,
+      temp.portal,
       'stations',
       "station, CAST(opened AS VARCHAR) AS opened, strftime(last_reading, '%Y-%m-%dT%H:%M:%S') AS last_reading, depth_m, staffed, readings, remark",
     );
@@ -80,26 +74,29 @@ describe('ingest: Excel workbooks', () => {
         remark: 'NA',
       },
     ]);
-    await expectStorageMatchesSchema(portal, 'stations');
+    await expectStorageMatchesSchema(temp.portal, 'stations');
   });
 
   it('reads the sheet --sheet names, and names the sheets when it does not exist', async () => {
-    const file = path.join(dir, 'stations.xlsx');
+    const file = path.join(temp.dir, 'stations.xlsx');
     await workbook(file);
-    await ingest({ file, portal, id: 'notes', sheet: 'Notes' });
-    expect(await readRows(portal, 'notes', 'note')).to.deep.equal([{ note: 'first' }, { note: 'second' }]);
+    await ingest({ file, portal: temp.portal, id: 'notes', sheet: 'Notes' });
+    expect(await readRows(temp.portal, 'notes', 'note')).to.deep.equal([
+      { note: 'first' },
+      { note: 'second' },
+    ]);
     await expectError(
-      ingest({ file, portal, id: 'nope', sheet: 'Readings' }),
+      ingest({ file, portal: temp.portal, id: 'nope', sheet: 'Readings' }),
       startingWith(`${file}: no sheet named "Readings" (sheets: Stations, Notes)`),
     );
   });
 
   it('refuses a file that is not a workbook, naming it, and leaves no dataset', async () => {
-    const file = await fixture(dir, 'fake.xlsx', 'name,value\na,1\n');
+    const file = await fixture(temp.dir, 'fake.xlsx', 'name,value\na,1\n');
     await expectError(
-      ingest({ file, portal, id: 'fake' }),
+      ingest({ file, portal: temp.portal, id: 'fake' }),
       startingWith(`${file}: not a readable .xlsx workbook`),
     );
-    expect(existsSync(path.join(portal, 'datasets', 'fake'))).to.equal(false);
+    expect(existsSync(path.join(temp.portal, 'datasets', 'fake'))).to.equal(false);
   });
 });
