@@ -44,9 +44,11 @@ $(PORTAL)/.built: dist/.built
 run: build data
 	bin/duckportal.cjs serve --portal $(PORTAL) --port $(PORT) --host $(HOST)
 
+# No import cycle in src/, type-only imports included (madge exits 1 and lists each cycle).
 lint: install
 	$(BIN)/eslint .
 	$(BIN)/prettier --check .
+	$(BIN)/madge --circular --extensions ts src
 
 typecheck: install grammar
 	$(BIN)/tsc -p tsconfig.json --noEmit

@@ -5,8 +5,9 @@
 // during the drain ends the process at once (Node's default).
 import type http from 'node:http';
 import { setTimeout as sleep } from 'node:timers/promises';
+import type { Services } from './api/services.js';
+import type { Portal } from './catalog/portal.js';
 import type { Logger } from './log.js';
-import type { PortalServer } from './server.js';
 
 /** How often a draining server closes the connections that went idle (keep-alive between requests). */
 const IDLE_SWEEP_MS = 100;
@@ -14,8 +15,16 @@ const IDLE_SWEEP_MS = 100;
 /** How long the exports cut by the drain timeout may take to stop before the process exits anyway. */
 const EXPORTS_STOP_MS = 5000;
 
+/** What the signals act on: the running server (src/server.ts's PortalServer). */
+export interface Drainable {
+  readonly services: Pick<Services, 'engine'>;
+  drain(): void;
+  reload(): Promise<readonly Portal[]>;
+  close(): void;
+}
+
 export interface SignalOptions {
-  readonly portal: PortalServer;
+  readonly portal: Drainable;
   /** The API's listener: drained. */
   readonly server: http.Server;
   /** The listener of /livez, /readyz and /metrics when separate: open while draining, so that /readyz says 503. */

@@ -1,13 +1,12 @@
 // Checks a function call against the registry: the entry whose arity fits, each argument against its kind.
 import { node, type Call, type Expr } from './ast.js';
-import type { ExprAnalyzer } from './analyze-expr.js';
 import { QueryLangError } from './errors.js';
-import { describe, plain } from './expr-info.js';
+import { describe, plain, type Analyzer } from './expr-info.js';
 import { lookupFunction } from './functions/index.js';
 import { ARG_KINDS, type Arg } from './functions/registry.js';
 
 /** Picks the entry whose parameters fit the call, then checks each argument against its kind. */
-export function analyzeCall(expr: Call, analyzer: ExprAnalyzer): Expr {
+export function analyzeCall(expr: Call, analyzer: Analyzer): Expr {
   const entries = lookupFunction(expr.name);
   const entry = entries.find((e) => e.params(expr.args.length) !== null);
   if (!entry) {
@@ -48,7 +47,7 @@ function analyzeArg(
   kind: keyof typeof ARG_KINDS,
   call: Call,
   index: number,
-  analyzer: ExprAnalyzer,
+  analyzer: Analyzer,
 ): Arg {
   const spec = ARG_KINDS[kind];
   let analyzed: Arg = { node: arg, type: null, multivalued: false, field: null };

@@ -3,13 +3,11 @@
 import { node, type Comparison, type Expr, type ExprKind, type FieldRef } from './ast.js';
 import { QueryLangError } from './errors.js';
 import { analyzeCall } from './analyze-call.js';
-import { describe, plain, type ExprInfo } from './expr-info.js';
+import { describe, plain, type Analyzer, type ExprInfo } from './expr-info.js';
 import { dateLiteralType } from './functions/temporal.js';
 import type { NodeBudget } from './limits-check.js';
 import { MAX_NODES } from './limits.js';
 import { comparable, isDateLike, isNumeric, isTextual, type ValueType } from './types.js';
-
-export type { Analysis, ExprInfo } from './expr-info.js';
 
 /** Resolves a name to an analyzed expression: a field node, or the expression a label stands for. */
 export type NameResolver = (ref: FieldRef) => Expr;
@@ -34,7 +32,7 @@ function coerceLiteral(literal: Expr, target: ValueType, equality: boolean): Exp
 type Handler<K extends ExprKind> = (expr: Extract<Expr, { kind: K }>, analyzer: ExprAnalyzer) => Expr;
 
 /** Analyzes expressions of one query, all clauses sharing one record of node facts. */
-export class ExprAnalyzer {
+export class ExprAnalyzer implements Analyzer {
   constructor(
     readonly facts: Map<Expr, ExprInfo>,
     readonly resolveName: NameResolver,

@@ -2,7 +2,8 @@
 // enforces the clause rules (what may appear where, grouping, order of aggregations) and limits.
 import type { Field } from '../catalog/schema.js';
 import { node, type Expr, type Item, type OrderItem } from './ast.js';
-import { ExprAnalyzer, type Analysis, type ExprInfo } from './analyze-expr.js';
+import { ExprAnalyzer } from './analyze-expr.js';
+import type { Analysis, ExprInfo } from './expr-info.js';
 import { checkClauseRules, checkGroupedRules, exprKey, isGroupable } from './clause-rules.js';
 import { QueryLangError, type Clause } from './errors.js';
 import { lookupFunction } from './functions/index.js';
@@ -52,12 +53,20 @@ export interface AnalyzedQuery {
   readonly facts: Analysis;
 }
 
+/** The query's names, each clause with its expression analyzer. */
+type Scope = QueryScope<ExprAnalyzer>;
+
 /** Analyzes a parsed query against a dataset's fields; `timezone` types date literals. */
 export function analyzeQuery(fields: readonly Field[], parsed: ParsedQuery, timezone: string): AnalyzedQuery {
   const budget: NodeBudget = { used: 0 };
   checkLimits(parsed, budget);
   const facts = new Map<Expr, ExprInfo>();
-  const scope = new QueryScope(fields, labelsOf(parsed.select), labelsOf(parsed.groupBy), budget);
+  const scope = new QueryScope<ExprAnalyzer>(
+    fields,
+    labelsOf(parsed.select),
+    labelsOf(parsed.groupBy),
+    budget,
+  );
   for (const clause of ['select', 'where', 'group_by', 'order_by'] as const) {
     scope.analyzers.set(
       clause,
@@ -113,7 +122,7 @@ function keyOf(item: Item, text: string, fields: readonly Field[] = []): string 
 const representedIn = (group: KeyedExpr, outputs: readonly KeyedExpr[]): boolean =>
   outputs.some((o) => o.key === group.key || exprKey(o.expr) === exprKey(group.expr));
 
-function analyzeGroupBy(clause: ParsedItems<Item> | null, scope: QueryScope): KeyedExpr[] {
+function analyzeGroupBy(clause: ParsedItems<Item> | null, scope: Scope): KeyedExpr[] {
   const analyzer = scope.analyzers.get('group_by')!;
   return (clause?.items ?? []).map((item) => {
     const expr = scope.analyzeItem(item, 'group_by');
@@ -138,18 +147,14 @@ function asCondition(expr: Expr): Expr {
   return expr;
 }
 
-function analyzeCondition(raw: Expr, scope: QueryScope): Expr {
+function analyzeCondition(raw: Expr, scope: Scope): Expr {
   const analyzer = scope.analyzers.get('where')!;
   const expr = analyzer.condition(asCondition(raw), 'where');
   checkClauseRules(expr, 'where', new Set(), analyzer.facts);
   return expr;
 }
 
-function analyzeSelect(
-  clause: ParsedItems<Item> | null,
-  scope: QueryScope,
-  hasGroupBy: boolean,
-): KeyedExpr[] {
+function analyzeSelect(clause: ParsedItems<Item> | null, scope: Scope, hasGroupBy: boolean): KeyedExpr[] {
   const items = clause?.items ?? [];
   const declarations = items.filter(isDeclaration);
   const others = items.filter((i) => !isDeclaration(i));
@@ -223,7 +228,7 @@ function dedupe(outputs: readonly KeyedExpr[]): KeyedExpr[] {
 
 function analyzeOrderBy(
   clause: ParsedItems<OrderItem> | null,
-  scope: QueryScope,
+  scope: Scope,
   grouped: boolean,
   keys: ReadonlySet<string>,
 ): OrderKey[] {

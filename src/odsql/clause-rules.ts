@@ -1,6 +1,6 @@
 // Clause rules over analyzed expressions: which functions a clause allows, and what a grouped query may select.
 import { childrenOf, type Expr } from './ast.js';
-import type { Analysis } from './analyze-expr.js';
+import type { Analysis } from './expr-info.js';
 import { QueryLangError } from './errors.js';
 import type { ClauseName } from './types.js';
 

@@ -2,7 +2,7 @@
 // nothing of the query text reaches SQL except through quoteIdentifier, quoteString and numbers.
 import { quoteIdentifier, quoteString } from '../sql-text.js';
 import type { ArithmeticOp, Comparison, ComparisonOp, DateLiteral, Expr, ExprKind } from './ast.js';
-import type { Analysis, ExprInfo } from './analyze-expr.js';
+import type { Analysis, ExprInfo } from './expr-info.js';
 import { exprKey } from './clause-rules.js';
 import { QueryLangError } from './errors.js';
 import type { CompileContext, CompiledArg } from './functions/registry.js';

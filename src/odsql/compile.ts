@@ -3,7 +3,7 @@ import { ORDINAL_COLUMN, RECORD_ID_COLUMN, type FieldType } from '../catalog/sch
 import { recordIdSql, type QuerySource } from '../catalog/source.js';
 import { quoteIdentifier } from '../sql-text.js';
 import type { AnalyzedQuery, KeyedExpr } from './analyze.js';
-import type { ExprInfo } from './analyze-expr.js';
+import type { ExprInfo } from './expr-info.js';
 import { exprKey } from './clause-rules.js';
 import { compileExpr, rawSql, type ExprCompiler } from './compile-expr.js';
 import { QueryLangError, type Clause } from './errors.js';

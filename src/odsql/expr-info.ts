@@ -17,6 +17,22 @@ export interface ExprInfo {
 
 export type Analysis = ReadonlyMap<Expr, ExprInfo>;
 
+/**
+ * What the call checker and the name scope ask of the expression analyzer (analyze-expr.ts),
+ * so that they depend on this surface and not on the analyzer that calls them.
+ */
+export interface Analyzer {
+  readonly facts: Analysis;
+  /** Analyzes `expr`; returns the expression to compile (names resolved, literals coerced). */
+  analyze(expr: Expr): Expr;
+  /** The facts of an analyzed node. */
+  infoOf(expr: Expr): ExprInfo;
+  /** Records the facts of a node and returns it. */
+  record(expr: Expr, info: ExprInfo): Expr;
+  /** Counts extra planner work against the query's node budget. */
+  spend(nodes: number): void;
+}
+
 /** The facts of a single value that is neither a field nor a call. */
 export const plain = (type: ValueType, aggregate = false): ExprInfo => ({
   type,

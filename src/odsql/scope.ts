@@ -1,8 +1,8 @@
 // Name resolution: which dataset field or query label a name means, in the order each clause looks them up.
 import type { Field } from '../catalog/schema.js';
 import { node, type Expr, type FieldRef, type Item } from './ast.js';
-import type { ExprAnalyzer } from './analyze-expr.js';
 import { QueryLangError } from './errors.js';
+import type { Analyzer } from './expr-info.js';
 import { sizeOf, type NodeBudget } from './limits-check.js';
 import { MAX_NODES } from './limits.js';
 import type { ClauseName } from './types.js';
@@ -44,12 +44,12 @@ export function findField(fields: readonly Field[], name: string): Field | null 
 export const isMultivalued = (field: Field): boolean => field.annotations.multivalued !== undefined;
 
 /** The names and labels of one query, shared by the analyzers of its clauses. */
-export class QueryScope {
+export class QueryScope<A extends Analyzer = Analyzer> {
   /** Multivalued fields grouped by element: single values in select and order_by. */
   readonly unnested = new Set<string>();
   private readonly targets = new Map<Item, Expr>();
   private readonly resolving = new Set<Item>();
-  readonly analyzers = new Map<ClauseName, ExprAnalyzer>();
+  readonly analyzers = new Map<ClauseName, A>();
 
   constructor(
     readonly fields: readonly Field[],

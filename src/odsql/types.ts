@@ -9,6 +9,9 @@ export type ClauseName = 'select' | 'where' | 'group_by' | 'order_by';
 
 export const ALL_CLAUSES: readonly ClauseName[] = ['select', 'where', 'group_by', 'order_by'];
 
+/** The two date-like field types: `date` is stored as DATE, `datetime` as TIMESTAMPTZ (an instant). */
+export type DateLikeType = 'date' | 'datetime';
+
 /** Types grouped by what can be done with them. */
 export type TypeGroup = 'number' | 'text' | 'datelike' | 'boolean' | 'point' | 'geo' | 'other';
 
@@ -34,7 +37,7 @@ export function groupOf(type: ValueType): TypeGroup {
 
 export const isNumeric = (type: ValueType): boolean => GROUP_OF[type] === 'number';
 export const isTextual = (type: ValueType): boolean => GROUP_OF[type] === 'text';
-export const isDateLike = (type: ValueType): type is 'date' | 'datetime' => GROUP_OF[type] === 'datelike';
+export const isDateLike = (type: ValueType): type is DateLikeType => GROUP_OF[type] === 'datelike';
 export const isGeo = (type: ValueType): type is 'geo_point_2d' | 'geo_shape' =>
   type === 'geo_point_2d' || type === 'geo_shape';
 

@@ -1,8 +1,8 @@
 // date_format(): an ODSQL date pattern -> concatenated strftime pieces and localized names, on the request's wall clock.
 import { quoteString } from '../../sql-text.js';
 import { QueryLangError } from '../errors.js';
-import type { DateLikeType, Lang } from './date.js';
-import { DATE_NAMES, type DateNames } from './date-names.js';
+import type { DateLikeType } from '../types.js';
+import { DATE_NAMES, type DateNames, type Lang } from './date-names.js';
 import { localTimestamp } from './date-sql.js';
 
 /** A symbol is either a strftime directive or SQL over the local value (`v`) and the language's names. */

@@ -1,8 +1,28 @@
 // Date literals (date'...'): ISO-style text -> SQL of the granule it denotes, naive forms read in the request time zone.
 import { quoteString } from '../../sql-text.js';
 import { QueryLangError } from '../errors.js';
-import type { DateGranularity, DateLiteral } from './date.js';
+import type { DateLikeType } from '../types.js';
 import { daysInMonth, instantOf } from './date-sql.js';
+
+/** The precision a date literal is written with; a fraction of a second of any length is 'millisecond'. */
+export type DateGranularity = 'year' | 'month' | 'day' | 'hour' | 'minute' | 'second' | 'millisecond';
+
+/**
+ * A parsed date literal as the granule [sql, endSql) it denotes. `type` is 'date' (DATE values)
+ * for the forms without a time of day and 'datetime' (TIMESTAMPTZ values) for the others.
+ *
+ * Comparisons with a literal cover its whole granule (supplement: `t > date'2026-08-29'`
+ * excludes the whole 29th): `x > lit` is `x >= endSql`, `x <= lit` is `x < endSql`,
+ * `x = lit` is `x >= sql AND x < endSql`, `x < lit` is `x < sql`, `x >= lit` is `x >= sql`.
+ * A date granule compared with a datetime field starts at the local midnight of the request
+ * time zone.
+ */
+export interface DateLiteral {
+  sql: string;
+  type: DateLikeType;
+  granularity: DateGranularity;
+  endSql: string;
+}
 
 /** year[-month[-day[Thour[:minute[:second[.fraction]]][offset]]]], with `/` or `-` between the date's parts. */
 const LITERAL =

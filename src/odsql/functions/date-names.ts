@@ -1,7 +1,6 @@
 // Month and weekday names of every output language, generated once from Node's ICU data (Intl.DateTimeFormat).
-import type { Lang } from './date.js';
 
-/** A table keyed by every language, so that a language added to Lang without names is a compile error. */
+/** Every output language of language-dependent functions (`date_format` names), said once. */
 const LANG_SET = {
   en: true,
   fr: true,
@@ -14,7 +13,10 @@ const LANG_SET = {
   ca: true,
   eu: true,
   sv: true,
-} as const satisfies Record<Lang, true>;
+} as const;
+
+/** Output languages of language-dependent functions (`date_format` names). */
+export type Lang = keyof typeof LANG_SET;
 
 /** Every output language. */
 export const LANGS = Object.keys(LANG_SET) as readonly Lang[];

@@ -1,6 +1,6 @@
 // range(<date field>, <n><unit>): equal-width buckets aligned on the request time zone's wall clock.
 import { QueryLangError } from '../errors.js';
-import type { DateLikeType } from './date.js';
+import type { DateLikeType } from '../types.js';
 import { instantOf, localTimestamp } from './date-sql.js';
 
 type FixedUnit = 'millisecond' | 'second' | 'minute' | 'hour';

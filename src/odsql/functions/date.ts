@@ -1,4 +1,5 @@
 // ODSQL date and time builders (literals, now(), date parts, date_format, range widths, output text) as DuckDB SQL.
+import type { DateLikeType } from '../types.js';
 import { localTimestamp } from './date-sql.js';
 import { inWindowSql, steadyOffset } from './zone-offsets.js';
 
@@ -6,33 +7,9 @@ export { parseDateLiteral } from './date-literal.js';
 export { compileNow } from './date-now.js';
 export { compileDateFormat } from './date-format.js';
 export { compileDateRangeWidth } from './date-range.js';
-export { LANGS } from './date-names.js';
-
-/** Output languages of language-dependent functions (`date_format` names). */
-export type Lang = 'en' | 'fr' | 'nl' | 'pt' | 'it' | 'ar' | 'de' | 'es' | 'ca' | 'eu' | 'sv';
-
-/** The two date-like field types: `date` is stored as DATE, `datetime` as TIMESTAMPTZ (an instant). */
-export type DateLikeType = 'date' | 'datetime';
-
-/** The precision a date literal is written with; a fraction of a second of any length is 'millisecond'. */
-export type DateGranularity = 'year' | 'month' | 'day' | 'hour' | 'minute' | 'second' | 'millisecond';
-
-/**
- * A parsed date literal as the granule [sql, endSql) it denotes. `type` is 'date' (DATE values)
- * for the forms without a time of day and 'datetime' (TIMESTAMPTZ values) for the others.
- *
- * Comparisons with a literal cover its whole granule (supplement: `t > date'2026-08-29'`
- * excludes the whole 29th): `x > lit` is `x >= endSql`, `x <= lit` is `x < endSql`,
- * `x = lit` is `x >= sql AND x < endSql`, `x < lit` is `x < sql`, `x >= lit` is `x >= sql`.
- * A date granule compared with a datetime field starts at the local midnight of the request
- * time zone.
- */
-export interface DateLiteral {
-  sql: string;
-  type: DateLikeType;
-  granularity: DateGranularity;
-  endSql: string;
-}
+export { LANGS, type Lang } from './date-names.js';
+export type { DateGranularity, DateLiteral } from './date-literal.js';
+export type { DateLikeType } from '../types.js';
 
 /** The components date parts extract. */
 export type DatePart = 'year' | 'month' | 'day' | 'hour' | 'minute' | 'second';
