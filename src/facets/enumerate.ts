@@ -5,7 +5,7 @@
 // own statement; all statements run side by side.
 import type { QuerySource } from '../catalog/source.js';
 import type { Engine } from '../engine/engine.js';
-import { compileQuery, type Lang } from '../odsql/index.js';
+import { compileQuery, datePathRange, type Lang } from '../odsql/index.js';
 import { quoteIdentifier } from '../sql-text.js';
 import type { Field } from '../catalog/schema.js';
 import {
@@ -18,7 +18,6 @@ import {
   type FacetShape,
 } from './facet-fields.js';
 import { groupingSql, type CountedKey, type CountedTarget } from './facet-sql.js';
-import { datePathRange } from './refine.js';
 import { selectionConditions, type FacetSelection } from './facet-selection.js';
 import { buildTree, type FacetGroup, type LevelCounts } from './tree.js';
 

@@ -2,9 +2,14 @@
 // whether refinements on it are ORed, and its default sort.
 import type { Field } from '../catalog/schema.js';
 import type { QuerySource } from '../catalog/source.js';
-import { compileGroupKey, QueryLangError, type GroupKeySql, type Lang } from '../odsql/index.js';
-import type { Clause } from '../odsql/errors.js';
-import { findField } from '../odsql/scope.js';
+import {
+  compileGroupKey,
+  findField,
+  QueryLangError,
+  type Clause,
+  type GroupKeySql,
+  type Lang,
+} from '../odsql/index.js';
 
 export type FacetSort = 'count' | '-count' | 'alphanum' | '-alphanum' | 'num' | '-num';
 export const FACET_SORTS: readonly FacetSort[] = ['count', '-count', 'alphanum', '-alphanum', 'num', '-num'];

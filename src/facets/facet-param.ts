@@ -1,5 +1,5 @@
 // The `facet` request parameter: a field name, or facet(name="x", disjunctive=true, ...).
-import { QueryLangError } from '../odsql/errors.js';
+import { QueryLangError } from '../odsql/index.js';
 import { FACET_SORTS, type FacetRequest, type FacetSort } from './facet-fields.js';
 
 const fail = (problem: string): never => {

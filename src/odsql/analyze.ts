@@ -17,15 +17,15 @@ export interface ParsedItems<T> {
   readonly items: readonly T[];
 }
 
-/** A condition and the request parameter it came from. */
-export interface ParsedCondition {
+/** A condition and the request parameter its errors name: parsed `where`, or built by code (refine, exclude, v1). */
+export interface ClauseCondition {
   readonly expr: Expr;
   readonly clause: Clause;
 }
 
 export interface ParsedQuery {
   readonly select: ParsedItems<Item> | null;
-  readonly where: readonly ParsedCondition[];
+  readonly where: readonly ClauseCondition[];
   readonly groupBy: ParsedItems<Item> | null;
   readonly orderBy: ParsedItems<OrderItem> | null;
 }

@@ -2,9 +2,9 @@
 import { recordIdSql, type QuerySource } from '../catalog/source.js';
 import { quoteString } from '../sql-text.js';
 import type { Expr } from './ast.js';
-import { analyzeQuery, type ParsedCondition, type ParsedItems } from './analyze.js';
+import { analyzeQuery, type ClauseCondition, type ParsedItems } from './analyze.js';
 import { compileAnalyzed, type CompiledQuery } from './compile.js';
-import { QueryLangError, type Clause } from './errors.js';
+import { QueryLangError } from './errors.js';
 import type { Lang } from './functions/date.js';
 import type { Output } from './functions/registry.js';
 import { checkHolisticCost, quantileLists } from './limits-holistic.js';
@@ -15,16 +15,13 @@ export type { Output } from './functions/registry.js';
 export type { CompiledQuery, OutputColumn } from './compile.js';
 export { GROUP_COUNT_COLUMN } from './compile.js';
 export type { Expr } from './ast.js';
+export type { ClauseCondition } from './analyze.js';
 export { node, NO_SPAN } from './ast.js';
-export { QueryLangError } from './errors.js';
+export { QueryLangError, type Clause } from './errors.js';
 export { FUNCTION_NAMES } from './functions/index.js';
 export { compileGroupKey, type GroupKeySql } from './group-key.js';
-
-/** A condition built by code (refine, exclude, v1 filters), with the parameter its errors name. */
-export interface ClauseCondition {
-  readonly expr: Expr;
-  readonly clause: Clause;
-}
+export { datePathRange, facetConditions, type RefinedFacet } from './refine.js';
+export { findField } from './scope.js';
 
 export interface QueryParams {
   select?: string;
@@ -73,7 +70,7 @@ export function canonicalTimeZone(name: string): string | null {
 
 const present = (text: string | undefined): text is string => text !== undefined && text.trim() !== '';
 
-const clauseCondition = (condition: Expr | ClauseCondition): ParsedCondition =>
+const clauseCondition = (condition: Expr | ClauseCondition): ClauseCondition =>
   'clause' in condition && 'expr' in condition ? condition : { expr: condition, clause: 'where' };
 
 /** Compiles a request's query clauses over a source; every user error is a QueryLangError. */

@@ -1,9 +1,7 @@
 // The v1 query language (`q`) read into the ODSQL syntax tree, so v1 filters compile like v2.1 ones.
 import type { Field } from '../../catalog/schema.js';
 import type { QuerySource } from '../../catalog/source.js';
-import { node, QueryLangError, type Expr } from '../../odsql/index.js';
-import { findField } from '../../odsql/scope.js';
-import { datePathRange } from '../../facets/refine.js';
+import { datePathRange, findField, node, QueryLangError, type Expr } from '../../odsql/index.js';
 
 type Operator = ':' | '=' | '>=' | '<=' | '>' | '<';
 

@@ -4,13 +4,13 @@ import type { QuerySource } from '../../catalog/source.js';
 import type { Engine } from '../../engine/engine.js';
 import type { JsonValue } from '../../engine/values.js';
 import {
+  findField,
   QueryLangError,
   type ClauseCondition,
   type CompiledQuery,
   type Expr,
   type QueryParams,
 } from '../../odsql/index.js';
-import { findField } from '../../odsql/scope.js';
 import { refinementConditions, type Refinement } from '../../facets/refine.js';
 import { enumerateFacets, type FacetGroup, type FacetRequest } from '../../facets/enumerate.js';
 import { FACET_SORTS, type FacetOverrides, type FacetSort } from '../../facets/facet-fields.js';
