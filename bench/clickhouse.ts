@@ -1,10 +1,10 @@
 // ClickHouse as a peer over HTTP: Debian's clickhouse-server started as a process of the bench's
 // own, with a config in a temporary folder and free loopback ports, the 3M flights loaded into a
-// MergeTree ordered by (origin, date), and the portal's everyday questions asked of both servers
+// MergeTree ordered by the sort key ingest gave the bench's flights (dataset.json's sort_by), and the portal's everyday questions asked of both servers
 // over HTTP (answers checked equal first), timed in turns, then the filtered sorted page at 1, 8
 // and 32 clients on each.
 import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
-import { createReadStream, mkdirSync, writeFileSync } from 'node:fs';
+import { createReadStream, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import http from 'node:http';
 import net from 'node:net';
 import path from 'node:path';
@@ -12,6 +12,8 @@ import { setTimeout as delay } from 'node:timers/promises';
 import type { DuckDBConnection } from '@duckdb/node-api';
 import { markdownTable, medianTurnsInRounds, type MeasuredRatio, type ServedPortal } from './harness.js';
 import { closedLoopOn, type LoadResult } from './load.js';
+import { BENCH_PORTAL } from './datasets.js';
+import { datasetFileSchema } from '../src/catalog/schema.js';
 
 const SERVER = '/usr/sbin/clickhouse-server';
 
@@ -19,14 +21,25 @@ const SERVER = '/usr/sbin/clickhouse-server';
 export interface ClickHouse {
   readonly base: string;
   readonly version: string;
+  /** The table's DDL, for the report. */
+  readonly table: string;
   /** The body of a query's answer (the query's own FORMAT). */
   query(sql: string): Promise<string>;
   stop(): Promise<void>;
 }
 
-/** The DDL of the peer's table: the sort key a person would pick for these questions. */
-export const CLICKHOUSE_TABLE = `CREATE TABLE flights (date DateTime('UTC'), delay Int64, distance Int64,
-  origin String, destination String) ENGINE = MergeTree() ORDER BY (origin, date)`;
+/** The fields the bench's flights are sorted on, as ingest recorded them: both engines get the same key. */
+export function flightsSortKey(): readonly string[] {
+  const file = path.join(BENCH_PORTAL, 'datasets', 'flights', 'dataset.json');
+  const { sort_by } = datasetFileSchema.parse(JSON.parse(readFileSync(file, 'utf8'))).computed;
+  if (sort_by.length === 0) throw new Error(`${file} records no sort key: ingest the bench's flights again`);
+  return sort_by;
+}
+
+/** The DDL of the peer's table, a MergeTree ordered by `sortKey`. */
+export const clickhouseTable = (sortKey: readonly string[]): string =>
+  `CREATE TABLE flights (date DateTime('UTC'), delay Int64, distance Int64,
+  origin String, destination String) ENGINE = MergeTree() ORDER BY (${sortKey.join(', ')})`;
 
 /**
  * One question asked of both: duckportal's records (or export) path, ClickHouse's SQL for the same
@@ -294,10 +307,11 @@ export async function startClickHouse(
       `COPY (SELECT strftime(date, '%Y-%m-%d %H:%M:%S') AS date, delay, distance, origin, destination FROM flights)
        TO '${csv}' (HEADER, DELIMITER ',')`,
     );
-    await post(base, CLICKHOUSE_TABLE);
+    const table = clickhouseTable(flightsSortKey());
+    await post(base, table);
     await post(base, 'INSERT INTO flights FORMAT CSVWithNames', createReadStream(csv));
     await post(base, 'OPTIMIZE TABLE flights FINAL');
-    return { base, version: version.trim(), query: (sql) => post(base, sql), stop };
+    return { base, version: version.trim(), table, query: (sql) => post(base, sql), stop };
   } catch (error) {
     await stop();
     throw error;
@@ -314,6 +328,7 @@ export interface ClickHouseTime {
 
 export interface ClickHouseResult {
   readonly version: string;
+  readonly table: string;
   readonly times: readonly ClickHouseTime[];
   /** The filtered sorted page on each server at each client count. */
   readonly pages: readonly {
@@ -370,7 +385,7 @@ export async function benchClickHouse(
       ),
     });
   }
-  return { version: clickhouse.version, times, pages };
+  return { version: clickhouse.version, table: clickhouse.table, times, pages };
 }
 
 /** Starts ClickHouse in `dir`, runs `work` with it, and stops it whatever happened. */
@@ -392,7 +407,7 @@ export async function withClickHouse<T>(
 export function clickHouseText(result: ClickHouseResult, known: (ratio: MeasuredRatio) => string): string {
   const ms = (n: number): string => n.toFixed(n < 10 ? 1 : 0);
   return [
-    `ClickHouse ${result.version} (Debian's clickhouse-server, started by the bench, ${CLICKHOUSE_TABLE.replace(/\s+/g, ' ')}),`,
+    `ClickHouse ${result.version} (Debian's clickhouse-server, started by the bench, ${result.table.replace(/\s+/g, ' ')}: the sort key ingest gave duckportal's flights),`,
     'and duckportal, both asked over HTTP by the same client, in turns; the answers were checked equal first. Ratio: duckportal / ClickHouse.',
     '',
     markdownTable(

@@ -140,6 +140,7 @@ export function compileAnalyzed(
       query,
       groups,
       outer((g) => g.sort),
+      quoteIdentifier(source.table),
     ),
   );
   if (withRecordId && !query.grouped) {
@@ -213,15 +214,26 @@ function compileOutputs(query: AnalyzedQuery, groups: readonly GroupSql[], compi
  * so that pages never overlap: records that sort alike keep their storage order, as without
  * order_by, where no sort is paid. Not by the record id: a sorted page of 10 over 3M rows read
  * and compared that text column for every matching row, 74 ms where the ordinal takes 15 ms.
+ * A bare field is named with its table: DuckDB reads a bare name in ORDER BY as the select
+ * alias, so `order_by=date` sorted the text a datetime is written as (computed for every
+ * matching row, and out of order across a change of offset) instead of the stored instant:
+ * the 10-row page of origin = 'SFO' by date took 42-72 ms in DuckDB that way, 7-15 with the column.
  */
-function compileOrderBy(query: AnalyzedQuery, groups: readonly GroupSql[], compiler: ExprCompiler): string {
+function compileOrderBy(
+  query: AnalyzedQuery,
+  groups: readonly GroupSql[],
+  compiler: ExprCompiler,
+  table: string,
+): string {
   // A constant sorts nothing, and a bare integer would be read by DuckDB as a column position.
   const keys = query.orderBy
     .filter((o) => !CONSTANTS.has(o.expr.kind))
     .map((o) => {
       const random = infoOf(query, o.expr).entry?.kind === 'ordering';
       const direction = o.descending && !random ? 'DESC' : 'ASC';
-      return `${compileExpr(o.expr, compiler)} ${direction} NULLS LAST`;
+      const sql = compileExpr(o.expr, compiler);
+      const column = !query.grouped && o.expr.kind === 'field' ? `${table}.${sql}` : sql;
+      return `${column} ${direction} NULLS LAST`;
     });
   const ties = query.grouped
     ? groups.map((g) => `${g.sort} ASC NULLS LAST`)

@@ -54,15 +54,25 @@ const TIME_ZONES: ReadonlySet<string> = new Set([...Intl.supportedValuesOf('time
 const ZONE_NAME = /^[A-Za-z][A-Za-z0-9_+-]*(\/[A-Za-z0-9_+-]+)*$/;
 
 /**
+ * Canonical names of the zones asked so far, keyed by the names Intl lists (so a few hundred at
+ * most): making a DateTimeFormat took 0.3 ms, a fifth of compiling `origin = 'SFO'`.
+ */
+const CANONICAL = new Map<string, string>();
+
+/**
  * The canonical IANA name of a time zone (`Asia/Kolkata` -> `Asia/Calcutta`, `Etc/UTC` -> `UTC`),
  * or null when it is unknown. Intl's canonical names are all known to DuckDB's ICU; offsets
  * such as `+01:00` are not zone names and are refused.
  */
 export function canonicalTimeZone(name: string): string | null {
+  const known = CANONICAL.get(name);
+  if (known !== undefined) return known;
   if (!ZONE_NAME.test(name)) return null;
   try {
     const canonical = new Intl.DateTimeFormat('en', { timeZone: name }).resolvedOptions().timeZone;
-    return TIME_ZONES.has(canonical) ? canonical : null;
+    if (!TIME_ZONES.has(canonical)) return null;
+    if (TIME_ZONES.has(name)) CANONICAL.set(name, canonical);
+    return canonical;
   } catch {
     return null;
   }

@@ -2,12 +2,12 @@
 order_by: n desc, name
 SELECT "name" AS "name", "n" AS "n", "x" AS "x", "ok" AS "ok", strftime("d", '%Y-%m-%d') AS "d", strftime(make_timestamp(epoch_us("t")), '%Y-%m-%dT%H:%M:%S+00:00') AS "t", "p" AS "p", CASE WHEN "s" IS NULL THEN NULL ELSE json_object('type', 'Feature', 'geometry', TRY_CAST("s" AS JSON), 'properties', json_object()) END AS "s", "tags" AS "tags", coalesce(TRY_CAST("j" AS JSON), to_json("j")) AS "j", "year" AS "year"
 FROM "things"
-ORDER BY "n" DESC NULLS LAST, "name" ASC NULLS LAST, "_ordinal" ASC;
+ORDER BY "things"."n" DESC NULLS LAST, "things"."name" ASC NULLS LAST, "_ordinal" ASC;
 
 order_by: -n
 SELECT "name" AS "name", "n" AS "n", "x" AS "x", "ok" AS "ok", strftime("d", '%Y-%m-%d') AS "d", strftime(make_timestamp(epoch_us("t")), '%Y-%m-%dT%H:%M:%S+00:00') AS "t", "p" AS "p", CASE WHEN "s" IS NULL THEN NULL ELSE json_object('type', 'Feature', 'geometry', TRY_CAST("s" AS JSON), 'properties', json_object()) END AS "s", "tags" AS "tags", coalesce(TRY_CAST("j" AS JSON), to_json("j")) AS "j", "year" AS "year"
 FROM "things"
-ORDER BY "n" DESC NULLS LAST, "_ordinal" ASC;
+ORDER BY "things"."n" DESC NULLS LAST, "_ordinal" ASC;
 
 order_by: lower(name) asc, length(name) desc
 SELECT "name" AS "name", "n" AS "n", "x" AS "x", "ok" AS "ok", strftime("d", '%Y-%m-%d') AS "d", strftime(make_timestamp(epoch_us("t")), '%Y-%m-%dT%H:%M:%S+00:00') AS "t", "p" AS "p", CASE WHEN "s" IS NULL THEN NULL ELSE json_object('type', 'Feature', 'geometry', TRY_CAST("s" AS JSON), 'properties', json_object()) END AS "s", "tags" AS "tags", coalesce(TRY_CAST("j" AS JSON), to_json("j")) AS "j", "year" AS "year"
