@@ -21,6 +21,7 @@ import { startFifoHelper } from './exports/fifo.js';
 import { catalogTable } from './catalog/catalog-table.js';
 import { entityTagKey, portalVersions } from './http/etag.js';
 import { CachePartition, ResponseCache } from './http/response-cache.js';
+import { paceEarlyRetries } from './http/retry-pacing.js';
 import { frontListener, type HostedPortal } from './http/hosts.js';
 import bytes from 'bytes';
 import { Metrics } from './api/metrics.js';
@@ -129,10 +130,12 @@ export async function openServer(options: ServerOptions): Promise<PortalServer> 
   return {
     portals: portals.map((p) => p.services),
     services: portals[0]!.services,
-    callback: frontListener(
-      portals.map((p) => p.hosted),
-      options.separateOperations ? null : operations,
-      (request, response) => void handleUnknown(request, response),
+    callback: paceEarlyRetries(
+      frontListener(
+        portals.map((p) => p.hosted),
+        options.separateOperations ? null : operations,
+        (request, response) => void handleUnknown(request, response),
+      ),
     ),
     operations,
     drain: () => {
