@@ -4,7 +4,7 @@ import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import { DEFAULT_CONNECTIONS, DEFAULT_EXPORT_CONNECTIONS, Engine } from './engine/engine.js';
 import { loadPortal, type Portal } from './catalog/portal.js';
-import { createApp, unknownHostApp } from './api/app.js';
+import { createApp, UNKNOWN_HOST_LABEL, unknownHostApp } from './api/app.js';
 import { answerClientError, MAX_HEADER_BYTES } from './api/request-guards.js';
 import type { Guard, Services } from './api/services.js';
 import { KeyStore } from './auth/keys.js';
@@ -24,7 +24,7 @@ import { CachePartition, ResponseCache } from './http/response-cache.js';
 import { paceEarlyRetries } from './http/retry-pacing.js';
 import { frontListener, type HostedPortal } from './http/hosts.js';
 import bytes from 'bytes';
-import { Metrics } from './api/metrics.js';
+import { Metrics, PortalMetrics } from './api/metrics.js';
 import { operationsApp } from './api/operations.js';
 import { createLogger, type Logger } from './log.js';
 import {
@@ -126,7 +126,7 @@ export async function openServer(options: ServerOptions): Promise<PortalServer> 
   const ready = (): boolean => !draining;
   const handleOperations = operationsApp(shared.metrics, ready).callback();
   const operations: http.RequestListener = (request, response) => void handleOperations(request, response);
-  const handleUnknown = unknownHostApp(log).callback();
+  const handleUnknown = unknownHostApp(log, new PortalMetrics(UNKNOWN_HOST_LABEL, shared.metrics)).callback();
   return {
     portals: portals.map((p) => p.services),
     services: portals[0]!.services,

@@ -23,6 +23,7 @@ import { httpCaching, noStoreOnError } from './http-caching.js';
 import { admitToEngine } from './admission.js';
 import { observeRequests } from './operations.js';
 import type { Logger } from '../log.js';
+import type { PortalMetrics } from './metrics.js';
 
 export const V21_PREFIX = '/api/explore/v2.1';
 
@@ -57,13 +58,18 @@ export interface AppOptions {
   readonly trustProxy: boolean;
 }
 
+/** The portal label under which requests for a Host of no portal are logged and counted. */
+export const UNKNOWN_HOST_LABEL = '(unknown host)';
+
 /**
  * The answer to a Host that names none of the server's portals: 404 in the error object of the
- * path's API generation, whatever the path (web pages too), so that no portal's data shows.
+ * path's API generation, whatever the path (web pages too), so that no portal's data shows;
+ * logged and counted like any answer, under the portal label UNKNOWN_HOST_LABEL.
  */
-export function unknownHostApp(log: Logger): Koa {
+export function unknownHostApp(log: Logger, metrics: PortalMetrics): Koa {
   const app = new Koa();
   app.silent = true;
+  app.use(observeRequests({ log, metrics }, []));
   app.use(noStoreOnError());
   app.use(errorMiddleware(log));
   app.use(() => {

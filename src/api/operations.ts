@@ -56,7 +56,7 @@ export function operationsApp(metrics: Metrics, ready: () => boolean): Koa {
  * template of its route, never its raw path, so no dataset id, key or user name becomes a label.
  * Bytes are those the response put on its socket, headers included.
  */
-export function observeRequests(services: Services, routers: readonly Router[]) {
+export function observeRequests(services: Pick<Services, 'metrics' | 'log'>, routers: readonly Router[]) {
   return async (ctx: Context, next: Next): Promise<void> => {
     const started = process.hrtime.bigint();
     const requestId = randomUUID();

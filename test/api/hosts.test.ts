@@ -6,6 +6,7 @@ import { readFile, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { KeyStore } from '../../src/auth/keys.js';
 import { hostName } from '../../src/http/hosts.js';
+import { UNKNOWN_HOST_LABEL } from '../../src/api/app.js';
 import { addFixtureDataset, buildFixturePortal } from '../helpers/fixture-portal.js';
 import { startTestServer, type TestServer } from '../helpers/server.js';
 
@@ -146,6 +147,16 @@ describe('several portals by Host', () => {
         else expect(body).to.deep.include({ error_code: 'NotFoundResource' });
       }
     }
+    // Logged and counted like any answer, under a label of no portal.
+    const logged = server.records.filter((r) => r.msg === 'request' && r.portal === UNKNOWN_HOST_LABEL);
+    expect(logged.length).to.be.at.least(24);
+    expect(logged.every((r) => r.status === 404)).to.equal(true);
+    const metrics = await (await server.get('/metrics')).text();
+    const count = new RegExp(
+      `^duckportal_http_requests_total\\{portal="\\(unknown host\\)",route="unmatched",method="GET",status="404"\\} (\\d+)$`,
+      'm',
+    ).exec(metrics);
+    expect(Number(count?.[1])).to.be.at.least(24);
   });
 
   it("keeps each portal's keys: a key of one is unknown on the other", async () => {
