@@ -4,7 +4,7 @@
 // and the bytes of the catalog and of a records page on the wire, plain, gzip and br.
 import http from 'node:http';
 import type { ServedPortal } from './harness.js';
-import { closedLoopOn, CONCURRENCY, PAGE_QUERY, type LoadResult } from './load.js';
+import { closedLoopOn, closedLoopsInTurns, CONCURRENCY, PAGE_QUERY, type LoadResult } from './load.js';
 
 /** The server's cheapest answer: the catalog's export formats, a constant list, no query. */
 export const CHEAPEST = '/api/explore/v2.1/catalog/exports';
@@ -12,6 +12,8 @@ const WIRE = {
   catalog: '/api/explore/v2.1/catalog/datasets',
   'records page (100 rows)': '/api/explore/v2.1/catalog/datasets/flights/records?limit=100',
 } as const;
+/** Turns of each cold loop (each `seconds` long), taken in rounds: see closedLoopsInTurns. */
+const COLD_ROUNDS = 3;
 /** Clients of each loop: where the load table shows the page rate at its best. */
 export const HTTP_CACHE_CLIENTS = 8;
 
@@ -93,30 +95,31 @@ export async function benchHttpCache(served: ServedPortal, seconds: number): Pro
     HTTP_CACHE_CLIENTS,
     seconds,
   );
-  const cold: LoadResult[] = [];
+  // Numbered across the loops: no page of one loop is in the cache from an earlier one.
   let pages = 0;
-  for (const clients of CONCURRENCY) {
-    // Numbered across the loops: no page of one loop is in the cache from an earlier one.
-    cold.push(
-      await closedLoopOn(
-        served.base,
-        () => coldPage(pages++),
-        {},
-        'cold 10-row page',
-        clients,
-        seconds,
-        true,
-      ),
-    );
-  }
-  const coldAtOnce = await closedLoopOn(
+  const coldPages = () => coldPage(pages++);
+  const loops = await closedLoopsInTurns(
     served.base,
-    () => coldPage(pages++),
-    {},
-    'cold 10-row page, asking again at once',
-    CONCURRENCY.at(-1)!,
-    seconds,
+    [
+      ...CONCURRENCY.map((concurrency) => ({
+        path: coldPages,
+        headers: {},
+        name: 'cold 10-row page',
+        concurrency,
+        honourRetryAfter: true,
+      })),
+      {
+        path: coldPages,
+        headers: {},
+        name: 'cold 10-row page, asking again at once',
+        concurrency: CONCURRENCY.at(-1)!,
+      },
+    ],
+    seconds * COLD_ROUNDS,
+    COLD_ROUNDS,
   );
+  const cold = loops.slice(0, -1);
+  const coldAtOnce = loops.at(-1)!;
   const wire: WireBytes[] = [];
   for (const [name, path] of Object.entries(WIRE)) {
     const [plain, gzip, br] = await Promise.all(

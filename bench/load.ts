@@ -96,6 +96,50 @@ export function closedLoop(
   return closedLoopOn(base, LOAD_REQUESTS[kind], {}, kind, concurrency, seconds);
 }
 
+/** One closed loop: its path (or the n-th request's path), headers, name and clients. */
+export interface ClosedLoopSpec {
+  readonly path: string | ((n: number) => string);
+  readonly headers: http.OutgoingHttpHeaders;
+  readonly name: string;
+  readonly concurrency: number;
+  /** A client told 503 waits the Retry-After it was given before its next request, as a well-behaved client does; otherwise it asks again at once. */
+  readonly honourRetryAfter?: boolean;
+  /** The label of its row; by default "<concurrency> clients". */
+  readonly label?: string;
+}
+
+/** Runs one closed loop for `seconds`: the [status, ms] of each answer and the seconds until the last. */
+async function runClosedLoop(
+  base: string,
+  spec: ClosedLoopSpec,
+  seconds: number,
+): Promise<{ samples: [number, number][]; elapsed: number }> {
+  const agent = new http.Agent({ keepAlive: true, maxSockets: spec.concurrency });
+  const samples: [number, number][] = [];
+  const started = performance.now();
+  const end = Date.now() + seconds * 1000;
+  const { path } = spec;
+  const pathOf = typeof path === 'string' ? () => path : path;
+  let sent = 0;
+  await Promise.all(
+    Array.from({ length: spec.concurrency }, async () => {
+      while (Date.now() < end) {
+        const start = performance.now();
+        const { status, retryAfter } = await answer(agent, base + pathOf(sent++), spec.headers);
+        samples.push([status, performance.now() - start]);
+        if (spec.honourRetryAfter && status === 503 && retryAfter > 0) {
+          await new Promise((resolve) => setTimeout(resolve, Math.min(retryAfter * 1000, end - Date.now())));
+        }
+      }
+    }),
+  );
+  agent.destroy();
+  // Elapsed until the last answer, not `seconds`: at 128 clients the last requests end late.
+  return { samples, elapsed: (performance.now() - started) / 1000 };
+}
+
+const labelOf = (spec: ClosedLoopSpec): string => spec.label ?? `${spec.concurrency} clients`;
+
 /**
  * A closed loop on any path (or the n-th request's path), with the headers given, reported under
  * `name`. With `honourRetryAfter`, a client told 503 waits the Retry-After it was given before its
@@ -110,28 +154,31 @@ export async function closedLoopOn(
   seconds: number,
   honourRetryAfter = false,
 ): Promise<LoadResult> {
-  const agent = new http.Agent({ keepAlive: true, maxSockets: concurrency });
-  const samples: [number, number][] = [];
-  const started = performance.now();
-  const end = Date.now() + seconds * 1000;
-  const pathOf = typeof path === 'string' ? () => path : path;
-  let sent = 0;
-  await Promise.all(
-    Array.from({ length: concurrency }, async () => {
-      while (Date.now() < end) {
-        const start = performance.now();
-        const { status, retryAfter } = await answer(agent, base + pathOf(sent++), headers);
-        samples.push([status, performance.now() - start]);
-        if (honourRetryAfter && status === 503 && retryAfter > 0) {
-          await new Promise((resolve) => setTimeout(resolve, Math.min(retryAfter * 1000, end - Date.now())));
-        }
-      }
-    }),
-  );
-  agent.destroy();
-  // Elapsed until the last answer, not `seconds`: at 128 clients the last requests end late.
-  const elapsed = (performance.now() - started) / 1000;
-  return summarize(name, `${concurrency} clients`, null, elapsed, samples);
+  const spec = { path, headers, name, concurrency, honourRetryAfter };
+  const { samples, elapsed } = await runClosedLoop(base, spec, seconds);
+  return summarize(name, labelOf(spec), null, elapsed, samples);
+}
+
+/**
+ * Several closed loops compared with each other on a machine that other work may share: each runs
+ * `seconds` in all, in `rounds` turns of `seconds / rounds`, one turn of each loop per round, so
+ * that a slow moment of the machine falls on every loop alike; each row sums its turns.
+ */
+export async function closedLoopsInTurns(
+  base: string,
+  specs: readonly ClosedLoopSpec[],
+  seconds: number,
+  rounds: number,
+): Promise<LoadResult[]> {
+  const runs = specs.map(() => ({ samples: [] as [number, number][], elapsed: 0 }));
+  for (let round = 0; round < rounds; round++) {
+    for (const [i, spec] of specs.entries()) {
+      const { samples, elapsed } = await runClosedLoop(base, spec, seconds / rounds);
+      runs[i]!.samples.push(...samples);
+      runs[i]!.elapsed += elapsed;
+    }
+  }
+  return specs.map((spec, i) => summarize(spec.name, labelOf(spec), null, runs[i]!.elapsed, runs[i]!.samples));
 }
 
 /** Open loop: requests sent at a fixed rate whatever the answers, as real traffic arrives. */
