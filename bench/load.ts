@@ -178,7 +178,9 @@ export async function closedLoopsInTurns(
       runs[i]!.elapsed += elapsed;
     }
   }
-  return specs.map((spec, i) => summarize(spec.name, labelOf(spec), null, runs[i]!.elapsed, runs[i]!.samples));
+  return specs.map((spec, i) =>
+    summarize(spec.name, labelOf(spec), null, runs[i]!.elapsed, runs[i]!.samples),
+  );
 }
 
 /** Open loop: requests sent at a fixed rate whatever the answers, as real traffic arrives. */
