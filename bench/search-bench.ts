@@ -10,7 +10,7 @@ import { DuckDBInstance, type DuckDBConnection } from '@duckdb/node-api';
 import type { Field } from '../src/catalog/schema.js';
 import type { QuerySource } from '../src/catalog/source.js';
 import { compileSearch, type SearchMode } from '../src/odsql/functions/search.js';
-import { parquetViewSql } from '../src/engine/engine.js';
+import { parquetViewSql } from '../src/engine/duckdb/engine.js';
 import { buildSearchIndex } from '../src/search/build-index.js';
 import { quoteString } from '../src/sql-text.js';
 

@@ -2,7 +2,7 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import path from 'node:path';
-import { DEFAULT_CONNECTIONS, DEFAULT_EXPORT_CONNECTIONS, Engine } from './engine/engine.js';
+import { DEFAULT_CONNECTIONS, DEFAULT_EXPORT_CONNECTIONS, DuckDBEngine } from './engine/duckdb/engine.js';
 import { loadPortal, type Portal } from './catalog/portal.js';
 import { createApp, UNKNOWN_HOST_LABEL, unknownHostApp } from './api/app.js';
 import { answerClientError, MAX_HEADER_BYTES } from './api/request-guards.js';
@@ -75,7 +75,7 @@ export interface PortalServer {
 
 /** What the portals of one server share: one engine (one memory bound, one waiting line), the response cache's bound, the metrics. */
 interface Shared {
-  readonly engine: Engine;
+  readonly engine: DuckDBEngine;
   readonly responses: ResponseCache;
   readonly metrics: Metrics;
   readonly log: Logger;
@@ -96,7 +96,7 @@ export async function openServer(options: ServerOptions): Promise<PortalServer> 
   await startFifoHelper();
   const folders: ProcessFolder[] = [];
   for (const dir of portalDirs) folders.push(await ProcessFolder.open(dir));
-  const engine = await Engine.open({
+  const engine = await DuckDBEngine.open({
     allowedDirectories: portalDirs.flatMap((dir, i) => [
       path.join(dir, 'datasets'),
       folders[i]!.pinDirectory,
@@ -237,7 +237,7 @@ function guardLimits(
   return { settings: JSON.stringify(quotas), ...(store ? store.counters(secret, quotas, local) : local) };
 }
 
-async function defineCatalog(engine: Engine, portal: Portal): Promise<QuerySource> {
+async function defineCatalog(engine: DuckDBEngine, portal: Portal): Promise<QuerySource> {
   const table = catalogTable(portal);
   await engine.defineJsonTable(table.source.table, table.structure, table.rowsJson);
   return table.source;

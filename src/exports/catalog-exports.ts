@@ -1,6 +1,6 @@
 // Catalog exports: the tabular formats through the dataset export writers (over the catalog
 // table), and DCAT (RDF/XML, Turtle, the DCAT-AP profiles) and RSS documents of the datasets.
-import type { JsonValue } from '../engine/values.js';
+import type { JsonValue } from '../engine/engine.js';
 import type { Exporter } from './export-context.js';
 import { DATASET_EXPORT_FORMATS, GEO_EXPORT_FORMATS } from './formats.js';
 import { PREFIXES, toRdfXml, toTurtle, type Term, type Triple } from './rdf-graph.js';

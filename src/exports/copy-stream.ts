@@ -14,7 +14,7 @@ import net from 'node:net';
 import path from 'node:path';
 import { Readable } from 'node:stream';
 import { promisify } from 'node:util';
-import type { Engine } from '../engine/engine.js';
+import type { DuckDBEngine } from '../engine/duckdb/engine.js';
 import { quoteString } from '../sql-text.js';
 import { makeFifo, widenFifo } from './fifo.js';
 
@@ -40,7 +40,7 @@ export interface Frame {
  * byte destroys it, so the client sees a broken transfer rather than a short file.
  */
 export async function copyToStream(
-  engine: Engine,
+  engine: DuckDBEngine,
   selectSql: string,
   options: string,
   signal: AbortSignal,

@@ -3,7 +3,7 @@
 import { once } from 'node:events';
 import { PassThrough, type Readable } from 'node:stream';
 import type { DuckDBDataChunk } from '@duckdb/node-api';
-import type { Engine } from '../engine/engine.js';
+import type { DuckDBEngine } from '../engine/duckdb/engine.js';
 
 /** Turns one chunk of the query's rows into output bytes; `first` is true for the first chunk. */
 export type ChunkEncoder = (chunk: DuckDBDataChunk, first: boolean) => string | Buffer;
@@ -31,7 +31,7 @@ export function joinLines(separator: string): ChunkEncoder {
  * `signal` (the client gone) interrupts the query; a destroyed output stops the loop too.
  */
 export async function streamQuery(
-  engine: Engine,
+  engine: DuckDBEngine,
   sql: string,
   encode: ChunkEncoder,
   frame: Frame,

@@ -5,8 +5,8 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { toErrorBody } from '../../src/api/errors.js';
+import { DuckDBEngine } from '../../src/engine/duckdb/engine.js';
 import {
-  Engine,
   EngineSaturated,
   QueryDeadlineExceeded,
   QueryInterrupted,
@@ -30,7 +30,12 @@ describe('engine limits', () => {
     exportConnections?: number;
     memoryLimit?: string;
   }) =>
-    Engine.open({ allowedDirectories: [dir], tempDirectory: path.join(dir, 'tmp'), threads: 1, ...options });
+    DuckDBEngine.open({
+      allowedDirectories: [dir],
+      tempDirectory: path.join(dir, 'tmp'),
+      threads: 1,
+      ...options,
+    });
 
   it('flushes and purges its allocator early, and keeps no copy of the files it reads', async () => {
     const engine = await open({});

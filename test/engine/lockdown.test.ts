@@ -5,7 +5,8 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { DuckDBInstance } from '@duckdb/node-api';
-import { Engine, LockdownError, checkLockdown } from '../../src/engine/engine.js';
+import { DuckDBEngine } from '../../src/engine/duckdb/engine.js';
+import { LockdownError, checkLockdown } from '../../src/engine/duckdb/lockdown.js';
 
 describe('engine lockdown', () => {
   let dir: string;
@@ -15,7 +16,10 @@ describe('engine lockdown', () => {
   after(() => rm(dir, { recursive: true, force: true }));
 
   it('opens locked: every probe of the self-test fails on a served engine', async () => {
-    const engine = await Engine.open({ allowedDirectories: [dir], tempDirectory: path.join(dir, 'tmp') });
+    const engine = await DuckDBEngine.open({
+      allowedDirectories: [dir],
+      tempDirectory: path.join(dir, 'tmp'),
+    });
     try {
       for (const sql of [
         "SELECT * FROM read_text('/etc/passwd')",

@@ -10,7 +10,7 @@ import { readdir } from 'node:fs/promises';
 import { promisify } from 'node:util';
 import v8 from 'node:v8';
 import vm from 'node:vm';
-import type { Engine } from '../../src/engine/engine.js';
+import type { DuckDBEngine } from '../../src/engine/duckdb/engine.js';
 import { openPipes } from '../../src/exports/copy-stream.js';
 import { runningStreams } from '../../src/exports/query-stream.js';
 import { openShapefiles } from '../../src/exports/shapefile-format.js';
@@ -37,7 +37,7 @@ v8.setFlagsFromString('--expose-gc');
 const collect = vm.runInNewContext('gc') as () => void;
 
 /** What a leak would grow: JS memory after a full collection, DuckDB's own accounting, descriptors. */
-async function footprint(engine: Engine) {
+async function footprint(engine: DuckDBEngine) {
   // Collections with turns of the event loop between them: array buffers are freed by V8's
   // sweeper after a collection, and callbacks waiting on closed sockets let go of theirs.
   for (let i = 0; i < 3; i++) {

@@ -1,12 +1,13 @@
-// A small dataset with every field type and nulls, as Parquet in a temp dir, served by a locked-down Engine.
+// A small dataset with every field type and nulls, as Parquet in a temp dir, served by a locked-down DuckDBEngine.
 import { mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { DuckDBInstance } from '@duckdb/node-api';
 import type { Field, FieldType } from '../../src/catalog/schema.js';
 import type { QuerySource } from '../../src/catalog/source.js';
-import { Engine } from '../../src/engine/engine.js';
-import { readJsonRows, type JsonValue } from '../../src/engine/values.js';
+import { DuckDBEngine } from '../../src/engine/duckdb/engine.js';
+import { readJsonRows } from '../../src/engine/duckdb/values.js';
+import type { JsonValue } from '../../src/engine/engine.js';
 import { compileQuery, type Output, type QueryParams } from '../../src/odsql/index.js';
 
 const field = (name: string, type: FieldType, annotations: Field['annotations'] = {}): Field => ({
@@ -66,10 +67,10 @@ const CAST_SQL = `SELECT _recordid::VARCHAR AS _recordid, name::VARCHAR AS name,
   ok::BOOLEAN AS ok, d::DATE AS d, t::TIMESTAMPTZ AS t, p::STRUCT(lon DOUBLE, lat DOUBLE) AS p, s::VARCHAR AS s,
   tags::VARCHAR[] AS tags, j::VARCHAR AS j, year::BIGINT AS year FROM (${ROWS_SQL})`;
 
-/** The fixture: a temp dir with things.parquet and an Engine with the `things` view over it. */
+/** The fixture: a temp dir with things.parquet and a DuckDBEngine with the `things` view over it. */
 export interface Fixture {
   readonly dir: string;
-  readonly engine: Engine;
+  readonly engine: DuckDBEngine;
   /** Compiles `params` over the fixture and runs the SELECT: the rows as JSON values. */
   rows(params: QueryParams, output?: Output): Promise<Record<string, JsonValue>[]>;
   /** Compiles `params` and runs the count query. */
@@ -77,7 +78,7 @@ export interface Fixture {
   close(): Promise<void>;
 }
 
-/** Builds the Parquet file with a plain DuckDB instance, then opens a locked-down Engine over it. */
+/** Builds the Parquet file with a plain DuckDB instance, then opens a locked-down DuckDBEngine over it. */
 export async function openFixture(): Promise<Fixture> {
   const dir = await mkdtemp(path.join(os.tmpdir(), 'duckportal-odsql-'));
   const file = path.join(dir, 'things.parquet');
@@ -86,7 +87,7 @@ export async function openFixture(): Promise<Fixture> {
   await connection.run(`COPY (${CAST_SQL}) TO '${file}' (FORMAT parquet)`);
   connection.closeSync();
   instance.closeSync();
-  const engine = await Engine.open({
+  const engine = await DuckDBEngine.open({
     allowedDirectories: [dir],
     tempDirectory: path.join(dir, 'spill'),
     connections: 2,

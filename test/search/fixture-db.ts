@@ -3,7 +3,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { DuckDBInstance, type DuckDBConnection } from '@duckdb/node-api';
-import { parquetViewSql } from '../../src/engine/engine.js';
+import { parquetViewSql } from '../../src/engine/duckdb/engine.js';
 import { quoteString } from '../../src/sql-text.js';
 
 /** Plain JS of a DuckDB value: BIGINT as number (fixtures stay far below 2^53). */
@@ -39,7 +39,7 @@ export class FixtureDb {
     return file;
   }
 
-  /** Defines (or replaces) view `name` over a Parquet file, as the server does (engine.ts). */
+  /** Defines (or replaces) view `name` over a Parquet file, as the server does (engine/duckdb/engine.ts). */
   async view(name: string, file: string, kind: 'dataset' | 'plain' = 'plain'): Promise<void> {
     await this.connection.run(parquetViewSql(name, file, kind));
   }

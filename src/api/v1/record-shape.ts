@@ -1,6 +1,6 @@
 // The v1 record object (supplement 6) and v1 facet groups, from the rows and facets of v2.1.
 import { RECORD_ID_COLUMN } from '../../catalog/schema.js';
-import type { JsonValue } from '../../engine/values.js';
+import type { JsonValue } from '../../engine/engine.js';
 import type { FacetGroup, FacetValue } from '../../facets/enumerate.js';
 import type { OutputColumn } from '../../odsql/index.js';
 

@@ -12,8 +12,7 @@ import {
   type DuckDBResultReader,
   type DuckDBValueConverter,
 } from '@duckdb/node-api';
-
-export type JsonValue = null | boolean | number | string | JsonValue[] | { [key: string]: JsonValue };
+import type { JsonValue } from '../engine.js';
 
 type Converter = DuckDBValueConverter<JsonValue>;
 
