@@ -4,13 +4,13 @@
 // loaded before when there is one; the rest of the portal loads.
 import type { Dataset, Portal } from './catalog/portal.js';
 import { searchViewName } from './catalog/source.js';
-import type { DuckDBEngine } from './engine/duckdb/engine.js';
+import type { Engine } from './engine/engine.js';
 import type { Logger } from './log.js';
 import type { ProcessFolder } from './process-folder.js';
 
 /** Defines the views of `loaded` (replacing those of `previous`) and returns the portal as served. */
 export async function definePortalViews(
-  engine: DuckDBEngine,
+  engine: Engine,
   folder: ProcessFolder,
   loaded: Portal,
   previous: Portal | null,
@@ -46,11 +46,7 @@ export async function definePortalViews(
 }
 
 /** Pins the dataset's files and defines its views over the pins: the dataset as served. */
-async function defineDataset(
-  engine: DuckDBEngine,
-  folder: ProcessFolder,
-  dataset: Dataset,
-): Promise<Dataset> {
+async function defineDataset(engine: Engine, folder: ProcessFolder, dataset: Dataset): Promise<Dataset> {
   const parquetPath = await folder.pin(dataset.parquetPath);
   const searchIndexPath = dataset.searchIndexPath && (await folder.pin(dataset.searchIndexPath));
   const served = { ...dataset, parquetPath, searchIndexPath };
@@ -63,14 +59,14 @@ async function defineDataset(
   }
 }
 
-async function defineViews(engine: DuckDBEngine, dataset: Dataset): Promise<void> {
+async function defineViews(engine: Engine, dataset: Dataset): Promise<void> {
   await engine.defineView(dataset.view, dataset.parquetPath, 'dataset');
   if (dataset.searchIndexPath) await engine.defineView(searchViewName(dataset.view), dataset.searchIndexPath);
   else await engine.dropView(searchViewName(dataset.view));
 }
 
 /** Defines the views of a version served before again (a failed load may have replaced one); whether it worked. */
-async function restore(engine: DuckDBEngine, dataset: Dataset): Promise<boolean> {
+async function restore(engine: Engine, dataset: Dataset): Promise<boolean> {
   return defineViews(engine, dataset).then(
     () => true,
     () => false,
@@ -78,7 +74,7 @@ async function restore(engine: DuckDBEngine, dataset: Dataset): Promise<boolean>
 }
 
 /** Drops the views named `view` (a dataset's view: its portal's prefix and its id) and its index's. */
-async function dropViews(engine: DuckDBEngine, view: string): Promise<void> {
+async function dropViews(engine: Engine, view: string): Promise<void> {
   await engine.dropView(view);
   await engine.dropView(searchViewName(view));
 }

@@ -3,6 +3,7 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import { DEFAULT_CONNECTIONS, DEFAULT_EXPORT_CONNECTIONS, DuckDBEngine } from './engine/duckdb/engine.js';
+import type { Engine } from './engine/engine.js';
 import { loadPortal, type Portal } from './catalog/portal.js';
 import { createApp, UNKNOWN_HOST_LABEL, unknownHostApp } from './api/app.js';
 import { answerClientError, MAX_HEADER_BYTES } from './api/request-guards.js';
@@ -17,7 +18,7 @@ import { UserStore } from './auth/users.js';
 import type { QuerySource } from './catalog/source.js';
 import { definePortalViews } from './dataset-views.js';
 import { ProcessFolder } from './process-folder.js';
-import { startFifoHelper } from './exports/fifo.js';
+import { startFifoHelper } from './engine/duckdb/fifo.js';
 import { catalogTable } from './catalog/catalog-table.js';
 import { entityTagKey, portalVersions } from './http/etag.js';
 import { CachePartition, ResponseCache } from './http/response-cache.js';
@@ -75,7 +76,7 @@ export interface PortalServer {
 
 /** What the portals of one server share: one engine (one memory bound, one waiting line), the response cache's bound, the metrics. */
 interface Shared {
-  readonly engine: DuckDBEngine;
+  readonly engine: Engine;
   readonly responses: ResponseCache;
   readonly metrics: Metrics;
   readonly log: Logger;
@@ -237,7 +238,7 @@ function guardLimits(
   return { settings: JSON.stringify(quotas), ...(store ? store.counters(secret, quotas, local) : local) };
 }
 
-async function defineCatalog(engine: DuckDBEngine, portal: Portal): Promise<QuerySource> {
+async function defineCatalog(engine: Engine, portal: Portal): Promise<QuerySource> {
   const table = catalogTable(portal);
   await engine.defineJsonTable(table.source.table, table.structure, table.rowsJson);
   return table.source;

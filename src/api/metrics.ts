@@ -1,7 +1,7 @@
 // The Prometheus metrics of the server (prom-client, a registry of its own): requests by portal and
 // route template, export bytes, the engine's load, quota refusals, datasets, and the process's own.
 import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
-import type { DuckDBEngine } from '../engine/duckdb/engine.js';
+import type { Engine } from '../engine/engine.js';
 import type { Portal } from '../catalog/portal.js';
 
 /** What a refused call ran out of: a daily quota ('ip', 'key', 'portal') or its export slots. */
@@ -19,7 +19,7 @@ export class Metrics {
   private readonly portals = new Map<string, () => Portal>();
 
   /** The metrics of a server whose portals share `engine`. */
-  constructor(engine: DuckDBEngine) {
+  constructor(engine: Engine) {
     const portals = this.portals;
     const registers = [this.registry];
     collectDefaultMetrics({ register: this.registry });

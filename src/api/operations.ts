@@ -103,7 +103,7 @@ function keyIdOf(ctx: Context): { key_id?: string } {
  * Marks the answer as an export in `format`, whose bytes on the socket (headers and gzip
  * included) count in duckportal_export_bytes_total. Counted on the socket, not by a stream in
  * between: the pipe reader reuses its buffers as soon as the next stream's write callback fires
- * (src/exports/copy-stream.ts), which a pass-through calls before the bytes are sent.
+ * (src/engine/duckdb/copy-stream.ts), which a pass-through calls before the bytes are sent.
  */
 export function markExport(ctx: Context, format: string): void {
   (ctx.state as { exportFormat?: string }).exportFormat = format;

@@ -2,7 +2,7 @@
 // supplement section 4, shared by every operation that runs an ODSQL query.
 import { z } from 'zod';
 import type { QuerySource } from '../catalog/source.js';
-import type { DuckDBEngine } from '../engine/duckdb/engine.js';
+import type { Engine } from '../engine/engine.js';
 import type { JsonValue } from '../engine/engine.js';
 import { compileQuery, GROUP_COUNT_COLUMN, type CompiledQuery, type QueryParams } from '../odsql/index.js';
 import { invalidParameter } from './errors.js';
@@ -93,7 +93,7 @@ export interface QueryPage {
  * page past the last group needs the count query.
  */
 export async function runPagedQuery(
-  engine: DuckDBEngine,
+  engine: Engine,
   source: QuerySource,
   params: FilterParams & PageParams,
   signal: AbortSignal,

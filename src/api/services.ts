@@ -1,6 +1,6 @@
 // What every route handler may use: the engine, the current portal, the log.
 import type { Context } from 'koa';
-import type { DuckDBEngine } from '../engine/duckdb/engine.js';
+import type { Engine } from '../engine/engine.js';
 import type { Dataset, Portal } from '../catalog/portal.js';
 import type { QuerySource } from '../catalog/source.js';
 import { ApiError, notFound } from './errors.js';
@@ -17,7 +17,7 @@ import type { PortalMetrics } from './metrics.js';
 import type { Logger } from '../log.js';
 
 export interface Services {
-  readonly engine: DuckDBEngine;
+  readonly engine: Engine;
   /** The portal as last loaded (a reload swaps it whole). */
   portal(): Portal;
   /** The catalog as a queryable table of datasets, rebuilt with the portal. */

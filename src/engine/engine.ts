@@ -1,5 +1,8 @@
-// What the rest of the server knows of a query engine, whatever runs the SQL: the values it
-// answers with and the errors a client may be told of. DuckDB's engine is in duckdb/.
+// What the rest of the server knows of a query engine, whatever runs the SQL: JSON rows of one
+// SELECT, a result streamed chunk by chunk or written whole in a format of the engine's own, the
+// views it serves, and the errors a client may be told of. DuckDB's engine is in duckdb/.
+// Knows nothing of HTTP or ODSQL.
+import type { Readable } from 'node:stream';
 
 export type JsonValue = null | boolean | number | string | JsonValue[] | { [key: string]: JsonValue };
 
@@ -44,4 +47,122 @@ export class EngineSaturated extends Error {
   constructor(readonly retryAfterSeconds = 1) {
     super('every connection is busy and the waiting line is full');
   }
+}
+
+/** A value bound to a statement's `$n` parameter. */
+export type SqlParam = null | boolean | number | bigint | string;
+
+/**
+ * A value of a streamed result as JS holds it: lists are arrays; dates, times, decimals and the
+ * other values JS has no type for are their text.
+ */
+export type CellValue = null | boolean | number | bigint | string | readonly CellValue[];
+
+/** Arrow's validity of a column: a bitmap (least significant bit first), absent when no row is null. */
+export interface Validity {
+  readonly nullBitmap?: Uint8Array;
+  readonly nullCount: number;
+}
+
+/** UTF-8 strings in Arrow's layout: offsets into one buffer of bytes. */
+export interface Utf8Arrays extends Validity {
+  readonly type: 'utf8';
+  readonly valueOffsets: Int32Array;
+  readonly data: Uint8Array;
+}
+
+/**
+ * A column of a chunk in Arrow's memory layout, null slots zeroed. Timestamps are microseconds
+ * since the epoch in UTC, dates days since the epoch, booleans packed in bits.
+ */
+export type ColumnArrays =
+  | (Validity & { readonly type: 'int64' | 'timestamp_us'; readonly values: BigInt64Array })
+  | (Validity & { readonly type: 'float64'; readonly values: Float64Array })
+  | (Validity & { readonly type: 'date32'; readonly values: Int32Array })
+  | (Validity & { readonly type: 'bool'; readonly values: Uint8Array })
+  | Utf8Arrays
+  | (Validity & { readonly type: 'list'; readonly valueOffsets: Int32Array; readonly child: Utf8Arrays });
+
+/** Rows of a streamed result, as many as the engine hands over at once, read by column. */
+export interface Chunk {
+  readonly rowCount: number;
+  /** The values of the column at `index`, one per row. */
+  values(index: number): readonly CellValue[];
+  /** The column at `index` in Arrow's layout, without a JS value per cell (the Arrow export). */
+  arrays(index: number): ColumnArrays;
+}
+
+/** A format the engine writes a whole result in itself, streamed as it writes. */
+export type CopyFormat =
+  | {
+      readonly format: 'csv';
+      readonly delimiter: string;
+      /** Columns (by their names in the result) whose values are always quoted. */
+      readonly forceQuote: readonly string[];
+    }
+  | { readonly format: 'json'; readonly array: boolean }
+  | { readonly format: 'parquet'; readonly compression: 'snappy' | 'zstd' };
+
+/** Bytes written before and after the engine's output (a BOM, a JSON document around an array). */
+export interface CopyFrame {
+  readonly head?: string;
+  readonly tail?: string;
+}
+
+/** A connection of an export's own, held as long as its reader reads. */
+export interface ExportConnection {
+  /** Runs one statement and reads its whole result as JSON objects. */
+  readJson(sql: string): Promise<Record<string, JsonValue>[]>;
+  /** Runs one statement and yields its rows chunk by chunk, as the engine produces them. */
+  chunks(sql: string): AsyncIterable<Chunk>;
+}
+
+/**
+ * What the server needs of the engine that runs its SQL (the seam of kysely's Driver: a small
+ * interface, the engine's class behind it). Every query is interruptible by its signal; JSON
+ * queries also by the engine's deadline; exports run on connections of their own.
+ */
+export interface Engine {
+  /** A folder of the server's own for temporary files (an export's parts). */
+  readonly tempDirectory: string;
+  /** Pooled connections not in use now (for tests that count leaks). */
+  readonly idleConnections: number;
+  /** Exports running now, each on its own connection. */
+  readonly runningExports: number;
+  /** Statements running now: pooled connections in use, and exports. */
+  readonly queriesInFlight: number;
+  /** Queries waiting for a pooled connection. */
+  readonly queueLength: number;
+  /** Admits a request's work before any of it, or throws EngineSaturated (with when to retry). */
+  admit(): void;
+  /** Runs one SELECT and reads its whole result as JSON objects (pages of records, not exports). */
+  queryJson(
+    sql: string,
+    params?: readonly SqlParam[],
+    signal?: AbortSignal,
+  ): Promise<Record<string, JsonValue>[]>;
+  /** The `total_count` a count query answers, kept until a view is defined or dropped again. */
+  count(sql: string, signal?: AbortSignal): Promise<number>;
+  /** Runs an export's `work` on a connection of its own; past the export cap, EngineSaturated. */
+  withExportConnection<T>(
+    work: (connection: ExportConnection) => Promise<T>,
+    signal: AbortSignal,
+  ): Promise<T>;
+  /**
+   * Streams the whole result of `selectSql` written by the engine in `format`, between the
+   * frame's head and tail; settles at the first byte, so that errors until then are answers.
+   */
+  copyToStream(
+    selectSql: string,
+    format: CopyFormat,
+    signal: AbortSignal,
+    frame?: CopyFrame,
+  ): Promise<Readable>;
+  /** Defines (or redefines) a view over a Parquet file; a dataset's view adds its records' ordinals. */
+  defineView(name: string, parquetPath: string, kind?: 'dataset' | 'plain'): Promise<void>;
+  /** (Re)creates a small table from JSON rows, typed by the engine's type names per key. */
+  defineJsonTable(name: string, structure: Record<string, string>, rowsJson: string): Promise<void>;
+  /** Drops a view if it exists. */
+  dropView(name: string): Promise<void>;
+  close(): void;
 }

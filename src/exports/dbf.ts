@@ -67,7 +67,7 @@ function fitted(text: string, width: number): Buffer {
   return bytes.subarray(0, end);
 }
 
-/** A cell value as text (DuckDB hands over strings, numbers, bigints, booleans or lists). */
+/** A cell value as text (the engine hands over strings, numbers, bigints, booleans or lists). */
 const asText = (value: unknown): string => {
   if (typeof value === 'string') return value;
   if (typeof value === 'number' || typeof value === 'bigint' || typeof value === 'boolean') return `${value}`;

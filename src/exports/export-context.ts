@@ -1,6 +1,6 @@
 // What every export writer receives, and the registry entry each format provides.
 import type { Readable } from 'node:stream';
-import type { DuckDBEngine } from '../engine/duckdb/engine.js';
+import type { Engine } from '../engine/engine.js';
 import type { Output, OutputColumn } from '../odsql/index.js';
 import type { ExportOptions } from './native-formats.js';
 import type { Projection } from './projection.js';
@@ -14,7 +14,7 @@ export interface GpxOptions {
 
 /** One export being written: the compiled rows and the request's options. */
 export interface ExportContext {
-  readonly engine: DuckDBEngine;
+  readonly engine: Engine;
   /** File name stem and the namespace of RDF properties. */
   readonly name: string;
   readonly baseUrl: string;

@@ -1,14 +1,14 @@
 // FlatGeobuf (streamed, no spatial index) and TomTom OV2 points, from typed cells and GeoJSON
 // geometry text. flatgeobuf is loaded on the first FlatGeobuf export, as apache-arrow is for Arrow.
-import type { DuckDBDataChunk } from '@duckdb/node-api';
 import type { generic } from 'flatgeobuf';
 import type { HeaderMeta } from 'flatgeobuf/lib/mjs/header-meta.js';
 import type { ColumnMeta } from 'flatgeobuf/lib/mjs/column-meta.js';
+import type { Chunk } from '../engine/engine.js';
 import type { ExportContext, Exporter } from './export-context.js';
 import { geometryColumn, geometrySql, linesOf } from './geometry.js';
 import { reproject, type Geometry } from './projection.js';
 import { streamQuery } from './query-stream.js';
-import { typedSelect, valuesOf, type CellKind, type TypedCell } from './sql-cells.js';
+import { typedSelect, type CellKind, type TypedCell } from './sql-cells.js';
 
 /** The geometry column (geo formats are checked before writing) and the typed others. */
 function geoSelect(context: ExportContext): { cells: TypedCell[]; sql: string } {
@@ -66,9 +66,9 @@ async function writeFlatGeobuf(context: ExportContext) {
     Buffer.from(magicbytes),
     Buffer.from(buildHeader(header, context.projection?.epsg ?? 4326)),
   ]);
-  const encode = (chunk: DuckDBDataChunk): Buffer => {
-    const geometries = chunk.getColumnValues(0) as (string | null)[];
-    const values = cells.map((c, i) => valuesOf(chunk, i + 1, c.kind));
+  const encode = (chunk: Chunk): Buffer => {
+    const geometries = chunk.values(0) as readonly (string | null)[];
+    const values = cells.map((_, i) => chunk.values(i + 1));
     const features: Uint8Array[] = [];
     geometries.forEach((text, row) => {
       // A FlatGeobuf feature needs a geometry: rows without one are not written.
@@ -105,9 +105,9 @@ function writeOv2(context: ExportContext) {
     cells.findIndex((c) => (wanted ? c.column.key === wanted : c.kind === 'text')),
     -1,
   );
-  const encode = (chunk: DuckDBDataChunk): Buffer => {
-    const geometries = chunk.getColumnValues(0) as (string | null)[];
-    const names = nameIndex < 0 ? [] : (chunk.getColumnValues(nameIndex + 1) as (string | null)[]);
+  const encode = (chunk: Chunk): Buffer => {
+    const geometries = chunk.values(0) as readonly (string | null)[];
+    const names = nameIndex < 0 ? [] : (chunk.values(nameIndex + 1) as readonly (string | null)[]);
     const records: Buffer[] = [];
     geometries.forEach((text, row) => {
       const first = text === null ? undefined : linesOf(JSON.parse(text) as Geometry)[0]?.[0];

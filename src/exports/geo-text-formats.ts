@@ -1,9 +1,8 @@
 // GeoJSON, KML and GPX: rows formatted in SQL, geometries turned into each form by JS only
 // where DuckDB cannot (reprojection, KML/GPX geometry elements).
-import type { DuckDBDataChunk } from '@duckdb/node-api';
+import type { Chunk } from '../engine/engine.js';
 import type { OutputColumn } from '../odsql/index.js';
 import { quoteIdentifier, quoteString } from '../sql-text.js';
-import { copyToStream } from './copy-stream.js';
 import type { ExportContext, Exporter } from './export-context.js';
 import { geometryColumn, geometryJsonSql, geometrySql, gpxElement, kmlGeometry } from './geometry.js';
 import { reproject, type Geometry } from './projection.js';
@@ -49,9 +48,9 @@ function featureRows(
 ) {
   const { geometry } = split(context);
   const sql = `SELECT ${geometrySql(geometry)} AS g, ${bodySql} AS b FROM (${context.sql})`;
-  const encode = (chunk: DuckDBDataChunk, first: boolean): string => {
-    const geometries = chunk.getColumnValues(0) as (string | null)[];
-    const bodies = chunk.getColumnValues(1) as (string | null)[];
+  const encode = (chunk: Chunk, first: boolean): string => {
+    const geometries = chunk.values(0) as readonly (string | null)[];
+    const bodies = chunk.values(1) as readonly (string | null)[];
     const rows: string[] = [];
     geometries.forEach((text, i) => {
       const parsed = text === null ? null : reproject(JSON.parse(text) as Geometry, context.projection);
@@ -82,7 +81,7 @@ async function writeGeojson(context: ExportContext) {
   }
   const select = `SELECT 'Feature' AS type, ${geometryJsonSql(geometry)} AS geometry,
     ${propertiesStructSql(context, others)} AS properties FROM (${context.sql})`;
-  return copyToStream(context.engine, select, 'FORMAT json, ARRAY true', context.signal, {
+  return context.engine.copyToStream(select, { format: 'json', array: true }, context.signal, {
     head: GEOJSON_HEAD,
     tail: '}\n',
   });

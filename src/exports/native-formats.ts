@@ -1,6 +1,7 @@
-// The formats DuckDB writes itself: the shaping SELECT around the compiled query, and the COPY options.
+// The formats the engine writes itself: the shaping SELECT around the compiled query, and the copy's format.
+import type { CopyFormat } from '../engine/engine.js';
 import type { Output, OutputColumn } from '../odsql/index.js';
-import { quoteIdentifier, quoteString } from '../sql-text.js';
+import { quoteIdentifier } from '../sql-text.js';
 import { cellText } from './sql-cells.js';
 
 /** What a writer needs to know of the request. */
@@ -15,7 +16,7 @@ export interface ExportOptions {
   readonly withBom?: boolean;
 }
 
-/** A format DuckDB writes: how the compiled rows are shaped, and the COPY options. */
+/** A format the engine writes: how the compiled rows are shaped, and the copy's format. */
 export interface NativeFormat {
   /** 'json': values in the JSON shapes of supplement 2; 'text': JSON text as stored; 'native': storage values. */
   readonly output: Output;
@@ -24,7 +25,7 @@ export interface NativeFormat {
   /** A BOM before the first byte (CSV with with_bom). */
   readonly bom?: boolean;
   select(columns: readonly OutputColumn[], options: ExportOptions): string;
-  copyOptions(options: ExportOptions, columns: readonly OutputColumn[]): string;
+  copyFormat(options: ExportOptions, columns: readonly OutputColumn[]): CopyFormat;
 }
 
 const renamed = (
@@ -56,14 +57,12 @@ function csvCell(column: OutputColumn, options: ExportOptions): string {
 /** Columns written as numbers or booleans: quote_all leaves them unquoted ("Quote all strings"). */
 const UNQUOTED: ReadonlySet<OutputColumn['type']> = new Set(['int', 'double', 'number', 'boolean']);
 
-/** FORCE_QUOTE of the string columns with quote_all (header names as written), or nothing. */
+/** The string columns quoted with quote_all (header names as written), or none. */
 function forceQuote(options: ExportOptions, columns: readonly OutputColumn[]): string[] {
   if (!options.quoteAll) return [];
-  const quoted = columns.filter((c) => c.multivalued || !UNQUOTED.has(c.type));
-  if (quoted.length === 0) return [];
-  return [
-    `FORCE_QUOTE (${quoted.map((c) => quoteIdentifier(options.headers.get(c.key) ?? c.key)).join(', ')})`,
-  ];
+  return columns
+    .filter((c) => c.multivalued || !UNQUOTED.has(c.type))
+    .map((c) => options.headers.get(c.key) ?? c.key);
 }
 
 export const NATIVE_FORMATS = {
@@ -72,34 +71,32 @@ export const NATIVE_FORMATS = {
     contentType: 'text/csv; charset=utf-8',
     extension: 'csv',
     select: (columns, options) => renamed(columns, options, (c) => csvCell(c, options)),
-    copyOptions: (options, columns) =>
-      [
-        'FORMAT csv',
-        'HEADER true',
-        `DELIMITER ${quoteString(options.delimiter)}`,
-        ...forceQuote(options, columns),
-      ].join(', '),
+    copyFormat: (options, columns) => ({
+      format: 'csv',
+      delimiter: options.delimiter,
+      forceQuote: forceQuote(options, columns),
+    }),
   },
   json: {
     output: 'json',
     contentType: 'application/json; charset=utf-8',
     extension: 'json',
     select: (columns, options) => renamed(columns, options, (c) => quoteIdentifier(c.key)),
-    copyOptions: () => 'FORMAT json, ARRAY true',
+    copyFormat: () => ({ format: 'json', array: true }),
   },
   jsonl: {
     output: 'json',
     contentType: 'application/jsonlines; charset=utf-8',
     extension: 'jsonl',
     select: (columns, options) => renamed(columns, options, (c) => quoteIdentifier(c.key)),
-    copyOptions: () => 'FORMAT json',
+    copyFormat: () => ({ format: 'json', array: false }),
   },
   parquet: {
     output: 'native',
     contentType: 'application/vnd.apache.parquet',
     extension: 'parquet',
     select: (columns, options) => renamed(columns, options, (c) => quoteIdentifier(c.key)),
-    copyOptions: (options) => `FORMAT parquet, COMPRESSION ${options.parquetCompression}`,
+    copyFormat: (options) => ({ format: 'parquet', compression: options.parquetCompression }),
   },
 } satisfies Record<string, NativeFormat>;
 

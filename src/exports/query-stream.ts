@@ -2,11 +2,10 @@
 // chunk's strings and honours back-pressure. Settles at the first byte, like copyToStream.
 import { once } from 'node:events';
 import { PassThrough, type Readable } from 'node:stream';
-import type { DuckDBDataChunk } from '@duckdb/node-api';
-import type { DuckDBEngine } from '../engine/duckdb/engine.js';
+import type { Chunk, Engine } from '../engine/engine.js';
 
 /** Turns one chunk of the query's rows into output bytes; `first` is true for the first chunk. */
-export type ChunkEncoder = (chunk: DuckDBDataChunk, first: boolean) => string | Buffer;
+export type ChunkEncoder = (chunk: Chunk, first: boolean) => string | Buffer;
 
 /** What surrounds the rows: written before the first chunk and after the last (computed then). */
 export interface Frame {
@@ -20,18 +19,18 @@ export let runningStreams = 0;
 /** Joins a chunk's first column (one formatted line per row) with `separator` between rows. */
 export function joinLines(separator: string): ChunkEncoder {
   return (chunk, first) => {
-    const lines = chunk.getColumnValues(0) as (string | null)[];
+    const lines = chunk.values(0) as readonly (string | null)[];
     const text = lines.filter((line) => line !== null).join(separator);
     return first || text === '' ? text : separator + text;
   };
 }
 
 /**
- * Runs `sql` on a pooled connection and streams `head`, each encoded chunk, then `tail`.
+ * Runs `sql` on an export connection and streams `head`, each encoded chunk, then `tail`.
  * `signal` (the client gone) interrupts the query; a destroyed output stops the loop too.
  */
 export async function streamQuery(
-  engine: DuckDBEngine,
+  engine: Engine,
   sql: string,
   encode: ChunkEncoder,
   frame: Frame,
@@ -51,13 +50,8 @@ export async function streamQuery(
   runningStreams++;
   const writing = engine
     .withExportConnection(async (connection) => {
-      const result = await connection.stream(sql);
       let first = true;
-      for (
-        let chunk = await result.fetchChunk();
-        chunk && chunk.rowCount > 0;
-        chunk = await result.fetchChunk()
-      ) {
+      for await (const chunk of connection.chunks(sql)) {
         if (first) {
           await push(frame.head);
           started();

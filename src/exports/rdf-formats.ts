@@ -2,7 +2,6 @@
 // JSON-LD, the same graph in each (rdf-terms.ts): a record is its API URL, part of the dataset's
 // IRI, with one property per field; literals are formatted in SQL.
 import { quoteIdentifier, quoteString } from '../sql-text.js';
-import { copyToStream } from './copy-stream.js';
 import type { ExportContext, Exporter } from './export-context.js';
 import { streamQuery, type ChunkEncoder } from './query-stream.js';
 import { PREFIXES } from './rdf-graph.js';
@@ -25,8 +24,8 @@ const subjectSql = (context: ExportContext): string => recordRefSql(context) ?? 
 const rowLines =
   (line: (statement: string, iri: string | null) => string): ChunkEncoder =>
   (chunk) => {
-    const iris = chunk.getColumnValues(1) as (string | null)[];
-    return (chunk.getColumnValues(0) as string[]).map((text, i) => line(text, iris[i] ?? null)).join('');
+    const iris = chunk.values(1) as readonly (string | null)[];
+    return (chunk.values(0) as readonly string[]).map((text, i) => line(text, iris[i] ?? null)).join('');
   };
 
 /** The Turtle prefixes of a dataset's export, and the shortest name of an IRI under them. */
@@ -127,10 +126,9 @@ async function writeJsonLd(context: ExportContext) {
       ]),
     ),
   };
-  return copyToStream(
-    context.engine,
+  return context.engine.copyToStream(
     `SELECT ${select.join(', ')} FROM (${context.sql})`,
-    'FORMAT json, ARRAY true',
+    { format: 'json', array: true },
     context.signal,
     { head: `{"@context":${JSON.stringify(terms)},"@graph":`, tail: '}\n' },
   );

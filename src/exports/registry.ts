@@ -1,7 +1,6 @@
 // The export registry: every dataset export format with its content type, extension, needs and
-// writer. DuckDB's own writers (csv, json, jsonl, parquet) are adapted here.
+// writer. The engine's own writers (csv, json, jsonl, parquet) are adapted here.
 import { ARROW_FORMAT } from './arrow-format.js';
-import { copyToStream } from './copy-stream.js';
 import type { ExportContext, Exporter } from './export-context.js';
 import type { DatasetExportFormat } from './formats.js';
 import { GEO_BINARY_FORMATS } from './geo-binary-formats.js';
@@ -11,7 +10,7 @@ import { RDF_FORMATS } from './rdf-formats.js';
 import { SHAPEFILE_FORMAT } from './shapefile-format.js';
 import { XLSX_FORMAT } from './xlsx-format.js';
 
-/** A format DuckDB writes, as a registry entry: COPY into a pipe, streamed (with a BOM for CSV). */
+/** A format the engine writes, as a registry entry: its copy streamed (with a BOM for CSV). */
 function copied(format: NativeFormat): Exporter {
   return {
     contentType: format.contentType,
@@ -21,10 +20,9 @@ function copied(format: NativeFormat): Exporter {
     write: async (context: ExportContext) => {
       const select = `SELECT ${format.select(context.columns, context.options)} FROM (${context.sql})`;
       const bom = format.extension === 'csv' && context.options.withBom !== false;
-      return copyToStream(
-        context.engine,
+      return context.engine.copyToStream(
         select,
-        format.copyOptions(context.options, context.columns),
+        format.copyFormat(context.options, context.columns),
         context.signal,
         {
           head: bom ? '\uFEFF' : '',

@@ -1,5 +1,5 @@
 // Shapefile export: .shp/.shx/.dbf written to temp files in the engine's spill folder while the
-// rows stream out of DuckDB (headers patched at the end), then served as one zip with .prj and .cpg.
+// rows stream out of the engine (headers patched at the end), then served as one zip with .prj and .cpg.
 import { randomUUID } from 'node:crypto';
 import { open, rm, type FileHandle } from 'node:fs/promises';
 import path from 'node:path';
@@ -11,7 +11,7 @@ import type { ExportContext, Exporter } from './export-context.js';
 import { geometryColumn, geometrySql } from './geometry.js';
 import { reproject, type Geometry } from './projection.js';
 import { extend, SHAPE_TYPES, shapeContent, shapeHeader } from './shp-records.js';
-import { typedSelect, valuesOf, type CellKind } from './sql-cells.js';
+import { typedSelect, type CellKind } from './sql-cells.js';
 
 /** Temp files of shapefile exports not yet removed (for tests that count leaks). */
 export const openShapefiles = new Set<string>();
@@ -26,10 +26,10 @@ async function textWidths(context: ExportContext, cellSql: readonly { kind: Cell
   if (measures.length === 0) return [];
   const sql = `SELECT ${measures.join(', ')} FROM (${context.sql})`;
   const [row] = await context.engine.withExportConnection(
-    async (connection) => (await connection.runAndReadAll(sql)).getRows(),
+    (connection) => connection.readJson(sql),
     context.signal,
   );
-  return (row ?? []).map((v) => Number(v ?? 0));
+  return cellSql.map((_, i) => Number(row?.[`w${i}`] ?? 0));
 }
 
 /** Streams the rows into the three files; returns the shape type, extent and record count. */
@@ -47,14 +47,9 @@ async function writeFiles(context: ExportContext, files: Record<'shp' | 'shx' | 
   let records = 0;
   let shpOffset = 100;
   await context.engine.withExportConnection(async (connection) => {
-    const result = await connection.stream(sql);
-    for (
-      let chunk = await result.fetchChunk();
-      chunk && chunk.rowCount > 0;
-      chunk = await result.fetchChunk()
-    ) {
-      const geometries = chunk.getColumnValues(0) as (string | null)[];
-      const values = cells.map((c, i) => valuesOf(chunk, i + 1, c.kind));
+    for await (const chunk of connection.chunks(sql)) {
+      const geometries = chunk.values(0) as readonly (string | null)[];
+      const values = cells.map((_, i) => chunk.values(i + 1));
       const shp: Buffer[] = [];
       const shx: Buffer[] = [];
       const dbf: Buffer[] = [];

@@ -1,6 +1,5 @@
 // SQL that formats one output value as text for the text formats (XML, Turtle, cells), so that
 // DuckDB does the per-value work and JS only moves the resulting strings.
-import type { DuckDBDataChunk, DuckDBListValue } from '@duckdb/node-api';
 import type { OutputColumn } from '../odsql/index.js';
 import { quoteIdentifier, quoteString } from '../sql-text.js';
 
@@ -67,7 +66,7 @@ export function doubleText(sql: string): string {
 }
 
 /**
- * How a writer of typed cells receives a column: the kind of JS value DuckDB hands over. Dates
+ * How a writer of typed cells receives a column: the kind of JS value the engine hands over. Dates
  * and datetimes come as their JSON text ('YYYY-MM-DD', ISO 8601 with the offset of the
  * request's time zone), which each writer turns into its own date type.
  */
@@ -118,11 +117,4 @@ export function typedSelect<K extends string = CellKind>(
   const cells = columns.map((c) => ({ column: c, ...cell(c, context.options.listSeparator) }));
   const list = [...leading, ...cells.map((c) => c.sql)];
   return { cells, sql: `SELECT ${list.join(', ') || 'NULL'} FROM (${context.sql})` };
-}
-
-/** A column's JS values from a chunk: lists become arrays of strings. */
-export function valuesOf(chunk: DuckDBDataChunk, index: number, kind: CellKind): unknown[] {
-  const values = chunk.getColumnValues(index);
-  if (kind !== 'list') return values;
-  return values.map((v) => (v === null ? null : (v as DuckDBListValue).items));
 }

@@ -1,8 +1,8 @@
 // XLSX: the sheet's rows formatted as SpreadsheetML by DuckDB (inline strings, numbers, booleans,
 // dates as day numbers with a date format), streamed into a zip with the workbook's fixed parts.
 import type { Readable } from 'node:stream';
-import type { DuckDBDataChunk } from '@duckdb/node-api';
 import yazl from 'yazl';
+import type { Chunk } from '../engine/engine.js';
 import type { OutputColumn } from '../odsql/index.js';
 import type { ExportContext, Exporter } from './export-context.js';
 import { streamQuery } from './query-stream.js';
@@ -74,8 +74,8 @@ async function writeXlsx(context: ExportContext): Promise<Readable> {
     `<row r="1">${header}</row>\n`;
   // Readers want row numbers; the cells of a row are in column order, which needs no reference.
   let row = 1;
-  const encode = (chunk: DuckDBDataChunk): string =>
-    (chunk.getColumnValues(0) as string[])
+  const encode = (chunk: Chunk): string =>
+    (chunk.values(0) as readonly string[])
       .map((cells) => {
         const n = String(++row);
         return `<row r="${n}">${cells.replaceAll(ROW_MARK, n)}</row>\n`;

@@ -4,7 +4,7 @@
 // a multivalued facet, or a disjunctive facet whose own refinements must be left out, gets its
 // own statement; all statements run side by side.
 import type { QuerySource } from '../catalog/source.js';
-import type { DuckDBEngine } from '../engine/duckdb/engine.js';
+import type { Engine } from '../engine/engine.js';
 import { compileQuery, datePathRange, type Lang } from '../odsql/index.js';
 import { quoteIdentifier } from '../sql-text.js';
 import type { Field } from '../catalog/schema.js';
@@ -153,7 +153,7 @@ function statements(source: QuerySource, query: FacetQuery, planned: readonly Pl
 
 /** Enumerates the facets of a query over `source`. */
 export async function enumerateFacets(
-  engine: DuckDBEngine,
+  engine: Engine,
   source: QuerySource,
   query: FacetQuery,
   signal?: AbortSignal,

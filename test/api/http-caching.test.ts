@@ -9,7 +9,7 @@ import http from 'node:http';
 import path from 'node:path';
 import zlib from 'node:zlib';
 import { KeyStore } from '../../src/auth/keys.js';
-import type { DuckDBEngine } from '../../src/engine/duckdb/engine.js';
+import type { Engine } from '../../src/engine/engine.js';
 import { buildFixturePortal } from '../helpers/fixture-portal.js';
 import { startTestServer, type TestServer } from '../helpers/server.js';
 
@@ -38,7 +38,7 @@ function rawGet(base: string, route: string, headers: Record<string, string> = {
 }
 
 /** Counts the engine's connections taken (every query and export takes one). */
-function countQueries(engine: DuckDBEngine): { count: number } {
+function countQueries(engine: Engine): { count: number } {
   const counter = { count: 0 };
   const target = engine as unknown as Record<
     'withConnection' | 'withExportConnection',

@@ -4,7 +4,7 @@ import { expect } from 'chai';
 import { rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { KeyStore } from '../../src/auth/keys.js';
-import type { DuckDBEngine } from '../../src/engine/duckdb/engine.js';
+import type { Engine } from '../../src/engine/engine.js';
 import { ResponseCache, type CachedAnswer } from '../../src/http/response-cache.js';
 import { ingest } from '../../src/ingest/ingest.js';
 import { buildFixturePortal, restrictDataset, TOWNS_AUDIENCES } from '../helpers/fixture-portal.js';
@@ -13,7 +13,7 @@ import { startTestServer, type TestServer } from '../helpers/server.js';
 const V21 = '/api/explore/v2.1';
 
 /** Counts the engine's connections taken (every query takes one). */
-function countQueries(engine: DuckDBEngine): { count: number } {
+function countQueries(engine: Engine): { count: number } {
   const counter = { count: 0 };
   const target = engine as unknown as Record<'withConnection', (...a: unknown[]) => unknown>;
   const original = target.withConnection.bind(engine);

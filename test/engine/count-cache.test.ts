@@ -5,14 +5,14 @@ import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { CountCache } from '../../src/engine/count-cache.js';
-import type { DuckDBEngine } from '../../src/engine/duckdb/engine.js';
+import type { Engine } from '../../src/engine/engine.js';
 import { ingest } from '../../src/ingest/ingest.js';
 import { startTestServer, type TestServer } from '../helpers/server.js';
 
 /** The count queries the engine runs from now on. */
-function countQueriesRun(engine: DuckDBEngine): string[] {
+function countQueriesRun(engine: Engine): string[] {
   const run: string[] = [];
-  const target = engine as unknown as { queryJson: DuckDBEngine['queryJson'] };
+  const target = engine as unknown as { queryJson: Engine['queryJson'] };
   const original = target.queryJson.bind(engine);
   target.queryJson = (sql, params, signal) => {
     if (/AS total_count/.test(sql)) run.push(sql);

@@ -102,7 +102,9 @@ describe('engine limits', () => {
     try {
       const controllers = [new AbortController(), new AbortController()];
       const exports = controllers.map((c) =>
-        engine.withExportConnection((connection) => connection.run(SLOW), c.signal).catch((e: unknown) => e),
+        engine
+          .withExportConnection((connection) => connection.readJson(SLOW), c.signal)
+          .catch((e: unknown) => e),
       );
       await new Promise((r) => setTimeout(r, 100));
       expect(engine.runningExports).to.equal(2);

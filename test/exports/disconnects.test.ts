@@ -10,8 +10,8 @@ import { readdir } from 'node:fs/promises';
 import { promisify } from 'node:util';
 import v8 from 'node:v8';
 import vm from 'node:vm';
-import type { DuckDBEngine } from '../../src/engine/duckdb/engine.js';
-import { openPipes } from '../../src/exports/copy-stream.js';
+import { openPipes } from '../../src/engine/duckdb/copy-stream.js';
+import type { Engine } from '../../src/engine/engine.js';
 import { runningStreams } from '../../src/exports/query-stream.js';
 import { openShapefiles } from '../../src/exports/shapefile-format.js';
 import { dropAfter, settle } from '../helpers/downloads.js';
@@ -37,7 +37,7 @@ v8.setFlagsFromString('--expose-gc');
 const collect = vm.runInNewContext('gc') as () => void;
 
 /** What a leak would grow: JS memory after a full collection, DuckDB's own accounting, descriptors. */
-async function footprint(engine: DuckDBEngine) {
+async function footprint(engine: Engine) {
   // Collections with turns of the event loop between them: array buffers are freed by V8's
   // sweeper after a collection, and callbacks waiting on closed sockets let go of theirs.
   for (let i = 0; i < 3; i++) {
@@ -45,8 +45,10 @@ async function footprint(engine: DuckDBEngine) {
     await new Promise((resolve) => setTimeout(resolve, 20));
   }
   const { heapUsed, arrayBuffers, rss } = process.memoryUsage();
-  const duckdb = await engine.query('SELECT sum(memory_usage_bytes)::DOUBLE FROM duckdb_memory()');
-  return { js: heapUsed + arrayBuffers, duckdb: Number(duckdb.rows[0]![0]), fds: await openFds(), rss };
+  const [duckdb] = await engine.queryJson(
+    'SELECT sum(memory_usage_bytes)::DOUBLE AS bytes FROM duckdb_memory()',
+  );
+  return { js: heapUsed + arrayBuffers, duckdb: Number(duckdb!.bytes), fds: await openFds(), rss };
 }
 const MiB = (bytes: number): number => Math.round(bytes / 2 ** 20);
 

@@ -7,7 +7,7 @@ import http from 'node:http';
 import path from 'node:path';
 import { DuckDBInstance } from '@duckdb/node-api';
 import { KeyStore } from '../../src/auth/keys.js';
-import { openPipes } from '../../src/exports/copy-stream.js';
+import { openPipes } from '../../src/engine/duckdb/copy-stream.js';
 import { runningStreams } from '../../src/exports/query-stream.js';
 import { settle } from '../helpers/downloads.js';
 import { startFixtureServer } from '../helpers/fixture-portal.js';

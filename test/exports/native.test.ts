@@ -7,7 +7,7 @@ import http from 'node:http';
 import os from 'node:os';
 import path from 'node:path';
 import { gunzipSync } from 'node:zlib';
-import { openPipes, pipeBuffers } from '../../src/exports/copy-stream.js';
+import { openPipes, pipeBuffers } from '../../src/engine/duckdb/copy-stream.js';
 import { useSampleSuite } from '../helpers/sample-portal.js';
 
 const EXPORTS = '/api/explore/v2.1/catalog/datasets';

@@ -1,6 +1,7 @@
 // The v1 download formats: the shaping SELECT around the compiled query (its output, record ids
-// included), the COPY options, and what frames the COPY output.
+// included), the format the engine copies it in, and what frames the copy.
 import { RECORD_ID_COLUMN } from '../../catalog/schema.js';
+import type { CopyFormat } from '../../engine/engine.js';
 import type { Output, OutputColumn } from '../../odsql/index.js';
 import { NATIVE_FORMATS, type ExportOptions } from '../../exports/native-formats.js';
 import { quoteIdentifier, quoteString } from '../../sql-text.js';
@@ -16,7 +17,7 @@ export interface DownloadFormat {
   /** Value shapes from the compiler: CSV cells keep JSON text as stored. */
   readonly output: Output;
   select(columns: readonly OutputColumn[], context: DownloadContext): string;
-  readonly copyOptions: string;
+  readonly copyFormat: CopyFormat;
   readonly prefix: string;
   readonly suffix: string;
 }
@@ -64,7 +65,7 @@ export const DOWNLOAD_FORMATS = {
     contentType: 'text/csv; charset=utf-8',
     output: 'text',
     select: (columns) => NATIVE_FORMATS.csv.select(dataColumns(columns), CSV_OPTIONS),
-    copyOptions: NATIVE_FORMATS.csv.copyOptions(CSV_OPTIONS, []),
+    copyFormat: NATIVE_FORMATS.csv.copyFormat(CSV_OPTIONS, []),
     prefix: '',
     suffix: '',
   },
@@ -79,7 +80,7 @@ export const DOWNLOAD_FORMATS = {
         `${geometrySql(columns)} AS geometry`,
         `${context.recordTimestamp === null ? 'NULL' : quoteString(context.recordTimestamp)} AS record_timestamp`,
       ].join(', '),
-    copyOptions: 'FORMAT json, ARRAY true',
+    copyFormat: { format: 'json', array: true },
     prefix: '',
     suffix: '',
   },
@@ -88,7 +89,7 @@ export const DOWNLOAD_FORMATS = {
     output: 'json',
     select: (columns) =>
       `'Feature' AS "type", ${geometrySql(columns)} AS geometry, ${v1FieldsSql(columns)} AS properties`,
-    copyOptions: 'FORMAT json, ARRAY true',
+    copyFormat: { format: 'json', array: true },
     prefix: '{"type":"FeatureCollection","features":',
     suffix: '}',
   },

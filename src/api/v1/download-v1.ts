@@ -1,7 +1,6 @@
 // v1 download: every matching record streamed as csv, json (v1 records) or geojson by DuckDB's COPY.
 import type Router from '@koa/router';
 import { compileQuery } from '../../odsql/index.js';
-import { copyToStream } from '../../exports/copy-stream.js';
 import { sendExport } from '../export-response.js';
 import { integer, oneOf, parseParams } from '../params.js';
 import { requireDataSource, signalOf, type Services } from '../services.js';
@@ -35,10 +34,9 @@ export function v1DownloadRoutes(router: Router, services: Services): void {
     });
     const file = { name: dataset.id, extension: format, contentType: writer.contentType, compressed: false };
     await sendExport(ctx, services, file, () =>
-      copyToStream(
-        services.engine,
+      services.engine.copyToStream(
         `SELECT ${select} FROM (${compiled.sql})`,
-        writer.copyOptions,
+        writer.copyFormat,
         signalOf(ctx),
         {
           head: writer.prefix,

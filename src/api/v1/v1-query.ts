@@ -1,7 +1,7 @@
 // v1 request parameters and their translation into the ODSQL parameters and facet requests of v2.1.
 import { z } from 'zod';
 import type { QuerySource } from '../../catalog/source.js';
-import type { DuckDBEngine } from '../../engine/duckdb/engine.js';
+import type { Engine } from '../../engine/engine.js';
 import type { JsonValue } from '../../engine/engine.js';
 import {
   findField,
@@ -179,7 +179,7 @@ export interface V1SearchResult {
  * (counted under q, the geofilters and the refinements), side by side.
  */
 export async function runV1Search(
-  engine: DuckDBEngine,
+  engine: Engine,
   source: QuerySource,
   compiled: CompiledQuery,
   params: Partial<V1RecordsParams> & V1SearchParams,

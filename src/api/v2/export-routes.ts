@@ -106,8 +106,12 @@ async function exportContext(
   const labels = new Map(source.fields.map((f) => [f.name, f.label]));
   const signal = signalOf(ctx);
   if (exporter.maxRows !== undefined) {
-    const counted = await services.engine.query(`SELECT count(*) AS n FROM (${compiled.sql})`, [], signal);
-    const rows = Number(counted.rows[0]?.[0] ?? 0);
+    const [counted] = await services.engine.queryJson(
+      `SELECT count(*) AS n FROM (${compiled.sql})`,
+      [],
+      signal,
+    );
+    const rows = Number(counted?.n ?? 0);
     if (rows > exporter.maxRows) {
       throw new ApiError(
         400,

@@ -1,12 +1,23 @@
 // One DuckDB instance for the whole server: locked down at start, a pool of connections,
 // each query interruptible. Knows nothing of HTTP or ODSQL.
 import { rm, mkdir } from 'node:fs/promises';
+import type { Readable } from 'node:stream';
 import { DuckDBInstance, type DuckDBConnection, type DuckDBValue } from '@duckdb/node-api';
 import { ORDINAL_COLUMN, ORDINAL_SQL } from '../../catalog/schema.js';
 import { quoteIdentifier, quoteString } from '../../sql-text.js';
 import { Admission } from '../admission.js';
 import { CountCache, DEFAULT_COUNT_ENTRIES } from '../count-cache.js';
-import { EngineSaturated, QueryDeadlineExceeded, QueryInterrupted, type JsonValue } from '../engine.js';
+import {
+  EngineSaturated,
+  QueryDeadlineExceeded,
+  QueryInterrupted,
+  type CopyFormat,
+  type CopyFrame,
+  type Engine,
+  type JsonValue,
+} from '../engine.js';
+import { streamThroughPipe } from './copy-stream.js';
+import { DuckDBExportConnection } from './export-connection.js';
 import { interruptible } from './interrupt.js';
 import { lockDown } from './lockdown.js';
 import { readJsonRows } from './values.js';
@@ -61,7 +72,7 @@ const MEMORY_SETTINGS = {
   enable_external_file_cache: 'false',
 } as const;
 
-export class DuckDBEngine {
+export class DuckDBEngine implements Engine {
   private readonly idle: DuckDBConnection[] = [];
   private readonly waiting: ((connection: DuckDBConnection) => void)[] = [];
   private exporting = 0;
@@ -182,7 +193,7 @@ export class DuckDBEngine {
    * engine's export cap it is refused at once (EngineSaturated: 503, try again).
    */
   async withExportConnection<T>(
-    work: (connection: DuckDBConnection) => Promise<T>,
+    work: (connection: DuckDBExportConnection) => Promise<T>,
     signal: AbortSignal,
   ): Promise<T> {
     if (signal.aborted) throw new QueryInterrupted();
@@ -191,13 +202,30 @@ export class DuckDBEngine {
     try {
       const connection = await this.instance.connect();
       try {
-        return await interruptible(connection, work, signal);
+        return await interruptible(connection, () => work(new DuckDBExportConnection(connection)), signal);
       } finally {
         connection.closeSync();
       }
     } finally {
       this.exporting--;
     }
+  }
+
+  /**
+   * Streams DuckDB's COPY of `selectSql` in `format` through a named pipe in the spill folder, on
+   * an export connection (src/engine/duckdb/copy-stream.ts).
+   */
+  copyToStream(
+    selectSql: string,
+    format: CopyFormat,
+    signal: AbortSignal,
+    frame?: CopyFrame,
+  ): Promise<Readable> {
+    return streamThroughPipe(
+      this.tempDirectory,
+      (pipe) => this.withExportConnection((connection) => connection.copy(selectSql, pipe, format), signal),
+      frame,
+    );
   }
 
   /** Runs one statement and reads its whole result. */

@@ -7,7 +7,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
-import { makeFifo, widenFifo, WIDE_PIPE_BYTES } from '../../src/exports/fifo.js';
+import { makeFifo, widenFifo, WIDE_PIPE_BYTES } from '../../src/engine/duckdb/fifo.js';
 
 const run = promisify(execFile);
 
@@ -84,7 +84,7 @@ describe('named pipes for exports', () => {
   });
 
   it('does not keep a process alive once its pipes are made', async () => {
-    const module = fileURLToPath(new URL('../../src/exports/fifo.js', import.meta.url));
+    const module = fileURLToPath(new URL('../../src/engine/duckdb/fifo.js', import.meta.url));
     const fifo = path.join(dir, 'child.pipe');
     const script = `import(${JSON.stringify(module)}).then((m) => m.makeFifo(${JSON.stringify(fifo)})).then(() => console.log('made'))`;
     // execFile's timeout kills a child that hangs: the test then fails on the rejection.

@@ -14,7 +14,7 @@
 // (/proc/sys/fs/pipe-user-pages-soft, 64 MiB) before Linux makes each new pipe of theirs 8 KiB.
 // Widening can fail (past that limit, or on a kernel without F_SETPIPE_SZ): the pipe then keeps
 // its 64 KiB.
-import { LineChild } from '../line-child.js';
+import { LineChild } from '../../line-child.js';
 
 /** The bytes a widened pipe holds. */
 export const WIDE_PIPE_BYTES = 1024 * 1024;

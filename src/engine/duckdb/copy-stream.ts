@@ -14,8 +14,7 @@ import net from 'node:net';
 import path from 'node:path';
 import { Readable } from 'node:stream';
 import { promisify } from 'node:util';
-import type { DuckDBEngine } from '../engine/duckdb/engine.js';
-import { quoteString } from '../sql-text.js';
+import type { CopyFrame } from '../engine.js';
 import { makeFifo, widenFifo } from './fifo.js';
 
 /** A bare descriptor (the socket that reads it closes it; a FileHandle would close it again). */
@@ -27,26 +26,19 @@ export const openPipes = new Set<string>();
 /** Read buffers allocated since the start (for tests that check they are used again). */
 export const pipeBuffers = { allocated: 0 };
 
-/** Bytes written before and after DuckDB's output (a BOM, a JSON document around an array). */
-export interface Frame {
-  readonly head?: string;
-  readonly tail?: string;
-}
-
 /**
- * Streams `COPY (selectSql) TO pipe (options)` between the frame's head and tail. `signal` (the
- * client going away) interrupts the COPY; the pipe is removed once both sides are done, whatever
- * happened. The stream ends only after the COPY succeeded: a COPY that fails after the first
- * byte destroys it, so the client sees a broken transfer rather than a short file.
+ * Streams what `copy` writes into the pipe it is given (a COPY, on an export connection that
+ * `signal` interrupts), between the frame's head and tail; the pipe is made in `folder` and
+ * removed once both sides are done, whatever happened. The stream ends only after the COPY
+ * succeeded: a COPY that fails after the first byte destroys it, so the client sees a broken
+ * transfer rather than a short file.
  */
-export async function copyToStream(
-  engine: DuckDBEngine,
-  selectSql: string,
-  options: string,
-  signal: AbortSignal,
-  frame: Frame = {},
+export async function streamThroughPipe(
+  folder: string,
+  copy: (pipe: string) => Promise<unknown>,
+  frame: CopyFrame = {},
 ): Promise<Readable> {
-  const fifo = path.join(engine.tempDirectory, `export-${randomUUID()}.pipe`);
+  const fifo = path.join(folder, `export-${randomUUID()}.pipe`);
   await makeFifo(fifo);
   openPipes.add(fifo);
   // The read end, non-blocking so that libuv polls it on the event loop (no thread waits on it),
@@ -55,10 +47,7 @@ export async function copyToStream(
   const readFd = await openFd(fifo, constants.O_RDONLY | constants.O_NONBLOCK);
   const hold = await open(fifo, constants.O_WRONLY | constants.O_NONBLOCK);
   await widenFifo(fifo);
-  const copying = engine.withExportConnection(
-    (connection) => connection.run(`COPY (${selectSql}) TO ${quoteString(fifo)} (${options})`),
-    signal,
-  );
+  const copying = copy(fifo);
   const removePipe = (): void => {
     void copying
       .catch(() => undefined)
@@ -117,7 +106,7 @@ class PipeReader extends Readable {
   constructor(
     fd: number,
     private readonly copying: Promise<unknown>,
-    private readonly frame: Frame,
+    private readonly frame: CopyFrame,
     private readonly onClose: () => void,
   ) {
     super({ highWaterMark: 4 * CHUNK_BYTES });
