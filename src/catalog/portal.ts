@@ -1,4 +1,5 @@
 // Reads a portal directory into memory: the portal settings and every dataset that validates.
+import { randomBytes } from 'node:crypto';
 import { readFile, readdir, stat } from 'node:fs/promises';
 import path from 'node:path';
 import type { ZodError, ZodType } from 'zod';
@@ -26,11 +27,33 @@ export interface Portal {
   readonly settings: PortalFile;
   readonly datasets: ReadonlyMap<string, Dataset>;
   readonly problems: readonly string[];
-  /** Dataset folders that hold something but did not load (their problems say why). */
+  /**
+   * Dataset folders that hold something but did not load (their problems say why), and datasets
+   * caught in the middle of being replaced: a reload keeps serving their version loaded before.
+   */
   readonly unloaded: ReadonlySet<string>;
 }
 
 export const DATASET_ID = /^[a-z0-9][a-z0-9_-]*$/;
+
+/**
+ * The name of a folder beside a dataset's while ingest builds its next version ('staging') or
+ * swaps it in ('old': the previous version, renamed aside): hidden (dot) names, so that a portal
+ * being served never lists a half-built dataset.
+ */
+export function siblingName(id: string, role: 'staging' | 'old'): string {
+  return `.${id}.${role}-${randomBytes(6).toString('hex')}`;
+}
+
+const OLD_SIBLING = /^\.([a-z0-9][a-z0-9_-]*)\.old-[0-9a-f]{12}$/;
+
+/**
+ * The id of the dataset whose previous version a folder named `name` is while a swap runs
+ * (renamed aside, the next version not yet in place), else null.
+ */
+function idBeingSwapped(name: string): string | null {
+  return OLD_SIBLING.exec(name)?.[1] ?? null;
+}
 
 /**
  * Loads `<dir>/portal.json` and every `<dir>/datasets/<id>/dataset.json`; the views of its datasets
@@ -51,6 +74,14 @@ export async function loadPortal(dir: string, viewPrefix = ''): Promise<Portal> 
     const dataset = await loadDataset(path.join(root, entry.name), viewPrefix, problems);
     if (dataset) datasets.set(dataset.id, dataset);
     else unloaded.add(entry.name);
+  }
+  // Caught between the two renames of an ingest's swap: the dataset is there, not yet in place.
+  const names = new Set(entries.map((entry) => entry.name));
+  for (const entry of entries) {
+    const id = entry.isDirectory() ? idBeingSwapped(entry.name) : null;
+    if (id === null || names.has(id)) continue;
+    problems.push(`${path.join(root, id)}: being replaced (renamed aside as ${entry.name})`);
+    unloaded.add(id);
   }
   return { dir, viewPrefix, settings, datasets, problems, unloaded };
 }

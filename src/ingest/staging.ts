@@ -1,12 +1,7 @@
 // All-or-nothing replacement of a dataset directory: build beside it, then swap with renames.
-import { randomBytes } from 'node:crypto';
 import { mkdir, rename, rm, stat } from 'node:fs/promises';
 import path from 'node:path';
-
-/** Hidden (dot) names, so that a portal being served never lists a half-built dataset. */
-function siblingName(id: string, role: 'staging' | 'old'): string {
-  return `.${id}.${role}-${randomBytes(6).toString('hex')}`;
-}
+import { siblingName } from '../catalog/portal.js';
 
 async function exists(target: string): Promise<boolean> {
   return stat(target).then(
@@ -17,7 +12,9 @@ async function exists(target: string): Promise<boolean> {
 
 /**
  * Moves `staging` to `target`. An existing `target` is renamed aside first and put back if the
- * second rename fails; between the two renames (microseconds) the dataset is briefly absent.
+ * second rename fails; between the two renames (microseconds) the dataset's folder is absent and
+ * its old one is there under a name that `loadPortal` recognises: a server reloading then keeps the
+ * version it serves.
  */
 async function swapIn(staging: string, target: string, id: string): Promise<void> {
   if (!(await exists(target))) {

@@ -1,6 +1,7 @@
 // The real `serve` process on signals and with broken datasets: a dataset that fails to load is
-// skipped at start-up and on SIGHUP (keeping the version it served before), SIGTERM drains the
-// requests in flight (a slow export included) and exits 0, and the drain timeout cuts the rest.
+// skipped at start-up and on SIGHUP (keeping the version it served before, as does one caught
+// between the renames of an ingest's swap), SIGTERM drains the requests in flight (a slow export
+// included) and exits 0, and the drain timeout cuts the rest.
 import { expect } from 'chai';
 import http from 'node:http';
 import { mkdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
@@ -91,6 +92,38 @@ describe('serve: broken datasets', () => {
       `SELECT 'w' || i AS _recordid, 'word ' || i AS word FROM range(9) r(i)`,
       [{ name: 'word', label: 'Word', type: 'text', description: null, annotations: {} }],
     );
+    const again = serve.stdout().length;
+    serve.child.kill('SIGHUP');
+    await serve.waitFor('reloaded: ', again);
+    expect(await totalCount(serve.base, 'words')).to.equal(9);
+  });
+
+  it("on SIGHUP between the two renames of an ingest's swap, keeps the version served; a removed dataset goes", async () => {
+    serve = await startServeProcess(dir);
+    const datasets = path.join(dir, 'datasets');
+    // What ingest --replace leaves for an instant (src/ingest/staging.ts): the old version renamed
+    // aside, the new one not yet in place.
+    const aside = path.join(datasets, '.words.old-0123456789ab');
+    await rename(path.join(datasets, 'words'), aside);
+    await rm(path.join(datasets, 'towns'), { recursive: true });
+    const before = serve.stdout().length;
+    serve.child.kill('SIGHUP');
+    await serve.waitFor('reloaded: ', before);
+    expect(await datasetIds(serve.base)).to.deep.equal(['words']);
+    expect(await totalCount(serve.base, 'words')).to.equal(5);
+    expect(await totalCount(serve.base, 'towns')).to.equal('404 NotFoundResource');
+    expect(serve.stdout().slice(before)).to.match(
+      /words: being replaced \(renamed aside as \.words\.old-0123456789ab\)/,
+    );
+
+    // The swap done, the next SIGHUP serves the new version.
+    await addFixtureDataset(
+      dir,
+      'words',
+      `SELECT 'w' || i AS _recordid, 'word ' || i AS word FROM range(9) r(i)`,
+      [{ name: 'word', label: 'Word', type: 'text', description: null, annotations: {} }],
+    );
+    await rm(aside, { recursive: true });
     const again = serve.stdout().length;
     serve.child.kill('SIGHUP');
     await serve.waitFor('reloaded: ', again);
