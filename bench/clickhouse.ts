@@ -1,10 +1,11 @@
 // ClickHouse as a peer over HTTP: Debian's clickhouse-server started as a process of the bench's
 // own, with a config in a temporary folder and free loopback ports, the 3M flights loaded into a
-// MergeTree ordered by the sort key ingest gave the bench's flights (dataset.json's sort_by), and the portal's everyday questions asked of both servers
-// over HTTP (answers checked equal first), timed in turns, then the filtered sorted page at 1, 8
-// and 32 clients on each.
+// MergeTree ordered by the key ingest sorted the bench's flights on (dataset.json's sort_by), the
+// portal's everyday questions (bench/clickhouse-cases.ts) asked of both servers over HTTP (answers
+// checked equal first) and timed in turns, the statements duckportal runs for each timed in DuckDB
+// alone, then the filtered sorted page at 1, 8 and 32 clients on each.
 import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
-import { createReadStream, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { createReadStream, mkdirSync, writeFileSync } from 'node:fs';
 import http from 'node:http';
 import net from 'node:net';
 import path from 'node:path';
@@ -12,8 +13,13 @@ import { setTimeout as delay } from 'node:timers/promises';
 import type { DuckDBConnection } from '@duckdb/node-api';
 import { markdownTable, medianTurnsInRounds, type MeasuredRatio, type ServedPortal } from './harness.js';
 import { closedLoopOn, type LoadResult } from './load.js';
-import { BENCH_PORTAL } from './datasets.js';
-import { datasetFileSchema } from '../src/catalog/schema.js';
+import {
+  benchFlightsFile,
+  CLICKHOUSE_CASES,
+  PAGE_CASE,
+  servedDuckDB,
+  type ClickHouseCase,
+} from './clickhouse-cases.js';
 
 const SERVER = '/usr/sbin/clickhouse-server';
 
@@ -28,155 +34,13 @@ export interface ClickHouse {
   stop(): Promise<void>;
 }
 
-/** The fields the bench's flights are sorted on, as ingest recorded them: both engines get the same key. */
-export function flightsSortKey(): readonly string[] {
-  const file = path.join(BENCH_PORTAL, 'datasets', 'flights', 'dataset.json');
-  const { sort_by } = datasetFileSchema.parse(JSON.parse(readFileSync(file, 'utf8'))).computed;
-  if (sort_by.length === 0) throw new Error(`${file} records no sort key: ingest the bench's flights again`);
-  return sort_by;
+/** The DDL of the peer's table: a MergeTree ordered by the key ingest sorted the bench's flights on. */
+export function clickhouseTable(): string {
+  const { sort_by } = benchFlightsFile().computed;
+  if (sort_by.length === 0) throw new Error("the bench's flights record no sort key: ingest them again");
+  return `CREATE TABLE flights (date DateTime('UTC'), delay Int64, distance Int64,
+  origin String, destination String) ENGINE = MergeTree() ORDER BY (${sort_by.join(', ')})`;
 }
-
-/** The DDL of the peer's table, a MergeTree ordered by `sortKey`. */
-export const clickhouseTable = (sortKey: readonly string[]): string =>
-  `CREATE TABLE flights (date DateTime('UTC'), delay Int64, distance Int64,
-  origin String, destination String) ENGINE = MergeTree() ORDER BY (${sortKey.join(', ')})`;
-
-/**
- * One question asked of both: duckportal's records (or export) path, ClickHouse's SQL for the same
- * answer, and how the two answers are compared.
- */
-export interface ClickHouseCase {
-  readonly name: string;
-  readonly path: string;
-  readonly sql: string;
-  /** ClickHouse's SQL for checking the answer, when the timed one cannot give it exactly. */
-  readonly checkSql?: string;
-  /** Both answers as comparable text (rows in a fixed order, numbers rounded where engines differ). */
-  readonly answers: (portal: string, clickhouse: string) => readonly [string, string];
-}
-
-const records = (params: Record<string, string>): string =>
-  `/api/explore/v2.1/catalog/datasets/flights/records?${new URLSearchParams(params).toString()}`;
-
-type Row = Record<string, unknown>;
-const portalRows = (body: string): Row[] => (JSON.parse(body) as { results: Row[] }).results;
-const clickhouseRows = (body: string): Row[] => (JSON.parse(body) as { data: Row[] }).data;
-/** A number (ClickHouse quotes its 64-bit integers in JSON) to `digits` decimals, other values as text. */
-const cell = (value: unknown, digits: number): string =>
-  typeof value === 'number' || (typeof value === 'string' && /^-?\d+(\.\d+)?$/.test(value))
-    ? Number(value).toFixed(digits)
-    : String(value);
-/** Rows as sorted lines of the given columns, numbers to `digits` decimals. */
-const lines = (rows: readonly Row[], columns: readonly string[], digits = 6): string =>
-  rows
-    .map((row) => columns.map((c) => cell(row[c], digits)).join('|'))
-    .sort()
-    .join('\n');
-const sameRows =
-  (columns: readonly string[], digits?: number) =>
-  (portal: string, clickhouse: string): readonly [string, string] => [
-    lines(portalRows(portal), columns, digits),
-    lines(clickhouseRows(clickhouse), columns, digits),
-  ];
-
-const JSON_NUMBERS = 'FORMAT JSON';
-
-/** The continuous quantile at `level` of a group's sorted array `s` of `n` values (1-based). */
-const interpolated = (level: number): string => {
-  const position = `${level} * (n - 1)`;
-  const at = (index: string) => `arrayElement(s, toUInt64(${index}(${position})) + 1)`;
-  return `${at('floor')} + (${position} - floor(${position})) * (${at('ceil')} - ${at('floor')})`;
-};
-
-export const CLICKHOUSE_CASES: readonly ClickHouseCase[] = [
-  {
-    name: 'group_by origin: count, avg',
-    path: records({ select: 'origin, count(*) as n, avg(delay) as d', group_by: 'origin', limit: '400' }),
-    sql: `SELECT origin, count() AS n, avg(delay) AS d FROM flights GROUP BY origin ${JSON_NUMBERS}`,
-    answers: sameRows(['origin', 'n', 'd']),
-  },
-  {
-    // ClickHouse 18.16 has no interpolating exact quantile: quantileExact (timed) takes the
-    // value at position floor(level × n); the answers are checked with the interpolation written
-    // out over each group's sorted array.
-    name: 'median + p90, exact',
-    path: records({
-      select: 'destination, median(delay) as m, percentile(delay, 90) as p90',
-      group_by: 'destination',
-      limit: '400',
-    }),
-    sql: `SELECT destination, quantileExact(0.5)(delay) AS m, quantileExact(0.9)(delay) AS p90
-          FROM flights GROUP BY destination ${JSON_NUMBERS}`,
-    checkSql: `SELECT destination, ${interpolated(0.5)} AS m, ${interpolated(0.9)} AS p90
-               FROM (SELECT destination, arraySort(groupArray(delay)) AS s, length(s) AS n
-                     FROM flights GROUP BY destination) ${JSON_NUMBERS}`,
-    answers: sameRows(['destination', 'm', 'p90']),
-  },
-  {
-    name: 'range(distance, 500)',
-    path: records({ select: 'count(*) as n', group_by: 'range(distance, 500) as band', limit: '400' }),
-    sql: `SELECT concat(toString(intDiv(distance, 500) * 500), '-', toString(intDiv(distance, 500) * 500 + 500)) AS band,
-          count() AS n FROM flights GROUP BY band ${JSON_NUMBERS}`,
-    answers: sameRows(['band', 'n']),
-  },
-  {
-    name: 'count distinct',
-    path: records({
-      select: 'origin, count(distinct destination) as routes',
-      group_by: 'origin',
-      limit: '400',
-    }),
-    sql: `SELECT origin, uniqExact(destination) AS routes FROM flights GROUP BY origin ${JSON_NUMBERS}`,
-    answers: sameRows(['origin', 'routes']),
-  },
-  {
-    name: "filtered count (origin = 'SFO')",
-    path: records({ where: "origin = 'SFO'", limit: '0' }),
-    sql: `SELECT count() AS total_count FROM flights WHERE origin = 'SFO' ${JSON_NUMBERS}`,
-    answers: (portal, clickhouse) => [
-      String((JSON.parse(portal) as { total_count: number }).total_count),
-      String(clickhouseRows(clickhouse)[0]!.total_count),
-    ],
-  },
-  {
-    // The page and its count, as the portal's table view shows them: ClickHouse's JSON says how
-    // many rows the LIMIT cut (rows_before_limit_at_least, exact for a plain filter).
-    name: "10-row page, origin = 'SFO', order_by date",
-    path: records({ where: "origin = 'SFO'", order_by: 'date', limit: '10' }),
-    sql: `SELECT formatDateTime(date, '%Y-%m-%dT%H:%M:%S+00:00') AS date, delay, distance, origin, destination
-          FROM flights WHERE origin = 'SFO' ORDER BY date LIMIT 10 ${JSON_NUMBERS}`,
-    answers: (portal, clickhouse) => {
-      const ours = JSON.parse(portal) as { total_count: number; results: Row[] };
-      const theirs = JSON.parse(clickhouse) as { rows_before_limit_at_least: number; data: Row[] };
-      // Rows of equal dates may come in any order: the dates in order, the rows as a set.
-      const columns = ['date', 'delay', 'distance', 'origin', 'destination'];
-      return [
-        `${ours.total_count}\n${ours.results.map((r) => r.date).join(',')}\n${lines(ours.results, columns)}`,
-        `${theirs.rows_before_limit_at_least}\n${theirs.data.map((r) => r.date).join(',')}\n${lines(theirs.data, columns)}`,
-      ];
-    },
-  },
-  {
-    name: 'month(date) grouping',
-    path: records({ select: 'count(*) as n', group_by: 'month(date) as m', limit: '20' }),
-    sql: `SELECT toMonth(date) AS m, count() AS n FROM flights GROUP BY m ${JSON_NUMBERS}`,
-    answers: sameRows(['m', 'n']),
-  },
-  {
-    // The same bytes but for the order of rows (each engine writes its stored order): the lines
-    // are compared sorted. ClickHouse's CSV quotes every string, so the line is built by hand.
-    name: 'full CSV export (same lines)',
-    path: '/api/explore/v2.1/catalog/datasets/flights/exports/csv',
-    sql: `SELECT '\\xEF\\xBB\\xBFdate;delay;distance;origin;destination' AS line
-          UNION ALL
-          SELECT concat(formatDateTime(date, '%Y-%m-%dT%H:%M:%S+00:00'), ';', toString(delay), ';',
-                        toString(distance), ';', origin, ';', destination) FROM flights
-          FORMAT TSVRaw`,
-    answers: (portal, clickhouse) => [sortedLines(portal), sortedLines(clickhouse)],
-  },
-];
-
-const sortedLines = (text: string): string => text.trimEnd().split('\n').sort().join('\n');
 
 /** A loopback port free at the time of asking. */
 async function freePort(): Promise<number> {
@@ -307,7 +171,7 @@ export async function startClickHouse(
       `COPY (SELECT strftime(date, '%Y-%m-%d %H:%M:%S') AS date, delay, distance, origin, destination FROM flights)
        TO '${csv}' (HEADER, DELIMITER ',')`,
     );
-    const table = clickhouseTable(flightsSortKey());
+    const table = clickhouseTable();
     await post(base, table);
     await post(base, 'INSERT INTO flights FORMAT CSVWithNames', createReadStream(csv));
     await post(base, 'OPTIMIZE TABLE flights FINAL');
@@ -322,6 +186,8 @@ export async function startClickHouse(
 export interface ClickHouseTime {
   readonly name: string;
   readonly portalMs: number;
+  /** The statements the server runs for the request, in DuckDB alone (one after the other). */
+  readonly duckdbMs: number;
   readonly clickhouseMs: number;
   readonly ratio: MeasuredRatio;
 }
@@ -340,13 +206,14 @@ export interface ClickHouseResult {
 
 export const CLICKHOUSE_CLIENTS = [1, 8, 32] as const;
 
-/** The page of the throughput table: the case every table view and refine click asks. */
-const PAGE_CASE = CLICKHOUSE_CASES[5]!;
-
-/** Checks each answer equal, times each case on both in turns, then the page at each client count. */
+/**
+ * Checks each answer equal, times each case on both in turns and its DuckDB statements alone,
+ * then the page at each client count.
+ */
 export async function benchClickHouse(
   served: ServedPortal,
   clickhouse: ClickHouse,
+  threads: number,
   runs: number,
   seconds: number,
 ): Promise<ClickHouseResult> {
@@ -363,9 +230,23 @@ export async function benchClickHouse(
     CLICKHOUSE_CASES.map((c) => [portal(c), theirs(c)] as const),
     runs,
   );
+  // The statements alone, as a share of the request over HTTP timed in turns with it (a busy
+  // moment of the machine weighs on both), then scaled to the request's median above.
+  const duckdb = await servedDuckDB(threads);
+  const shares = await medianTurnsInRounds(
+    CLICKHOUSE_CASES.map((c) => {
+      const statements = c.duckdb(duckdb.source);
+      const alone = async () => {
+        for (const sql of statements) await duckdb.connection.runAndReadAll(sql);
+      };
+      return [alone, portal(c)] as const;
+    }),
+    runs,
+  ).finally(() => duckdb.close());
   const times = CLICKHOUSE_CASES.map((c, i) => ({
     name: c.name,
     portalMs: pairs[i]!.medians[0],
+    duckdbMs: pairs[i]!.medians[0] * shares[i]!.ratio.ratio,
     clickhouseMs: pairs[i]!.medians[1],
     ratio: pairs[i]!.ratio,
   }));
@@ -406,15 +287,30 @@ export async function withClickHouse<T>(
 /** The report's section: each case on both servers with its SQL, then the page's throughput. */
 export function clickHouseText(result: ClickHouseResult, known: (ratio: MeasuredRatio) => string): string {
   const ms = (n: number): string => n.toFixed(n < 10 ? 1 : 0);
+  const slower = result.times.filter((t) => t.ratio.ratio > 1);
   return [
-    `ClickHouse ${result.version} (Debian's clickhouse-server, started by the bench, ${result.table.replace(/\s+/g, ' ')}: the sort key ingest gave duckportal's flights),`,
+    `ClickHouse ${result.version} (Debian's clickhouse-server, started by the bench, ${result.table.replace(/\s+/g, ' ')}: the key ingest sorted duckportal's flights on),`,
     'and duckportal, both asked over HTTP by the same client, in turns; the answers were checked equal first. Ratio: duckportal / ClickHouse.',
+    "In DuckDB: the statements duckportal's server runs for the request (a page's count and rows; an export's COPY, to /dev/null),",
+    "run one after the other on a DuckDB set up as the server's (threads, memory limit, kept Parquet footers, its view of the file),",
+    "timed in turns with the request over HTTP: the median of their ratio, times the request's median above.",
     '',
     markdownTable(
-      ['case', 'duckportal (ms)', 'ClickHouse (ms)', 'ratio'],
-      result.times.map((t) => [t.name, ms(t.portalMs), ms(t.clickhouseMs), known(t.ratio)]),
+      ['case', 'duckportal (ms)', 'of it in DuckDB (ms)', 'ClickHouse (ms)', 'ratio'],
+      result.times.map((t) => [t.name, ms(t.portalMs), ms(t.duckdbMs), ms(t.clickhouseMs), known(t.ratio)]),
     ),
     '',
+    ...(slower.length
+      ? [
+          'Where duckportal is slower, what its time is made of (the rest: HTTP, Koa, compiling the ODSQL, JSON) and what bounds it:',
+          '',
+          ...slower.map((t) => {
+            const bound = CLICKHOUSE_CASES.find((c) => c.name === t.name)?.bound ?? '';
+            return `- ${t.name}: DuckDB ${ms(t.duckdbMs)} of ${ms(t.portalMs)} ms, the rest ${ms(Math.max(t.portalMs - t.duckdbMs, 0))} ms; ClickHouse ${ms(t.clickhouseMs)} ms. ${bound}`;
+          }),
+          '',
+        ]
+      : []),
     "ClickHouse's SQL of each case (duckportal's request is the case's records or export URL):",
     '',
     ...CLICKHOUSE_CASES.map((c) => `- ${c.name}: \`${c.sql.replace(/\s+/g, ' ')}\``),

@@ -97,7 +97,7 @@ export async function main(flags: BenchFlags): Promise<void> {
     const clickhouse = flags.peers
       ? await section('clickhouse', () =>
           withClickHouse(duckdb!, path.join(peersDir, 'clickhouse'), threads, (server) =>
-            benchClickHouse(served, server, runs, flags.loadSeconds),
+            benchClickHouse(served, server, threads, runs, flags.loadSeconds),
           ),
         )
       : null;

@@ -85,6 +85,14 @@ const VECTOR_ROWS = 2_048;
 /** Rows whose JSON width is averaged: spread evenly over the file. */
 const WIDTH_SAMPLE_ROWS = 8_192;
 
+/**
+ * The codec of data.parquet's pages: LZ4 decodes faster than DuckDB's default snappy. Over the 3M
+ * flights (alternate turns in DuckDB alone, 2 threads, load average 4-6): month(date) grouping
+ * 63 ms median (min 44) against 85 (54), the CSV COPY 1.22 s against 1.37, group_by origin the
+ * same; the file 92 MB against 87. Uncompressed pages read the dates as fast, at 100 MB.
+ */
+const STORED_COMPRESSION = 'lz4';
+
 /** Rows per row group of geo rows `width` bytes wide in JSON: DuckDB's default, fewer when wide. */
 export function geoRowGroupRows(width: number | null): number {
   if (width === null || !(width > 0)) return DEFAULT_ROW_GROUP_ROWS;
@@ -125,7 +133,7 @@ export async function writeStoredData(
   const geo = data.columns.some((c) => isGeo(c.type));
   const rows = geo ? geoRowGroupRows(await jsonWidth(connection, select, rowCount)) : DEFAULT_ROW_GROUP_ROWS;
   await connection.run(
-    `COPY (SELECT ${select} FROM ${PLAN_RELATION}${orderBy(sortBy)}) TO ${quoteString(target)} (FORMAT parquet, ROW_GROUP_SIZE ${rows})`,
+    `COPY (SELECT ${select} FROM ${PLAN_RELATION}${orderBy(sortBy)}) TO ${quoteString(target)} (FORMAT parquet, COMPRESSION ${STORED_COMPRESSION}, ROW_GROUP_SIZE ${rows})`,
   );
 }
 

@@ -1,7 +1,9 @@
 // The engine's own limits: a query past its deadline is interrupted and its connection serves
 // the next query; a full waiting line refuses at once; a caller gone while waiting never runs.
 import { expect } from 'chai';
-import { mkdtemp, rm } from 'node:fs/promises';
+import { mkdtemp, rename, rm } from 'node:fs/promises';
+import { setTimeout as delay } from 'node:timers/promises';
+import { DuckDBInstance } from '@duckdb/node-api';
 import os from 'node:os';
 import path from 'node:path';
 import { toErrorBody } from '../../src/api/errors.js';
@@ -49,6 +51,34 @@ describe('engine limits', () => {
       expect(row).to.deep.equal({ flush: '15.2 MiB', background: true, file_cache: false });
     } finally {
       engine.close();
+    }
+  });
+
+  it('keeps Parquet footers, and reads a file renamed over its view anew, even one written earlier', async () => {
+    const instance = await DuckDBInstance.create(':memory:');
+    const writer = await instance.connect();
+    const write = (rows: number, file: string) =>
+      writer.run(`COPY (SELECT range AS x FROM range(${rows})) TO '${file}' (FORMAT parquet)`);
+    const served = path.join(dir, 'served.parquet');
+    const older = path.join(dir, 'older.parquet');
+    await write(5000, older);
+    await delay(1100);
+    await write(100, served);
+    const engine = await open({});
+    try {
+      await engine.defineView('footers', served);
+      const count = async () => (await engine.queryJson('SELECT count(*) AS n FROM footers'))[0]?.n;
+      const [setting] = await engine.queryJson(`SELECT current_setting('parquet_metadata_cache') AS kept`);
+      expect(setting).to.deep.equal({ kept: true });
+      expect(await count()).to.equal(100);
+      // Its footer is cached after the older file's modification time: a cache trusting any file
+      // older than its entry would answer 100.
+      await rename(older, served);
+      expect(await count()).to.equal(5000);
+    } finally {
+      engine.close();
+      writer.closeSync();
+      instance.closeSync();
     }
   });
 

@@ -64,6 +64,13 @@ describe('ingest: clustered storage (--sort-by)', () => {
     expect(ordered(bounds)).to.equal(true);
   });
 
+  it('stores every column in LZ4 pages (faster to decode than snappy)', async () => {
+    const codecs = await query(
+      `SELECT DISTINCT compression FROM parquet_metadata(${quoteString(dataPath(portal, 'readings'))})`,
+    );
+    expect(codecs).to.deep.equal([{ compression: 'LZ4_RAW' }]);
+  });
+
   it('lets DuckDB skip the row groups a filter on the key excludes: it never reads them', async () => {
     // A copy whose last row group's `value` pages are overwritten with garbage: a scan that reads
     // them fails, a filter on a city of the first row group answers from the first group alone.
