@@ -221,6 +221,24 @@ describe('exports in every format (sample portal, real readers)', () => {
       expect(body.message).to.include('1048575');
     });
 
+    it('xlsx counts the rows of the page asked for: limit and offset cut the count', async () => {
+      const [counted] = await suite.reference.rows('SELECT count(*)::INTEGER AS n FROM flights');
+      const flights = counted!.n as number;
+      const over = 1_048_576;
+      for (const query of [`limit=${over}`, `offset=${flights - over}`]) {
+        const { status, body } = await suite.server.json(`${EXPORTS}/flights/exports/xlsx?${query}`);
+        expect({ query, status }).to.deep.equal({ query, status: 400 });
+        expect(body.message, query).to.include(`has ${over} rows`);
+      }
+      const { file } = await download('flights', 'xlsx', 'last.xlsx', {
+        offset: String(flights - 3),
+        limit: String(over),
+      });
+      const workbook = new ExcelJS.Workbook();
+      await workbook.xlsx.readFile(file);
+      expect(workbook.worksheets[0]!.rowCount).to.equal(4);
+    });
+
     it('arrow: apache-arrow reads the stream, types and values', async () => {
       const { bytes } = await download('movies', 'arrow', 'movies.arrow');
       const table = tableFromIPC(bytes);

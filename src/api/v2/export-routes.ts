@@ -106,12 +106,10 @@ async function exportContext(
   const labels = new Map(source.fields.map((f) => [f.name, f.label]));
   const signal = signalOf(ctx);
   if (exporter.maxRows !== undefined) {
-    const [counted] = await services.engine.queryJson(
-      `SELECT count(*) AS n FROM (${compiled.sql})`,
-      [],
-      signal,
-    );
-    const rows = Number(counted?.n ?? 0);
+    // The records API's total (kept by the count cache), cut as the page cuts it.
+    const total = await services.engine.count(compiled.countSql, signal);
+    const rest = Math.max(0, total - params.offset);
+    const rows = params.limit >= 0 ? Math.min(rest, params.limit) : rest;
     if (rows > exporter.maxRows) {
       throw new ApiError(
         400,
