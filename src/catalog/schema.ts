@@ -143,6 +143,11 @@ export const datasetFileSchema = z
         distinct_counts: z.record(z.string(), z.number().int().nonnegative()).default({}),
         /** The fields data.parquet is sorted on, in order; [] when rows are in the source file's order. */
         sort_by: z.array(z.string()).default([]),
+        /**
+         * The latitude and longitude fields `--geo-point` made the geo_point_2d field of (the next
+         * ingest uses them again while both are numeric fields); null when detected or none.
+         */
+        geo_point_from: z.object({ lat: z.string(), lon: z.string() }).strict().nullable().default(null),
       })
       .strict(),
   })

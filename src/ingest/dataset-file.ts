@@ -116,9 +116,13 @@ export function buildDatasetFile(input: DatasetFileInput): DatasetFile {
   return parsed.data;
 }
 
-/** What the previous version's annotations ask to do again: its multivalued splits and its id field. */
+/**
+ * What the previous version asks to do again: its multivalued splits and its id field (from its
+ * annotations), the columns its `--geo-point` named.
+ */
 export function rememberedSettings(previous: DatasetFile | null): {
   multivalued: Record<string, string>;
+  geoPoint: { lat: string; lon: string } | null;
   recordId?: string;
 } {
   const fields = previous?.fields ?? [];
@@ -128,7 +132,8 @@ export function rememberedSettings(previous: DatasetFile | null): {
     if (separator !== undefined) multivalued[field.name] = separator;
   }
   const recordId = fields.find((f) => f.annotations.id)?.name;
-  return recordId ? { multivalued, recordId } : { multivalued };
+  const geoPoint = previous?.computed.geo_point_from ?? null;
+  return recordId ? { multivalued, geoPoint, recordId } : { multivalued, geoPoint };
 }
 
 /** Field settings keyed by field name (`resolve` maps a user's spelling), with `facets` added as `facet`. */

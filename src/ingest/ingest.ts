@@ -250,7 +250,11 @@ async function describeDataset(
     id: options.id,
     previous,
     fields,
-    computed: { ...(await computeFacts(connection, dataPath, fields, isoNow())), sort_by: [...sortBy] },
+    computed: {
+      ...(await computeFacts(connection, dataPath, fields, isoNow())),
+      sort_by: [...sortBy],
+      geo_point_from: data.columns.find((c) => c.pointFrom)?.pointFrom ?? null,
+    },
     ...(options.title !== undefined ? { title: options.title } : {}),
     ...(options.metas ? { metas: options.metas } : {}),
     ...(options.visibility ? { visibility: options.visibility } : {}),

@@ -32,6 +32,8 @@ export interface PlannedColumn {
   readonly ambiguousDates?: readonly [string, string];
   /** A point made of two columns: their cells, to find the rows that held a value but got no point. */
   readonly coordinates?: { readonly lat: string; readonly lon: string };
+  /** A point made of the two columns named by `--geo-point` (given, or remembered): their field names. */
+  readonly pointFrom?: { readonly lat: string; readonly lon: string };
 }
 
 export interface PlanOptions {
@@ -41,6 +43,8 @@ export interface PlanOptions {
   readonly rememberedMultivalued?: Readonly<Record<string, string>>;
   /** Field names of the latitude and longitude columns, instead of detecting them. */
   readonly geoPoint?: { readonly lat: string; readonly lon: string };
+  /** The previous version's `--geo-point` columns: used again when both are still numeric fields. */
+  readonly rememberedGeoPoint?: { readonly lat: string; readonly lon: string } | null;
   /** Cells meaning "no value" beyond DEFAULT_NULL_TOKENS (`--null`). */
   readonly nullTokens?: readonly string[];
 }
@@ -140,11 +144,14 @@ function shapeFields(geometry: string, used: ReadonlySet<string>): PlannedColumn
 async function withCoordinatePoint(
   connection: DuckDBConnection,
   columns: readonly PlannedColumn[],
-  given: PlanOptions['geoPoint'],
+  options: Pick<PlanOptions, 'geoPoint' | 'rememberedGeoPoint'>,
 ): Promise<PlannedColumn[]> {
-  const pair = given ? explicitPair(columns, given) : geo.findCoordinatePair(columns.map(asGeoColumn));
+  const named = options.geoPoint
+    ? explicitPair(columns, options.geoPoint)
+    : rememberedPair(columns, options.rememberedGeoPoint ?? null);
+  const pair = named ?? geo.findCoordinatePair(columns.map(asGeoColumn));
   if (!pair) return [...columns];
-  if (!given) {
+  if (!named) {
     const range = await geo.countInRange(connection, PLAN_RELATION, pair.lat.sql, pair.lon.sql);
     if (range.inside <= range.outside) return [...columns];
   }
@@ -155,6 +162,7 @@ async function withCoordinatePoint(
     sql: geo.pointSql(pair.lat.sql, pair.lon.sql),
     separator: null,
     coordinates: { lat: cellOf(pair.lat), lon: cellOf(pair.lon) },
+    ...(named ? { pointFrom: { lat: pair.lat.name, lon: pair.lon.name } } : {}),
   };
   const coordinates = new Set([pair.lat.name, pair.lon.name]);
   const asDouble = (c: PlannedColumn): PlannedColumn =>
@@ -171,6 +179,16 @@ function asGeoColumn(column: PlannedColumn): PlannedColumn & { multivalued: bool
   return { ...column, multivalued: column.separator !== null };
 }
 
+const isNumber = (column: PlannedColumn): boolean =>
+  (column.type === 'int' || column.type === 'double') && column.separator === null;
+
+/** The previous version's pair when both are still numeric fields of this source, else null. */
+function rememberedPair(columns: readonly PlannedColumn[], names: { lat: string; lon: string } | null) {
+  const lat = columns.find((c) => c.name === names?.lat);
+  const lon = columns.find((c) => c.name === names?.lon);
+  return lat && lon && isNumber(lat) && isNumber(lon) ? { lat, lon } : null;
+}
+
 function explicitPair(columns: readonly PlannedColumn[], names: { lat: string; lon: string }) {
   const find = (given: string): PlannedColumn => {
     const name = resolveField(
@@ -179,7 +197,7 @@ function explicitPair(columns: readonly PlannedColumn[], names: { lat: string; l
       columns.map((c) => c.name),
     );
     const column = columns.find((c) => c.name === name)!;
-    if ((column.type !== 'int' && column.type !== 'double') || column.separator !== null) {
+    if (!isNumber(column)) {
       throw new Error(`--geo-point: field "${name}" is ${column.type}, not a number`);
     }
     return column;
@@ -195,7 +213,7 @@ export async function planColumns(
 ): Promise<PlannedColumn[]> {
   const columns = await planSourceColumns(connection, source, options);
   const geometry = source.geometryColumn;
-  if (!geometry) return withCoordinatePoint(connection, columns, options.geoPoint);
+  if (!geometry) return withCoordinatePoint(connection, columns, options);
   if (options.geoPoint) throw new Error('--geo-point: a GeoJSON source has its geometry already');
   return [...columns, ...shapeFields(geometry, new Set(columns.map((c) => c.name)))];
 }

@@ -38,6 +38,7 @@ export async function planStoredData(
   const columns = await planColumns(connection, source, {
     multivalued: options.multivalued ?? {},
     rememberedMultivalued: remembered.multivalued,
+    rememberedGeoPoint: remembered.geoPoint,
     ...(options.geoPoint ? { geoPoint: options.geoPoint } : {}),
     ...(options.nullTokens ? { nullTokens: options.nullTokens } : {}),
   });

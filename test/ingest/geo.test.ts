@@ -71,6 +71,31 @@ describe('ingest: geo', () => {
     ]);
   });
 
+  it('uses the --geo-point columns again on a re-ingest that does not give them, while both are numeric fields', async () => {
+    const first = await fixture(temp.dir, 'obs.csv', 'name,y,x\nfirst,45.5,-73.5\n');
+    await ingest({ file: first, portal: temp.portal, id: 'obs', geoPoint: { lat: 'Y', lon: 'x' } });
+    expect((await readDatasetFile(temp.portal, 'obs')).computed.geo_point_from).to.deep.equal({
+      lat: 'y',
+      lon: 'x',
+    });
+
+    const second = await fixture(temp.dir, 'obs2.csv', 'name,y,x\nsecond,46.5,-72.5\n');
+    await ingest({ file: second, portal: temp.portal, id: 'obs' });
+    expect(await readRows(temp.portal, 'obs', 'geo_point_2d AS p')).to.deep.equal([
+      { p: { lon: -72.5, lat: 46.5 } },
+    ]);
+    expect((await readDatasetFile(temp.portal, 'obs')).computed.geo_point_from).to.deep.equal({
+      lat: 'y',
+      lon: 'x',
+    });
+
+    // x is text now: no point, no error, and nothing left to remember.
+    const third = await fixture(temp.dir, 'obs3.csv', 'name,y,x\nthird,47.5,west\n');
+    await ingest({ file: third, portal: temp.portal, id: 'obs' });
+    expect(await fieldTypes(temp.portal, 'obs')).to.deep.equal({ name: 'text', y: 'double', x: 'text' });
+    expect((await readDatasetFile(temp.portal, 'obs')).computed.geo_point_from).to.equal(null);
+  });
+
   it('refuses a --geo-point naming a missing or textual column', async () => {
     const file = await fixture(temp.dir, 'obs.csv', 'name,y,x\nfirst,95,-73.5\n');
     await expectError(
