@@ -5,6 +5,9 @@ import path from 'node:path';
 import type { ZodError, ZodType } from 'zod';
 import { datasetFileSchema, portalFileSchema, type DatasetFile, type PortalFile } from './schema.js';
 import { listAttachments, type Attachment } from './attachments.js';
+import type { Expr } from '../odsql/ast.js';
+import { QueryLangError } from '../odsql/errors.js';
+import { parseWhereClause } from '../odsql/parse.js';
 
 /** A dataset as served: its directory, its validated metadata and its attachments. */
 export interface Dataset {
@@ -17,6 +20,8 @@ export interface Dataset {
   readonly searchIndexPath: string | null;
   readonly file: DatasetFile;
   readonly attachments: readonly Attachment[];
+  /** The condition of each audience's row filter, by its text: parsed once, when the dataset loads. */
+  readonly rowFilters: ReadonlyMap<string, Expr>;
 }
 
 /** A loaded portal; `problems` lists every file that did not validate (those datasets are not served). */
@@ -94,6 +99,8 @@ async function loadDataset(dir: string, viewPrefix: string, problems: string[]):
     problems.push(`${parquetPath}: missing`);
     return null;
   }
+  const rowFilters = rowFiltersOf(file, path.join(dir, 'dataset.json'), problems);
+  if (!rowFilters) return null;
   const searchPath = path.join(dir, 'search.parquet');
   const id = path.basename(dir);
   return {
@@ -104,7 +111,24 @@ async function loadDataset(dir: string, viewPrefix: string, problems: string[]):
     searchIndexPath: (await isFile(searchPath)) ? searchPath : null,
     file,
     attachments: await listAttachments(path.join(dir, 'attachments')),
+    rowFilters,
   };
+}
+
+/** The parsed row filters of a dataset's audiences, or null when one does not parse (a problem). */
+function rowFiltersOf(file: DatasetFile, jsonPath: string, problems: string[]): Map<string, Expr> | null {
+  const conditions = new Map<string, Expr>();
+  for (const [index, { row_filter: text }] of file.access.entries()) {
+    if (text === null || text.trim() === '' || conditions.has(text)) continue;
+    try {
+      conditions.set(text, parseWhereClause(text));
+    } catch (error) {
+      if (!(error instanceof QueryLangError)) throw error;
+      problems.push(`${jsonPath}: access.${index}.row_filter: ${error.message}`);
+      return null;
+    }
+  }
+  return conditions;
 }
 
 async function readJson<T>(file: string, schema: ZodType<T>, problems: string[]): Promise<T | null> {

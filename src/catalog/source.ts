@@ -2,6 +2,7 @@
 import { FILE_ROW_NUMBER, RECORD_ID_COLUMN, type Field } from './schema.js';
 import { quoteIdentifier, quoteString } from '../sql-text.js';
 import type { Dataset } from './portal.js';
+import type { Expr } from '../odsql/ast.js';
 
 /** A queryable table: the dataset view, its full-text index view, and its field schema. */
 export interface QuerySource {
@@ -13,8 +14,8 @@ export interface QuerySource {
   /** View over `search.parquet` beside the data, or null when the dataset has none. */
   readonly searchTable: string | null;
   readonly fields: readonly Field[];
-  /** An ODSQL `where` ANDed before every query on this source (an audience's row filter), or null. */
-  readonly rowFilter?: string | null;
+  /** A condition ANDed before every query on this source (an audience's row filter), or null. */
+  readonly rowFilter?: Expr | null;
   /** Rows of the table (records_count), which bounds what holistic aggregations may hold; absent: few. */
   readonly rows?: number;
   /** Distinct values of the single-valued scalar fields, by name (computed at ingest); absent: unknown. */
@@ -45,6 +46,14 @@ export interface SourceView {
   readonly recordIdKey?: string | null;
 }
 
+/** The condition of a row filter's text, parsed when the dataset loaded (blank: no filter). */
+function rowFilterOf(dataset: Dataset, text: string | null): Expr | null {
+  if (text === null || text.trim() === '') return null;
+  const condition = dataset.rowFilters.get(text);
+  if (!condition) throw new Error(`internal: the row filter ${text} of ${dataset.id} was not parsed at load`);
+  return condition;
+}
+
 /**
  * The query source of a served dataset (the engine defines both views at load), as a caller
  * sees it: hidden fields are unknown to its queries, and its row filter applies first.
@@ -58,7 +67,7 @@ export function querySource(dataset: Dataset, view?: SourceView): QuerySource {
         ? searchViewName(dataset.view)
         : null,
     fields: view ? dataset.file.fields.filter((f) => !view.hiddenFields.has(f.name)) : dataset.file.fields,
-    rowFilter: view?.rowFilter ?? null,
+    rowFilter: rowFilterOf(dataset, view?.rowFilter ?? null),
     rows: dataset.file.computed.records_count,
     distinctCounts: new Map(Object.entries(dataset.file.computed.distinct_counts)),
     recordIdKey: view?.recordIdKey ?? null,

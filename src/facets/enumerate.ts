@@ -5,7 +5,7 @@
 // own statement; all statements run side by side.
 import type { QuerySource } from '../catalog/source.js';
 import type { Engine } from '../engine/engine.js';
-import { compileQuery, datePathRange, type Lang } from '../odsql/index.js';
+import { compileQuery, datePathRange, type ClauseCondition, type Expr, type Lang } from '../odsql/index.js';
 import { quoteIdentifier } from '../sql-text.js';
 import type { Field } from '../catalog/schema.js';
 import {
@@ -25,7 +25,8 @@ export type { FacetGroup, FacetValue } from './tree.js';
 export type { FacetRequest } from './facet-fields.js';
 
 export interface FacetQuery extends FacetSelection {
-  readonly where: readonly string[];
+  /** The request's conditions besides refine and exclude (a bare Expr's errors name the where clause). */
+  readonly where: readonly (Expr | ClauseCondition)[];
   readonly timezone: string;
   readonly lang?: Lang;
 }
@@ -107,11 +108,13 @@ function statementFor(
     source,
     {
       select: names.map((n) => `\`${n}\``).join(', '),
-      where: query.where,
-      extraWhere: selectionConditions(source, query, {
-        timezone: query.timezone,
-        ...(skipFacet !== undefined && { skipFacet }),
-      }),
+      extraWhere: [
+        ...query.where,
+        ...selectionConditions(source, query, {
+          timezone: query.timezone,
+          ...(skipFacet !== undefined && { skipFacet }),
+        }),
+      ],
       timezone: query.timezone,
       ...(query.lang && { lang: query.lang }),
       limit: null,

@@ -96,12 +96,8 @@ export function compileQuery(
   const parsed = {
     select: items(params.select, parseSelect),
     where: [
-      ...(present(source.rowFilter ?? undefined)
-        ? [{ expr: parseWhereClause(source.rowFilter!), clause: 'where' as const }]
-        : []),
-      ...(params.where ?? [])
-        .filter(present)
-        .map((text) => ({ expr: parseWhereClause(text), clause: 'where' as const })),
+      ...(source.rowFilter ? [{ expr: source.rowFilter, clause: 'where' as const }] : []),
+      ...whereConditions(params.where ?? []),
       ...(params.extraWhere ?? []).map(clauseCondition),
     ],
     groupBy: items(params.groupBy, parseGroupBy),
@@ -118,6 +114,11 @@ export function compileQuery(
     nullGroups: params.nullGroups ?? true,
     context: { source, timezone, lang: params.lang ?? 'fr', output, quantiles: quantileLists(analyzed) },
   });
+}
+
+/** The conditions of `where` texts (blank ones add none), parsed; their errors name the where clause. */
+export function whereConditions(texts: readonly string[]): ClauseCondition[] {
+  return texts.filter(present).map((text) => ({ expr: parseWhereClause(text), clause: 'where' }));
 }
 
 /** Parses one where expression into an AST (to build extraWhere from other syntaxes). */

@@ -1,9 +1,12 @@
 // Who sees what of a dataset: public to all, restricted to named users and groups, and an
 // audience's hidden fields and row filter.
+import { rm } from 'node:fs/promises';
 import { expect } from 'chai';
 import { datasetAccess } from '../../src/auth/access.js';
-import type { Dataset } from '../../src/catalog/portal.js';
+import { loadPortal, type Dataset } from '../../src/catalog/portal.js';
 import type { Audience, DatasetFile } from '../../src/catalog/schema.js';
+import { querySource } from '../../src/catalog/source.js';
+import { buildFixturePortal, restrictDataset } from '../helpers/fixture-portal.js';
 
 const audience = (a: Partial<Audience>): Audience => ({
   users: [],
@@ -43,5 +46,26 @@ describe('dataset access', () => {
     expect(datasetAccess(narrowed, alice).hiddenFields.size).to.equal(0);
     expect([...datasetAccess(narrowed, null).hiddenFields]).to.deep.equal(['delay']);
     expect([...datasetAccess(narrowed, bob).hiddenFields]).to.deep.equal(['delay']);
+  });
+
+  it('parses each row filter once, when the dataset loads; one that does not parse keeps it unloaded', async () => {
+    const dir = await buildFixturePortal();
+    try {
+      await restrictDataset(dir, 'towns', [
+        { users: ['alice'], row_filter: "name = 'Lyon'" },
+        { users: ['bob'], row_filter: "name = 'Lyon'" },
+      ]);
+      const towns = (await loadPortal(dir)).datasets.get('towns')!;
+      expect([...towns.rowFilters.keys()]).to.deep.equal(["name = 'Lyon'"]);
+      const condition = towns.rowFilters.get("name = 'Lyon'");
+      expect(querySource(towns, datasetAccess(towns, alice)).rowFilter).to.equal(condition);
+      expect(querySource(towns, datasetAccess(towns, bob)).rowFilter).to.equal(condition);
+      await restrictDataset(dir, 'towns', [{ users: ['alice'], row_filter: 'name = ' }]);
+      const broken = await loadPortal(dir);
+      expect(broken.datasets.has('towns')).to.equal(false);
+      expect(broken.problems.join('\n')).to.match(/towns\/dataset\.json: access\.0\.row_filter: .*where\./);
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
   });
 });

@@ -208,6 +208,20 @@ describe('v1 records (sample portal)', () => {
       );
     });
 
+    it('counts facets under every condition it filters on, whatever its numbers', async () => {
+      // 1e21 m holds the whole Earth: the records and the facets are those of the whole dataset.
+      const whole = await search({ dataset: 'airports', facet: 'state', rows: '0' });
+      const { status, body } = await search({
+        dataset: 'airports',
+        'geofilter.distance': '37.619,-122.375,1000000000000000000000',
+        facet: 'state',
+        rows: '0',
+      });
+      expect(status).to.equal(200);
+      expect(body.nhits).to.equal(await count('airports'));
+      expect(body.facet_groups).to.deep.equal(whole.body.facet_groups);
+    });
+
     it('refine.<facet> and exclude.<facet> filter and are echoed as objects', async () => {
       const refined = await search([
         ['dataset', 'airports'],

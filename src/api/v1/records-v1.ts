@@ -4,6 +4,7 @@ import type { Context } from 'koa';
 import { z } from 'zod';
 import { compileQuery } from '../../odsql/index.js';
 import { ApiError } from '../errors.js';
+import { lookupRecord } from '../record-lookup.js';
 import { oneOf, parseParams, timezone, LANGS } from '../params.js';
 import { requireDataSource, signalOf, type Services } from '../services.js';
 import { v1FacetGroups, v1Record } from './record-shape.js';
@@ -85,15 +86,18 @@ export function v1RecordsRoutes(router: Router, services: Services): void {
     const params = parseParams(v1RecordParams, ctx.query);
     const { dataset, source } = requireDataSource(services, ctx, ctx.params.dataset_id!);
     const recordId = ctx.params.record_id!;
-    const compiled = compileQuery(source, {
-      ...(params.lang !== undefined && { lang: params.lang }),
-      timezone: params.timezone,
+    const { row, columns } = await lookupRecord(
+      services.engine,
+      source,
       recordId,
-      withRecordId: true,
-      limit: 1,
-    });
-    const [row] = await services.engine.queryJson(compiled.sql, [], signalOf(ctx));
+      {
+        ...(params.lang !== undefined && { lang: params.lang }),
+        timezone: params.timezone,
+        withRecordId: true,
+      },
+      signalOf(ctx),
+    );
     if (!row) throw new ApiError(404, 'NotFoundResource', `The requested record ${recordId} does not exist.`);
-    ctx.body = v1Record(dataset.id, dataset.file.computed.data_processed, compiled.columns, row);
+    ctx.body = v1Record(dataset.id, dataset.file.computed.data_processed, columns, row);
   });
 }

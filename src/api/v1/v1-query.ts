@@ -18,7 +18,6 @@ import { invalidParameter } from '../errors.js';
 import { booleanValue, integer, notBoolean, oneOf, repeated, text, timezone, LANGS } from '../params.js';
 import { geoConditions } from './geofilter.js';
 import { parseV1Query } from './q-language.js';
-import { whereText } from './where-text.js';
 
 /** start + rows never reaches past the first 10,000 results (supplement 6). */
 export const V1_WINDOW = 10_000;
@@ -196,7 +195,7 @@ export async function runV1Search(
           source,
           {
             facets: facetRequests(params.facet, facets),
-            where: filterConditions(source, params).map(whereText),
+            where: filterConditions(source, params),
             refinements: facets.refinements,
             timezone: params.timezone,
             ...(lang && { lang }),

@@ -13,9 +13,9 @@ import {
 } from '../services.js';
 import type { Dataset } from '../../catalog/portal.js';
 import { boolean, parseParams, text, timezone, oneOf, LANGS } from '../params.js';
-import { compileQuery } from '../../odsql/index.js';
 import { filterParams, pageParams, runPagedQuery } from '../query-context.js';
 import { notFound } from '../errors.js';
+import { lookupRecord } from '../record-lookup.js';
 import { generationQueryParams } from '../v1/aliases.js';
 import { datasetShape, type ShapeOptions } from './dataset-shape.js';
 import { callerMetas } from '../caller-metas.js';
@@ -88,14 +88,17 @@ export function catalogRoutes(router: Router, services: Services): void {
       return;
     }
     // With select, the lookup answers the selected metas as one flat row (as the catalog list does).
-    const compiled = compileQuery(services.catalog(), {
-      select: params.select,
-      ...(params.lang !== undefined && { lang: params.lang }),
-      timezone: params.timezone,
-      recordId: dataset.id,
-      limit: 1,
-    });
-    const [row] = await services.engine.queryJson(compiled.sql, [], signalOf(ctx));
+    const { row } = await lookupRecord(
+      services.engine,
+      services.catalog(),
+      dataset.id,
+      {
+        select: params.select,
+        ...(params.lang !== undefined && { lang: params.lang }),
+        timezone: params.timezone,
+      },
+      signalOf(ctx),
+    );
     ctx.body = row ?? {};
   });
 

@@ -5,6 +5,7 @@ import { z } from 'zod';
 import type { QuerySource } from '../../catalog/source.js';
 import { enumerateFacets } from '../../facets/enumerate.js';
 import { facetSelection } from '../../facets/facet-selection.js';
+import { whereConditions } from '../../odsql/index.js';
 import { boolean, oneOf, parseParams, repeated, timezone, LANGS } from '../params.js';
 import { apiBase, requireDataSource, signalOf, type Services } from '../services.js';
 
@@ -26,7 +27,7 @@ async function answer(ctx: RouterContext, services: Services, source: QuerySourc
     source,
     {
       ...facetSelection(params),
-      where: params.where,
+      where: whereConditions(params.where),
       timezone: params.timezone,
       ...(params.lang && { lang: params.lang }),
     },

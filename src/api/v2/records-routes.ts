@@ -1,9 +1,9 @@
 // v2.1 record operations: the record query (with group_by) and one record by id.
 import type Router from '@koa/router';
 import { z } from 'zod';
-import { compileQuery } from '../../odsql/index.js';
 import { RECORD_ID_COLUMN } from '../../catalog/schema.js';
 import { notFound } from '../errors.js';
+import { lookupRecord } from '../record-lookup.js';
 import { boolean, oneOf, parseParams, text, timezone, LANGS } from '../params.js';
 import { filterParams, pageParams, runPagedQuery } from '../query-context.js';
 import { apiBase, requireDataSource, signalOf, type Services } from '../services.js';
@@ -59,15 +59,18 @@ export function recordsRoutes(router: Router, services: Services): void {
     const params = parseParams(recordParams, ctx.query);
     const { source } = requireDataSource(services, ctx, ctx.params.dataset_id!);
     const recordId = ctx.params.record_id!;
-    const compiled = compileQuery(source, {
-      ...(params.select !== undefined && { select: params.select }),
-      ...(params.lang !== undefined && { lang: params.lang }),
-      timezone: params.timezone,
+    const { row } = await lookupRecord(
+      services.engine,
+      source,
       recordId,
-      limit: 1,
-    });
-    const [record] = await services.engine.queryJson(compiled.sql, [], signalOf(ctx));
-    if (!record) throw notFound('record', recordId);
-    ctx.body = record;
+      {
+        ...(params.select !== undefined && { select: params.select }),
+        ...(params.lang !== undefined && { lang: params.lang }),
+        timezone: params.timezone,
+      },
+      signalOf(ctx),
+    );
+    if (!row) throw notFound('record', recordId);
+    ctx.body = row;
   });
 }

@@ -6,6 +6,7 @@ import {
   compileInBbox,
   compileSpatial,
   compileWithinDistance,
+  distanceInMeters,
   parseDistance,
   parseGeometryLiteral,
 } from './geo.js';
@@ -53,8 +54,9 @@ function searchFields(args: readonly Arg[]): readonly string[] | '*' {
 
 const geometryOf = (node: Expr | undefined) =>
   parseGeometryLiteral(node?.kind === 'geometry' ? node.text : '');
+/** Meters of a distance argument, from its value and unit (no text round trip: 1e-7m is 1e-7 m). */
 const metersOf = (node: Expr | undefined): number =>
-  parseDistance(node?.kind === 'quantity' ? `${node.value}${node.unit}` : '');
+  node?.kind === 'quantity' ? distanceInMeters(node.value, node.unit) : parseDistance('');
 const geoType = (arg: Arg | undefined) => (arg?.type === 'geo_point_2d' ? 'geo_point_2d' : 'geo_shape');
 const numberOf = (arg: Arg | undefined): number => (arg?.node.kind === 'number' ? arg.node.value : 0);
 
