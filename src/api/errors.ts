@@ -33,79 +33,80 @@ export function invalidParameter(name: string, detail: string): ApiError {
   return new ApiError(400, 'InvalidRESTParameterError', `Invalid value for ${name} API parameter: ${detail}`);
 }
 
-/** The error body for one thrown value; anything unexpected is a 500 whose text never leaves the server. */
-export function toErrorBody(error: unknown): {
+/** What a client receives for an error: status, Explore API error code and text, and headers. */
+export interface ErrorAnswer {
   status: number;
   body: { error_code: string; message: string };
   /** Headers the answer carries (Retry-After, Allow), in the v2.1 and the v1 form alike. */
   headers?: Record<string, string>;
-} {
-  if (error instanceof ApiError) {
-    return {
-      status: error.status,
-      body: { error_code: error.errorCode, message: error.message },
-      headers: error.headers,
-    };
+}
+
+const answer = (
+  status: number,
+  errorCode: string,
+  message: string,
+  headers?: Record<string, string>,
+): ErrorAnswer => ({ status, body: { error_code: errorCode, message }, ...(headers && { headers }) });
+
+/** One row of the error table: the answer to the errors of one class, null for the others. */
+type ErrorRule = (error: unknown) => ErrorAnswer | null;
+
+const rule =
+  <E>(type: abstract new (...args: never[]) => E, answerOf: (error: E) => ErrorAnswer): ErrorRule =>
+  (error) =>
+    error instanceof type ? answerOf(error) : null;
+
+/** A disk found full by the engine, or by a write of Node's (ENOSPC). */
+const isDiskFull = (error: unknown): boolean =>
+  error instanceof DiskFull || (error as { code?: unknown } | null)?.code === 'ENOSPC';
+
+/** Every error a client may see, by class, first match wins; anything else is a 500. */
+const ERROR_TABLE: readonly ErrorRule[] = [
+  rule(ApiError, (e) => answer(e.status, e.errorCode, e.message, e.headers)),
+  rule(QueryLangError, (e) => answer(400, 'QueryLangError', e.message)),
+  rule(QueryDeadlineExceeded, (e) =>
+    answer(
+      400,
+      'QueryTimeout',
+      `The query was stopped after ${e.deadlineMs / 1000} s: narrow it with where, or use an export for large results.`,
+    ),
+  ),
+  rule(EngineSaturated, (e) =>
+    answer(503, 'ServerBusy', 'The server is busy: retry in a moment.', {
+      'Retry-After': String(e.retryAfterSeconds),
+    }),
+  ),
+  rule(QueryOutOfMemory, () =>
+    answer(
+      503,
+      'QueryOutOfMemory',
+      'The query needed more memory than the server may use now (other queries hold some): retry in a moment, or narrow it with where.',
+      { 'Retry-After': '5' },
+    ),
+  ),
+  rule(QueryInterrupted, () => answer(503, 'QueryInterrupted', 'The query was stopped before it finished.')),
+  rule(DataFileMissing, () =>
+    answer(
+      404,
+      'NotFoundResource',
+      "The requested dataset's data is no longer on this server (it was removed).",
+    ),
+  ),
+  (error) =>
+    isDiskFull(error)
+      ? answer(503, 'DiskFull', 'The server has no disk space left for this answer now: retry later.', {
+          'Retry-After': '60',
+        })
+      : null,
+];
+
+/** The answer to one thrown value; anything unexpected is a 500 whose text never leaves the server. */
+export function toErrorBody(error: unknown): ErrorAnswer {
+  for (const answerTo of ERROR_TABLE) {
+    const found = answerTo(error);
+    if (found) return found;
   }
-  if (error instanceof QueryLangError)
-    return { status: 400, body: { error_code: 'QueryLangError', message: error.message } };
-  if (error instanceof QueryDeadlineExceeded) {
-    const seconds = error.deadlineMs / 1000;
-    return {
-      status: 400,
-      body: {
-        error_code: 'QueryTimeout',
-        message: `The query was stopped after ${seconds} s: narrow it with where, or use an export for large results.`,
-      },
-    };
-  }
-  if (error instanceof EngineSaturated) {
-    return {
-      status: 503,
-      body: { error_code: 'ServerBusy', message: 'The server is busy: retry in a moment.' },
-      headers: { 'Retry-After': String(error.retryAfterSeconds) },
-    };
-  }
-  if (error instanceof QueryOutOfMemory) {
-    return {
-      status: 503,
-      body: {
-        error_code: 'QueryOutOfMemory',
-        message:
-          'The query needed more memory than the server may use now (other queries hold some): retry in a moment, or narrow it with where.',
-      },
-      headers: { 'Retry-After': '5' },
-    };
-  }
-  if (error instanceof QueryInterrupted) {
-    return {
-      status: 503,
-      body: { error_code: 'QueryInterrupted', message: 'The query was stopped before it finished.' },
-    };
-  }
-  if (error instanceof DataFileMissing) {
-    return {
-      status: 404,
-      body: {
-        error_code: 'NotFoundResource',
-        message: "The requested dataset's data is no longer on this server (it was removed).",
-      },
-    };
-  }
-  if (error instanceof DiskFull || (error as { code?: unknown } | null)?.code === 'ENOSPC') {
-    return {
-      status: 503,
-      body: {
-        error_code: 'DiskFull',
-        message: 'The server has no disk space left for this answer now: retry later.',
-      },
-      headers: { 'Retry-After': '60' },
-    };
-  }
-  return {
-    status: 500,
-    body: { error_code: 'InternalError', message: 'An internal error occurred; it has been logged.' },
-  };
+  return answer(500, 'InternalError', 'An internal error occurred; it has been logged.');
 }
 
 /**
