@@ -5,7 +5,7 @@ import Koa from 'koa';
 import Router from '@koa/router';
 import { ApiError, errorMiddleware } from './errors.js';
 import type { Services } from './services.js';
-import { authenticate, rateLimit, refuseUnauthenticated } from '../auth/middleware.js';
+import { authenticate, rateLimit, refuseUnauthenticated } from './auth-middleware.js';
 import { catalogRoutes } from './v2/catalog-routes.js';
 import { recordsRoutes } from './v2/records-routes.js';
 import { facetRoutes } from './v2/facet-routes.js';

@@ -5,7 +5,7 @@ import type { Readable } from 'node:stream';
 import { pipeline } from 'node:stream';
 import { createGzip } from 'node:zlib';
 import type { Context } from 'koa';
-import { callerState } from '../auth/middleware.js';
+import { callerState } from './auth-middleware.js';
 import { enforceTransferFloor } from '../exports/transfer-floor.js';
 import { ApiError } from './errors.js';
 import { markExport } from './operations.js';

@@ -5,7 +5,7 @@ import { Stream } from 'node:stream';
 import type { Context, Next } from 'koa';
 import type { Portal } from '../catalog/portal.js';
 import { datasetAccess } from '../auth/access.js';
-import { callerState } from '../auth/middleware.js';
+import { callerState } from './auth-middleware.js';
 import { entityTag, matchIfNoneMatch, type DataVersion } from '../http/etag.js';
 import type { CachedAnswer } from '../http/response-cache.js';
 import type { Services } from './services.js';

@@ -6,7 +6,7 @@ import type Router from '@koa/router';
 import type { Metrics } from './metrics.js';
 import type { Services } from './services.js';
 import { ASSETS_PREFIX } from '../web/assets.js';
-import { callerState } from '../auth/middleware.js';
+import { callerState } from './auth-middleware.js';
 import { scrubKeys } from '../auth/keys.js';
 import { REQUEST_ID } from './errors.js';
 

@@ -7,7 +7,7 @@ import { bodyParser } from '@koa/bodyparser';
 import type { Context } from 'koa';
 import { z } from 'zod';
 import type { Services } from '../api/services.js';
-import { callerState } from '../auth/middleware.js';
+import { callerState } from '../api/auth-middleware.js';
 import { SESSION_COOKIE, SESSION_MS, type Session } from '../auth/sessions.js';
 import type { PortalUser } from '../auth/users.js';
 import { ACCOUNT_PATHS, keysMain, signInMain, type KeysNotice } from './account-page.js';

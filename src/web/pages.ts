@@ -6,7 +6,7 @@ import Router from '@koa/router';
 import type { Context, Next } from 'koa';
 import type { Services } from '../api/services.js';
 import { accessOf } from '../api/services.js';
-import { callerState } from '../auth/middleware.js';
+import { callerState } from '../api/auth-middleware.js';
 import { escapeHtml, PAGE_API_BASE, renderPage, type PageShell } from './layout.js';
 import { tabsOf } from './tabs.js';
 import type { Dataset } from '../catalog/portal.js';

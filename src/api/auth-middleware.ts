@@ -3,12 +3,12 @@
 // order authenticate, rateLimit, refuseUnauthenticated: a refused call is counted and carries
 // the headers like any other answer.
 import type { Context, Next } from 'koa';
-import { ApiError } from '../api/errors.js';
-import type { KeyOwner, KeyStore } from './keys.js';
-import { presentedKey } from './keys.js';
-import type { CallCounter, Caller, QuotaKind } from './quota.js';
-import { SESSION_COOKIE, type Session, type Sessions } from './sessions.js';
-import type { UserStore } from './users.js';
+import { ApiError } from './errors.js';
+import type { KeyOwner, KeyStore } from '../auth/keys.js';
+import { presentedKey } from '../auth/keys.js';
+import type { CallCounter, Caller, QuotaKind } from '../auth/quota.js';
+import { SESSION_COOKIE, type Session, type Sessions } from '../auth/sessions.js';
+import type { UserStore } from '../auth/users.js';
 
 /** What tells who a caller is: their API key, or their session cookie and its user. */
 export interface Identities {
