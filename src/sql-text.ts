@@ -1,12 +1,3 @@
-// Quoting for DuckDB SQL text, shared by the compiler and the engine: the only two ways a name or a value is written into SQL.
-
-/** Quotes an identifier: "name", with embedded double quotes doubled. */
-export function quoteIdentifier(name: string): string {
-  return `"${name.replaceAll('"', '""')}"`;
-}
-
-/** Quotes a string literal: 'text', with embedded single quotes doubled; NUL is refused. */
-export function quoteString(value: string): string {
-  if (value.includes('\0')) throw new Error('NUL character in SQL string literal');
-  return `'${value.replaceAll("'", "''")}'`;
-}
+// DuckDB quoting for the SQL written outside the compiler (engine, exports, ingest, search): said
+// once, in odsql's DuckDB dialect (src/odsql/dialect/duckdb/quoting.ts).
+export { quoteIdentifier, quoteString } from './odsql/dialect/duckdb/quoting.js';

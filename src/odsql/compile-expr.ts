@@ -1,7 +1,7 @@
-// Analyzed expression -> DuckDB SQL, one handler per node kind. Names are quoted, values escaped:
-// nothing of the query text reaches SQL except through quoteIdentifier, quoteString and numbers.
-import { quoteIdentifier, quoteString } from '../sql-text.js';
-import type { ArithmeticOp, Comparison, ComparisonOp, DateLiteral, Expr, ExprKind } from './ast.js';
+// Analyzed expression -> SQL of the context's dialect, one handler per node kind. Names are quoted,
+// values escaped: nothing of the query text reaches SQL except through the dialect's quoting and numbers.
+import type { Comparison, ComparisonOp, DateLiteral, Expr, ExprKind } from './ast.js';
+import type { Dialect } from './dialect/dialect.js';
 import type { Analysis, ExprInfo } from './expr-info.js';
 import { exprKey } from './clause-rules.js';
 import { QueryLangError } from './errors.js';
@@ -36,8 +36,8 @@ export function numberSql(value: number): string {
 }
 
 /** SQL of a literal written as a raw argument (string, number, boolean, null); '' for other raw nodes. */
-export function rawSql(expr: Expr): string {
-  if (expr.kind === 'string') return quoteString(expr.value);
+export function rawSql(expr: Expr, dialect: Dialect): string {
+  if (expr.kind === 'string') return dialect.quoteString(expr.value);
   if (expr.kind === 'number') return numberSql(expr.value);
   if (expr.kind === 'boolean') return expr.value ? 'TRUE' : 'FALSE';
   if (expr.kind === 'null') return 'NULL';
@@ -45,15 +45,6 @@ export function rawSql(expr: Expr): string {
 }
 
 type Handler<K extends ExprKind> = (expr: Extract<Expr, { kind: K }>, compiler: ExprCompiler) => string;
-
-const COMPARISON_SQL = {
-  '=': '=',
-  '!=': '<>',
-  '<': '<',
-  '>': '>',
-  '<=': '<=',
-  '>=': '>=',
-} as const satisfies Record<ComparisonOp, string>;
 
 /** The operator with its sides swapped: `5 < f` is `f > 5`. */
 const FLIPPED = {
@@ -64,27 +55,6 @@ const FLIPPED = {
   '<=': '>=',
   '>=': '<=',
 } as const satisfies Record<ComparisonOp, ComparisonOp>;
-
-/**
- * Comparisons with a date literal cover its whole granule (supplement 5: `t > date'2026-08-29'`
- * excludes the whole 29th): `start` is the granule's first instant, `end` the next granule's.
- */
-const GRANULE_SQL = {
-  '=': (x, start, end) => `(${x} >= ${start} AND ${x} < ${end})`,
-  '!=': (x, start, end) => `(${x} < ${start} OR ${x} >= ${end})`,
-  '<': (x, start) => `(${x} < ${start})`,
-  '<=': (x, _start, end) => `(${x} < ${end})`,
-  '>': (x, _start, end) => `(${x} >= ${end})`,
-  '>=': (x, start) => `(${x} >= ${start})`,
-} as const satisfies Record<ComparisonOp, (x: string, start: string, end: string) => string>;
-
-const ARITHMETIC_SQL = {
-  '+': (l, r) => `(${l} + ${r})`,
-  '-': (l, r) => `(${l} - ${r})`,
-  '*': (l, r) => `(${l} * ${r})`,
-  // Division by zero yields null (explore-api.md), not DuckDB's infinity.
-  '/': (l, r) => `(${l} / NULLIF(${r}, 0))`,
-} as const satisfies Record<ArithmeticOp, (left: string, right: string) => string>;
 
 /** The lambda parameter of list predicates; not a valid field name, so it shadows no column. */
 const ITEM = '"odsql item"';
@@ -110,13 +80,14 @@ function compareTo(side: Expr, op: ComparisonOp, other: Expr, compiler: ExprComp
   const info = infoOf(side, compiler);
   if (other.kind === 'date' && isDateLike(info.type)) {
     const { start, end } = granule(other, side, compiler);
-    return GRANULE_SQL[op](sql, start, end);
+    return compiler.ctx.dialect.granule[op](sql, start, end);
   }
   const value = compileExpr(other, compiler);
-  if (!info.multivalued) return `(${sql} ${COMPARISON_SQL[op]} ${value})`;
+  const operator = compiler.ctx.dialect.comparison[op];
+  if (!info.multivalued) return `(${sql} ${operator} ${value})`;
   if (op === '=') return `list_contains(${sql}, ${value})`;
   if (op === '!=') return `(NOT list_contains(${sql}, ${value}))`;
-  return anyElement(sql, `${ITEM} ${COMPARISON_SQL[op]} ${value}`);
+  return anyElement(sql, `${ITEM} ${operator} ${value}`);
 }
 
 function compileComparison(expr: Comparison, compiler: ExprCompiler): string {
@@ -136,13 +107,13 @@ function compileCall(expr: Extract<Expr, { kind: 'call' }>, compiler: ExprCompil
   }
   const args: CompiledArg[] = info.args.map((arg) => ({
     ...arg,
-    sql: arg.type === null ? rawSql(arg.node) : compileExpr(arg.node, compiler),
+    sql: arg.type === null ? rawSql(arg.node, compiler.ctx.dialect) : compileExpr(arg.node, compiler),
   }));
   return entry.compile(args, compiler.ctx, expr);
 }
 
 const HANDLERS: { [K in ExprKind]: Handler<K> } = {
-  string: (expr) => quoteString(expr.value),
+  string: (expr, compiler) => compiler.ctx.dialect.quoteString(expr.value),
   number: (expr) => numberSql(expr.value),
   boolean: (expr) => (expr.value ? 'TRUE' : 'FALSE'),
   null: () => 'NULL',
@@ -162,7 +133,7 @@ const HANDLERS: { [K in ExprKind]: Handler<K> } = {
   bounds: () => {
     throw new QueryLangError('A bracketed list of bounds can only be used in range()');
   },
-  field: (expr) => quoteIdentifier(expr.name),
+  field: (expr, compiler) => compiler.ctx.dialect.quoteIdentifier(expr.name),
   negate: (expr, compiler) => `(- ${compileExpr(expr.operand, compiler)})`,
   // Null-aware: `NOT f = 'x'` keeps the rows where f is null (supplement 5).
   not: (expr, compiler) => `(NOT coalesce(${compileExpr(expr.operand, compiler)}, false))`,
@@ -171,7 +142,7 @@ const HANDLERS: { [K in ExprKind]: Handler<K> } = {
     const integers =
       infoOf(expr.left, compiler).type === 'int' && infoOf(expr.right, compiler).type === 'int';
     const left = compileExpr(expr.left, compiler);
-    return ARITHMETIC_SQL[expr.op](
+    return compiler.ctx.dialect.arithmetic[expr.op](
       integers ? `CAST(${left} AS DOUBLE)` : left,
       compileExpr(expr.right, compiler),
     );

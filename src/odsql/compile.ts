@@ -1,7 +1,7 @@
 // Analyzed query -> one DuckDB SELECT, its count query, and the output columns.
 import { ORDINAL_COLUMN, RECORD_ID_COLUMN, type FieldType } from '../catalog/schema.js';
 import { recordIdSql, type QuerySource } from '../catalog/source.js';
-import { quoteIdentifier } from '../sql-text.js';
+import { quoteIdentifier } from './dialect/duckdb/quoting.js';
 import type { AnalyzedQuery, KeyedExpr } from './analyze.js';
 import type { ExprInfo } from './expr-info.js';
 import { exprKey } from './clause-rules.js';
@@ -64,7 +64,7 @@ export function compileGroup(query: AnalyzedQuery, key: KeyedExpr, compiler: Exp
   }
   const args: CompiledArg[] = info.args.map((arg) => ({
     ...arg,
-    sql: arg.type === null ? rawSql(arg.node) : compileExpr(arg.node, compiler),
+    sql: arg.type === null ? rawSql(arg.node, compiler.ctx.dialect) : compileExpr(arg.node, compiler),
   }));
   return info.entry.group(args, compiler.ctx);
 }

@@ -5,6 +5,7 @@ import type { QuerySource } from '../catalog/source.js';
 import { childrenOf, type Expr } from './ast.js';
 import { analyzeQuery } from './analyze.js';
 import { compileGroup } from './compile.js';
+import { duckdbDialect } from './dialect/duckdb/dialect.js';
 import { QueryLangError, type Clause } from './errors.js';
 import type { Lang } from './functions/date.js';
 import { parseGroupBy } from './parse.js';
@@ -61,7 +62,14 @@ export function compileGroupKey(
     }
     // lang: compileQuery's default; rowIdentity: no groupable function reads it.
     const lang = options.lang ?? 'fr';
-    const ctx = { source, timezone: options.timezone, lang, output: 'json', rowIdentity: '0' } as const;
+    const ctx = {
+      dialect: duckdbDialect,
+      source,
+      timezone: options.timezone,
+      lang,
+      output: 'json',
+      rowIdentity: '0',
+    } as const;
     const group = compileGroup(query, key, { facts: query.facts, ctx, groupKeys: new Map() });
     if (group.type === 'json' || group.type === 'geo_point_2d' || group.type === 'geo_shape') {
       throw new QueryLangError(`${text} has no text value to count`);

@@ -1,6 +1,7 @@
 // The ODSQL compiler's surface: request parameters in, one DuckDB SELECT (and its count) out.
 import { recordIdSql, type QuerySource } from '../catalog/source.js';
-import { quoteString } from '../sql-text.js';
+import { duckdbDialect } from './dialect/duckdb/dialect.js';
+import { quoteString } from './dialect/duckdb/quoting.js';
 import type { Expr } from './ast.js';
 import { analyzeQuery, type ClauseCondition, type ParsedItems } from './analyze.js';
 import { compileAnalyzed, type CompiledQuery } from './compile.js';
@@ -112,7 +113,14 @@ export function compileQuery(
     withRecordId: params.withRecordId ?? false,
     withGroupCount: params.withGroupCount ?? false,
     nullGroups: params.nullGroups ?? true,
-    context: { source, timezone, lang: params.lang ?? 'fr', output, quantiles: quantileLists(analyzed) },
+    context: {
+      dialect: duckdbDialect,
+      source,
+      timezone,
+      lang: params.lang ?? 'fr',
+      output,
+      quantiles: quantileLists(analyzed),
+    },
   });
 }
 

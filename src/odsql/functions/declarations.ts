@@ -1,5 +1,5 @@
 // Registry entries that only one clause understands: include/exclude in select, random in order_by.
-import { quoteString } from '../../sql-text.js';
+import { quoteString } from '../dialect/duckdb/quoting.js';
 import { fixed, type FunctionEntry } from './registry.js';
 
 export const DECLARATION_FUNCTIONS: readonly FunctionEntry[] = [

@@ -3,6 +3,7 @@
 import type { Field } from '../../catalog/schema.js';
 import type { QuerySource } from '../../catalog/source.js';
 import type { Call, Expr } from '../ast.js';
+import type { Dialect } from '../dialect/dialect.js';
 import type { Lang } from './date.js';
 import type { ClauseName, ValueType } from '../types.js';
 import { isDateLike, isGeo, isNumeric, isTextual } from '../types.js';
@@ -30,6 +31,8 @@ export interface CompiledArg extends Arg {
 
 /** What a function's SQL may depend on besides its arguments. */
 export interface CompileContext {
+  /** The SQL engine's spelling: quoting and operators. */
+  readonly dialect: Dialect;
   readonly source: QuerySource;
   readonly timezone: string;
   readonly lang: Lang;

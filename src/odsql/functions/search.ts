@@ -8,7 +8,7 @@ import type { QuerySource } from '../../catalog/source.js';
 import { ORDINAL_COLUMN, type Field } from '../../catalog/schema.js';
 import { INDEX_COLUMNS as C } from '../../search/layout.js';
 import { lambdaName, normalizeSql, queryTerms, tokensSql } from '../../search/tokens.js';
-import { quoteIdentifier, quoteString } from '../../sql-text.js';
+import { quoteIdentifier, quoteString } from '../dialect/duckdb/quoting.js';
 import { QueryLangError } from '../errors.js';
 import { isMultivalued } from '../scope.js';
 

@@ -1,6 +1,6 @@
 // Registry entries of the date and time functions, each one line over the builders of date.ts,
 // and the adapters the analyzer and compiler use for date literals.
-import { quoteString } from '../../sql-text.js';
+import { quoteString } from '../dialect/duckdb/quoting.js';
 import { QueryLangError } from '../errors.js';
 import { ALL_CLAUSES } from '../types.js';
 import {

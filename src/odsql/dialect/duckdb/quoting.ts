@@ -1,0 +1,13 @@
+// Quoting for DuckDB SQL text: the only two ways a name or a value is written into SQL, by the
+// compiler and (through src/sql-text.ts) by the engine, the exports, ingest and search.
+
+/** Quotes an identifier: "name", with embedded double quotes doubled. */
+export function quoteIdentifier(name: string): string {
+  return `"${name.replaceAll('"', '""')}"`;
+}
+
+/** Quotes a string literal: 'text', with embedded single quotes doubled; NUL is refused. */
+export function quoteString(value: string): string {
+  if (value.includes('\0')) throw new Error('NUL character in SQL string literal');
+  return `'${value.replaceAll("'", "''")}'`;
+}
