@@ -49,6 +49,14 @@ export class EngineSaturated extends Error {
   }
 }
 
+/** Thrown when the engine's server (a remote one) does not answer: down, unreachable or too slow. */
+export class EngineUnavailable extends Error {
+  /** `retryAfterSeconds`: when the caller may try again. */
+  constructor(readonly retryAfterSeconds = 5) {
+    super("the engine's server does not answer");
+  }
+}
+
 /** A value bound to a statement's `$n` parameter. */
 export type SqlParam = null | boolean | number | bigint | string;
 

@@ -1,0 +1,198 @@
+// A client of ClickHouse's HTTP interface (issue 29: datasets whose records live in a ClickHouse
+// table or a Distributed table over shards): one SELECT per request, its JSON rows or its bytes
+// streamed in one of ClickHouse's formats, each query named by a query_id of its own so that it
+// can be stopped. Plain streaming HTTP, not @clickhouse/client: the read-only user an operator
+// gives (readonly=1) may not override any setting, which that client sends, and ClickHouse 18.16
+// (Debian's) does not stop a query when its HTTP connection closes: it is stopped with
+// KILL QUERY. Credentials travel in the Authorization header, never in a URL, a message or a log.
+// Knows nothing of ODSQL or of the portal's HTTP.
+import { randomUUID } from 'node:crypto';
+import http from 'node:http';
+import type { Readable } from 'node:stream';
+import {
+  EngineUnavailable,
+  QueryDeadlineExceeded,
+  QueryInterrupted,
+  QueryOutOfMemory,
+  type JsonValue,
+} from '../engine.js';
+
+export interface ClickHouseOptions {
+  /** The HTTP interface, `http://host:port` (no credentials in it). */
+  readonly url: string;
+  readonly user: string;
+  readonly password: string;
+  /** The longest a JSON query may run before it is killed; default 30 s (exports have none). */
+  readonly deadlineMs?: number;
+  /** The longest to wait for the server to answer at all before it counts as down; default 5 s. */
+  readonly answerTimeoutMs?: number;
+}
+
+/** A format ClickHouse writes a whole result in, streamed as it writes. */
+export type ClickHouseFormat = 'CSVWithNames' | 'TSVWithNames' | 'JSONEachRow';
+
+/** Thrown when ClickHouse refused or failed a query: its error code, never its text (it may quote data). */
+export class ClickHouseQueryFailed extends Error {
+  constructor(readonly code: number) {
+    super(`ClickHouse failed the query (code ${code})`);
+  }
+}
+
+/** ClickHouse's codes that the engine's own errors stand for. */
+const KNOWN_CODES: ReadonlyMap<number, () => Error> = new Map<number, () => Error>([
+  [241, () => new QueryOutOfMemory()], // MEMORY_LIMIT_EXCEEDED
+  [394, () => new QueryInterrupted()], // QUERY_WAS_CANCELLED
+]);
+
+/** The error of an answer whose status is not 200, from the code in ClickHouse's text. */
+function failure(text: string): Error {
+  const code = Number(/^Code: (\d+)/.exec(text)?.[1] ?? 0);
+  return KNOWN_CODES.get(code)?.() ?? new ClickHouseQueryFailed(code);
+}
+
+/** The seconds a client told "unavailable" may wait before trying again. */
+const UNAVAILABLE_RETRY_SECONDS = 5;
+
+/** ClickHouse's integer types that its JSON writes as quoted text (64 bits and more). */
+const QUOTED_INTEGER = /^(?:Nullable\()?U?Int(?:64|128|256)\)?$/;
+
+/** One column of a FORMAT JSON answer. */
+interface JsonMeta {
+  readonly name: string;
+  readonly type: string;
+}
+
+export class ClickHouseClient {
+  private readonly authorization: string;
+  private readonly deadlineMs: number;
+  private readonly answerTimeoutMs: number;
+
+  constructor(private readonly options: ClickHouseOptions) {
+    this.authorization = `Basic ${Buffer.from(`${options.user}:${options.password}`).toString('base64')}`;
+    this.deadlineMs = options.deadlineMs ?? 30_000;
+    this.answerTimeoutMs = options.answerTimeoutMs ?? 5_000;
+  }
+
+  /**
+   * Runs one SELECT and reads its rows as JSON objects, 64-bit integers as numbers; killed at the
+   * deadline (QueryDeadlineExceeded) or when `signal` aborts (QueryInterrupted).
+   */
+  async queryJson(sql: string, signal?: AbortSignal): Promise<Record<string, JsonValue>[]> {
+    const deadline = AbortSignal.timeout(this.deadlineMs);
+    const stop = signal ? AbortSignal.any([signal, deadline]) : deadline;
+    try {
+      const response = await this.send(`${sql}\nFORMAT JSON`, stop);
+      const body = JSON.parse(await readText(response, stop)) as {
+        meta: JsonMeta[];
+        data: Record<string, JsonValue>[];
+      };
+      return body.data.map((row) => numbersOf(row, body.meta));
+    } catch (error) {
+      if (deadline.aborted && !signal?.aborted) throw new QueryDeadlineExceeded(this.deadlineMs);
+      throw error;
+    }
+  }
+
+  /**
+   * Streams the whole result of `sql` as ClickHouse writes it in `format`; settles once the
+   * answer's status is known, so that errors until then are answers. The query is killed when the
+   * stream is destroyed before its end (the reader went away) or `signal` aborts.
+   */
+  async stream(sql: string, format: ClickHouseFormat, signal: AbortSignal): Promise<Readable> {
+    return this.send(`${sql}\nFORMAT ${format}`, signal);
+  }
+
+  /** Sends one statement under a query_id of its own; resolves with the 200 answer's body. */
+  private send(sql: string, signal: AbortSignal): Promise<http.IncomingMessage> {
+    if (signal.aborted) return Promise.reject(new QueryInterrupted());
+    const queryId = randomUUID();
+    const url = `${this.options.url}/?query_id=${queryId}`;
+    return new Promise((resolve, reject) => {
+      let answered = false;
+      let finished = false;
+      const kill = (): void => {
+        if (finished) return;
+        finished = true;
+        request.destroy();
+        this.kill(queryId);
+      };
+      const onAbort = (): void => {
+        kill();
+        if (!answered) reject(new QueryInterrupted());
+      };
+      const request = http.request(url, {
+        method: 'POST',
+        headers: { Authorization: this.authorization, 'Content-Type': 'text/plain; charset=utf-8' },
+        timeout: this.answerTimeoutMs,
+      });
+      request.on('timeout', () => {
+        if (answered) return;
+        kill();
+        reject(new EngineUnavailable(UNAVAILABLE_RETRY_SECONDS));
+      });
+      request.on('error', () => {
+        signal.removeEventListener('abort', onAbort);
+        if (!answered)
+          reject(signal.aborted ? new QueryInterrupted() : new EngineUnavailable(UNAVAILABLE_RETRY_SECONDS));
+      });
+      request.on('response', (response) => {
+        answered = true;
+        request.setTimeout(0);
+        if (response.statusCode !== 200) {
+          finished = true;
+          signal.removeEventListener('abort', onAbort);
+          readText(response, signal).then((text) => reject(failure(text)), reject);
+          return;
+        }
+        response.once('end', () => {
+          finished = true;
+          signal.removeEventListener('abort', onAbort);
+        });
+        // Destroyed before its end: whoever read it went away, and ClickHouse would run on.
+        response.once('close', () => {
+          if (!response.readableEnded) kill();
+        });
+        resolve(response);
+      });
+      signal.addEventListener('abort', onAbort, { once: true });
+      request.end(sql);
+    });
+  }
+
+  /** Stops a query by its id (its own connection; a failure leaves it to the server's limits). */
+  private kill(queryId: string): void {
+    const request = http.request(`${this.options.url}/`, {
+      method: 'POST',
+      headers: { Authorization: this.authorization },
+      timeout: this.answerTimeoutMs,
+    });
+    request.on('response', (response) => response.resume());
+    request.on('error', () => undefined);
+    request.on('timeout', () => request.destroy());
+    request.end(`KILL QUERY WHERE query_id = '${queryId}' ASYNC`);
+  }
+}
+
+/** The body of an answer as text, given up (QueryInterrupted) when `signal` aborts first. */
+function readText(response: http.IncomingMessage, signal: AbortSignal): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    response.on('data', (chunk: Buffer) => chunks.push(chunk));
+    response.on('end', () => resolve(Buffer.concat(chunks).toString('utf8')));
+    response.on('error', () => reject(signal.aborted ? new QueryInterrupted() : new EngineUnavailable()));
+    response.on('close', () => {
+      if (!response.readableEnded) reject(signal.aborted ? new QueryInterrupted() : new EngineUnavailable());
+    });
+  });
+}
+
+/** A row with its quoted 64-bit integers made numbers (text past 2^53 stays text: no precision lost). */
+function numbersOf(row: Record<string, JsonValue>, meta: readonly JsonMeta[]): Record<string, JsonValue> {
+  for (const { name, type } of meta) {
+    const value = row[name];
+    if (typeof value !== 'string' || !QUOTED_INTEGER.test(type)) continue;
+    const number = Number(value);
+    if (Number.isSafeInteger(number)) row[name] = number;
+  }
+  return row;
+}
