@@ -4,15 +4,14 @@
 // portal's everyday questions (bench/clickhouse-cases.ts) asked of both servers over HTTP (answers
 // checked equal first) and timed in turns, the statements duckportal runs for each timed in DuckDB
 // alone, then the filtered sorted page at 1, 8 and 32 clients on each.
-import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
-import { createReadStream, mkdirSync, writeFileSync } from 'node:fs';
+import { execFileSync } from 'node:child_process';
+import { createReadStream } from 'node:fs';
 import http from 'node:http';
-import net from 'node:net';
 import path from 'node:path';
-import { setTimeout as delay } from 'node:timers/promises';
 import type { DuckDBConnection } from '@duckdb/node-api';
 import { markdownTable, medianTurnsInRounds, type MeasuredRatio, type ServedPortal } from './harness.js';
 import { closedLoopOn, type LoadResult } from './load.js';
+import { startClickHouseCluster } from '../test/helpers/clickhouse-cluster.js';
 import {
   benchFlightsFile,
   CLICKHOUSE_CASES,
@@ -42,15 +41,6 @@ export function clickhouseTable(): string {
   origin String, destination String) ENGINE = MergeTree() ORDER BY (${sort_by.join(', ')})`;
 }
 
-/** A loopback port free at the time of asking. */
-async function freePort(): Promise<number> {
-  const probe = net.createServer();
-  await new Promise<void>((resolve) => probe.listen(0, '127.0.0.1', resolve));
-  const { port } = probe.address() as net.AddressInfo;
-  await new Promise((resolve) => probe.close(resolve));
-  return port;
-}
-
 /** Installs Debian's clickhouse-server when absent. */
 function ensureClickHouse(): void {
   try {
@@ -60,38 +50,6 @@ function ensureClickHouse(): void {
       stdio: 'ignore',
     });
   }
-}
-
-function config(dir: string, httpPort: number, tcpPort: number): string {
-  return `<?xml version="1.0"?>
-<yandex>
-  <logger><level>warning</level><console>1</console></logger>
-  <http_port>${httpPort}</http_port>
-  <tcp_port>${tcpPort}</tcp_port>
-  <listen_host>127.0.0.1</listen_host>
-  <path>${dir}/data/</path>
-  <tmp_path>${dir}/tmp/</tmp_path>
-  <user_files_path>${dir}/user_files/</user_files_path>
-  <mark_cache_size>1073741824</mark_cache_size>
-  <users_config>users.xml</users_config>
-  <default_profile>default</default_profile>
-  <default_database>default</default_database>
-  <timezone>UTC</timezone>
-  <mlock_executable>false</mlock_executable>
-</yandex>
-`;
-}
-
-/** The default user, from loopback only, with as many threads as the DuckDB of the run. */
-function users(threads: number): string {
-  return `<?xml version="1.0"?>
-<yandex>
-  <profiles><default><max_threads>${threads}</max_threads></default></profiles>
-  <users><default><password></password><networks><ip>127.0.0.1</ip></networks>
-    <profile>default</profile><quota>default</quota></default></users>
-  <quotas><default></default></quotas>
-</yandex>
-`;
 }
 
 /**
@@ -143,29 +101,10 @@ export async function startClickHouse(
   threads: number,
 ): Promise<ClickHouse> {
   ensureClickHouse();
-  for (const sub of ['data', 'tmp', 'user_files']) mkdirSync(path.join(dir, sub), { recursive: true });
-  const [httpPort, tcpPort] = [await freePort(), await freePort()];
-  writeFileSync(path.join(dir, 'config.xml'), config(dir, httpPort, tcpPort));
-  writeFileSync(path.join(dir, 'users.xml'), users(threads));
-  const child: ChildProcess = spawn(SERVER, [`--config-file=${path.join(dir, 'config.xml')}`], {
-    cwd: dir,
-    stdio: ['ignore', 'ignore', 'pipe'],
-  });
-  let log = '';
-  child.stderr!.on('data', (chunk: Buffer) => (log = (log + chunk.toString()).slice(-2000)));
-  const base = `http://127.0.0.1:${httpPort}`;
-  const stop = (): Promise<void> =>
-    new Promise((resolve) => {
-      if (child.exitCode !== null) return resolve();
-      child.once('exit', () => resolve());
-      child.kill('SIGTERM');
-    });
+  const cluster = await startClickHouseCluster(dir, 1, threads);
+  const base = cluster.shards[0]!.url;
   try {
-    let version = '';
-    for (let tries = 0; version === ''; tries++) {
-      if (child.exitCode !== null || tries > 300) throw new Error(`clickhouse-server did not start: ${log}`);
-      version = await post(base, 'SELECT version()').catch(() => delay(100).then(() => ''));
-    }
+    const version = await post(base, 'SELECT version()');
     const csv = path.join(dir, 'flights.csv');
     await duckdb.run(
       `COPY (SELECT strftime(date, '%Y-%m-%d %H:%M:%S') AS date, delay, distance, origin, destination FROM flights)
@@ -175,9 +114,15 @@ export async function startClickHouse(
     await post(base, table);
     await post(base, 'INSERT INTO flights FORMAT CSVWithNames', createReadStream(csv));
     await post(base, 'OPTIMIZE TABLE flights FINAL');
-    return { base, version: version.trim(), table, query: (sql) => post(base, sql), stop };
+    return {
+      base,
+      version: version.trim(),
+      table,
+      query: (sql) => post(base, sql),
+      stop: () => cluster.stop(),
+    };
   } catch (error) {
-    await stop();
+    await cluster.stop();
     throw error;
   }
 }

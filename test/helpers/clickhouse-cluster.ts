@@ -58,11 +58,12 @@ function config(dir: string, own: ClickHouseShard, all: readonly ClickHouseShard
 `;
 }
 
-const USERS = `<?xml version="1.0"?>
+/** The users of every server, each query on `threads` threads at most. */
+const users = (threads: number): string => `<?xml version="1.0"?>
 <yandex>
   <profiles>
-    <default><max_threads>2</max_threads></default>
-    <reader><readonly>1</readonly><max_threads>2</max_threads></reader>
+    <default><max_threads>${threads}</max_threads></default>
+    <reader><readonly>1</readonly><max_threads>${threads}</max_threads></reader>
   </profiles>
   <users>
     <default><password></password><networks><ip>127.0.0.1</ip></networks>
@@ -91,8 +92,15 @@ function post(url: string, sql: string): Promise<string> {
   });
 }
 
-/** Starts `shards` servers under `dir` (the caller's to remove) and waits until each answers. */
-export async function startClickHouseCluster(dir: string, shards = 2): Promise<ClickHouseCluster> {
+/**
+ * Starts `shards` servers under `dir` (the caller's to remove), each query on `threads` threads at
+ * most, and waits until each answers.
+ */
+export async function startClickHouseCluster(
+  dir: string,
+  shards = 2,
+  threads = 2,
+): Promise<ClickHouseCluster> {
   const addresses: ClickHouseShard[] = [];
   for (let i = 0; i < shards; i++) {
     const [httpPort, tcpPort] = [await freePort(), await freePort()];
@@ -114,7 +122,7 @@ export async function startClickHouseCluster(dir: string, shards = 2): Promise<C
       for (const sub of ['data', 'tmp', 'user_files', 'format_schemas'])
         await mkdir(path.join(home, sub), { recursive: true });
       await writeFile(path.join(home, 'config.xml'), config(home, own, addresses));
-      await writeFile(path.join(home, 'users.xml'), USERS);
+      await writeFile(path.join(home, 'users.xml'), users(threads));
       const child = spawn(SERVER, [`--config-file=${path.join(home, 'config.xml')}`], {
         cwd: home,
         stdio: ['ignore', 'ignore', 'pipe'],

@@ -10,7 +10,8 @@ import { readJsonRows } from '../../src/engine/duckdb/values.js';
 import type { JsonValue } from '../../src/engine/engine.js';
 import { compileQuery, type Output, type QueryParams } from '../../src/odsql/index.js';
 
-const field = (name: string, type: FieldType, annotations: Field['annotations'] = {}): Field => ({
+/** A field of a test schema: labelled with its name, no description. */
+export const field = (name: string, type: FieldType, annotations: Field['annotations'] = {}): Field => ({
   name,
   label: name,
   type,

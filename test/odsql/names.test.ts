@@ -1,17 +1,8 @@
 // Name resolution: catalog template names, case, back quotes, and which of a field or a label a name means.
 import { expect } from 'chai';
-import type { Field } from '../../src/catalog/schema.js';
 import type { QuerySource } from '../../src/catalog/source.js';
 import { compileQuery, type QueryParams } from '../../src/odsql/index.js';
-import { openFixture, type Fixture } from './fixture.js';
-
-const field = (name: string, type: Field['type']): Field => ({
-  name,
-  label: name,
-  type,
-  description: null,
-  annotations: {},
-});
+import { field, openFixture, type Fixture } from './fixture.js';
 
 /** A source shaped like the catalog table: default metas bare, other templates as `template.name`. */
 const CATALOG: QuerySource = {

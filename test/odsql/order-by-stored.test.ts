@@ -2,17 +2,9 @@
 // a datetime written in a zone with DST reads out of order across the autumn change of offset.
 import { expect } from 'chai';
 import { DuckDBInstance, type DuckDBConnection } from '@duckdb/node-api';
-import type { Field } from '../../src/catalog/schema.js';
 import type { QuerySource } from '../../src/catalog/source.js';
 import { compileQuery, type QueryParams } from '../../src/odsql/index.js';
-
-const field = (name: string, type: Field['type']): Field => ({
-  name,
-  label: name,
-  type,
-  description: null,
-  annotations: {},
-});
+import { field } from './fixture.js';
 
 const SOURCE: QuerySource = {
   table: 'clock',
