@@ -11,7 +11,7 @@ import path from 'node:path';
 import type { DuckDBConnection } from '@duckdb/node-api';
 import { markdownTable, medianTurnsInRounds, type MeasuredRatio, type ServedPortal } from './harness.js';
 import { closedLoopOn, type LoadResult } from './load.js';
-import { startClickHouseCluster } from '../test/helpers/clickhouse-cluster.js';
+import { postClickHouse, startClickHouseCluster } from '../test/helpers/clickhouse-cluster.js';
 import {
   benchFlightsFile,
   CLICKHOUSE_CASES,
@@ -53,9 +53,10 @@ function ensureClickHouse(): void {
 }
 
 /**
- * A new connection per request for both servers: a kept-alive socket that sat idle past the
- * server's Keep-Alive timeout while the event loop compared 120 MB answers was reused after the
- * server had closed it. On loopback a connection costs both sides the same fraction of a millisecond.
+ * A new connection per request, as for ClickHouse (postClickHouse): a kept-alive socket that sat
+ * idle past the server's Keep-Alive timeout while the event loop compared 120 MB answers was reused
+ * after the server had closed it. On loopback a connection costs both sides the same fraction of a
+ * millisecond.
  */
 const agent = new http.Agent({ keepAlive: false });
 
@@ -76,24 +77,6 @@ function get(url: string): Promise<string> {
   });
 }
 
-function post(base: string, sql: string, body?: NodeJS.ReadableStream): Promise<string> {
-  const url = body ? `${base}/?query=${encodeURIComponent(sql)}` : `${base}/`;
-  return new Promise((resolve, reject) => {
-    const request = http.request(url, { method: 'POST', agent }, (response) => {
-      const chunks: Buffer[] = [];
-      response.on('data', (chunk: Buffer) => chunks.push(chunk));
-      response.on('end', () => {
-        const text = Buffer.concat(chunks).toString('utf8');
-        if (response.statusCode === 200) resolve(text);
-        else reject(new Error(`ClickHouse ${response.statusCode}: ${text.slice(0, 300)}`));
-      });
-    });
-    request.on('error', reject);
-    if (body) body.pipe(request);
-    else request.end(sql);
-  });
-}
-
 /** Starts ClickHouse in `dir` (the caller's to remove) with flights loaded from the bench's DuckDB. */
 export async function startClickHouse(
   duckdb: DuckDBConnection,
@@ -104,21 +87,21 @@ export async function startClickHouse(
   const cluster = await startClickHouseCluster(dir, 1, threads);
   const base = cluster.shards[0]!.url;
   try {
-    const version = await post(base, 'SELECT version()');
+    const version = await postClickHouse(base, 'SELECT version()');
     const csv = path.join(dir, 'flights.csv');
     await duckdb.run(
       `COPY (SELECT strftime(date, '%Y-%m-%d %H:%M:%S') AS date, delay, distance, origin, destination FROM flights)
        TO '${csv}' (HEADER, DELIMITER ',')`,
     );
     const table = clickhouseTable();
-    await post(base, table);
-    await post(base, 'INSERT INTO flights FORMAT CSVWithNames', createReadStream(csv));
-    await post(base, 'OPTIMIZE TABLE flights FINAL');
+    await postClickHouse(base, table);
+    await postClickHouse(base, 'INSERT INTO flights FORMAT CSVWithNames', createReadStream(csv));
+    await postClickHouse(base, 'OPTIMIZE TABLE flights FINAL');
     return {
       base,
       version: version.trim(),
       table,
-      query: (sql) => post(base, sql),
+      query: (sql) => postClickHouse(base, sql),
       stop: () => cluster.stop(),
     };
   } catch (error) {

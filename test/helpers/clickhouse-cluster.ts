@@ -75,10 +75,20 @@ const users = (threads: number): string => `<?xml version="1.0"?>
 </yandex>
 `;
 
-/** POSTs `sql` to a server as `default`; rejects with ClickHouse's text on an error status. */
-function post(url: string, sql: string): Promise<string> {
+/**
+ * A new connection per request: a kept-alive socket that sat idle past the server's Keep-Alive
+ * timeout (the bench compares 120 MB answers meanwhile) was reused after the server had closed it.
+ */
+const agent = new http.Agent({ keepAlive: false });
+
+/**
+ * POSTs `sql` to a server as `default` (with `body`, the statement goes in the URL and the body is
+ * its data: an INSERT); rejects with ClickHouse's text on an error status.
+ */
+export function postClickHouse(url: string, sql: string, body?: NodeJS.ReadableStream): Promise<string> {
+  const target = body ? `${url}/?query=${encodeURIComponent(sql)}` : `${url}/`;
   return new Promise((resolve, reject) => {
-    const request = http.request(url, { method: 'POST' }, (response) => {
+    const request = http.request(target, { method: 'POST', agent }, (response) => {
       const chunks: Buffer[] = [];
       response.on('data', (chunk: Buffer) => chunks.push(chunk));
       response.on('end', () => {
@@ -88,7 +98,8 @@ function post(url: string, sql: string): Promise<string> {
       });
     });
     request.on('error', reject);
-    request.end(sql);
+    if (body) body.pipe(request);
+    else request.end(sql);
   });
 }
 
@@ -134,7 +145,7 @@ export async function startClickHouseCluster(
         if (child.exitCode !== null || tries > 300)
           throw new Error(`clickhouse-server did not start: ${log}`);
         if (
-          await post(own.url, 'SELECT 1').then(
+          await postClickHouse(own.url, 'SELECT 1').then(
             () => true,
             () => false,
           )
@@ -150,8 +161,8 @@ export async function startClickHouseCluster(
   return {
     shards: addresses,
     admin: async (sql, shard) => {
-      if (shard !== undefined) return post(addresses[shard]!.url, sql);
-      const answers = await Promise.all(addresses.map((a) => post(a.url, sql)));
+      if (shard !== undefined) return postClickHouse(addresses[shard]!.url, sql);
+      const answers = await Promise.all(addresses.map((a) => postClickHouse(a.url, sql)));
       return answers[0]!;
     },
     stop,
