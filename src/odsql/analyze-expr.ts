@@ -122,7 +122,7 @@ function analyzeComparison(expr: Comparison, analyzer: ExprAnalyzer): Expr {
   }
   const rewritten =
     left === expr.left && right === expr.right ? expr : node.comparison(expr.op, left, right, expr.span);
-  return analyzer.record(rewritten, plain('boolean'));
+  return analyzer.record(rewritten, plain('boolean', aggregated(analyzer, left, right)));
 }
 
 function analyzeField(expr: FieldRef, analyzer: ExprAnalyzer): Expr {

@@ -99,6 +99,9 @@ describe('ODSQL errors', () => {
       ],
       [{ select: 'name, count(*)' }, 'Field name must be in group_by'],
       [{ select: 'n', groupBy: 'name' }, 'Field n must be in group_by'],
+      // A comparison with an aggregation is an aggregate too (found by test/api/fuzz.test.ts: a 500).
+      [{ select: '(not n < avg(n))' }, 'Field n must be in group_by'],
+      [{ select: 'x > 1 and n < avg(n)' }, 'Field x must be in group_by'],
       [{ groupBy: 'name', orderBy: 'name, count(*)' }, 'Aggregations must come before fields in order_by'],
       [{ orderBy: 'count(*)' }, 'An aggregation in order_by needs group_by or an aggregated select'],
       [
