@@ -12,10 +12,16 @@ import { startTestServer, type TestServer } from '../helpers/server.js';
 
 const records = (id: string) => `/api/explore/v2.1/catalog/datasets/${id}/records`;
 
-/** The count the map tab shows once it has drawn. */
+/**
+ * The count the map tab shows once it has drawn, read in the same step as the wait: the panel may
+ * draw again (and replace its output) between a wait and a later read.
+ */
 async function drawnTotal(page: Page): Promise<number> {
-  await page.waitForSelector('.map-panel[aria-busy=false] .total output');
-  return Number((await page.$eval('.total output', (o) => o.textContent ?? '')).replace(/\D/g, ''));
+  const shown = await page.waitForFunction(() => {
+    const output = document.querySelector('.map-panel[aria-busy=false] .total output');
+    return output && /\d/.test(output.textContent ?? '') ? output.textContent : null;
+  });
+  return Number(String(await shown.jsonValue()).replace(/\D/g, ''));
 }
 
 describe('web: the map tab', function () {
@@ -71,9 +77,17 @@ describe('web: the map tab', function () {
     const all = await drawnTotal(page);
     expect(await page.evaluate(() => document.documentElement.scrollWidth)).to.be.at.most(375);
     // Zoomed in with the keyboard, the view holds only part of California.
+    // Leaflet starts the zoom's animation on the next frame: wait for its scale to change, then end.
+    const before = await page.$eval('.leaflet-proxy', (proxy) => (proxy as HTMLElement).style.transform);
     await page.focus('.map');
     await page.keyboard.press('Equal');
-    await page.waitForFunction(() => !document.querySelector('.leaflet-zoom-anim'));
+    await page.waitForFunction(
+      (was) =>
+        !document.querySelector('.leaflet-zoom-anim') &&
+        (document.querySelector('.leaflet-proxy') as HTMLElement).style.transform !== was,
+      {},
+      before,
+    );
     await page.click('.map-bar button');
     await page.waitForFunction(() =>
       new URL(location.href).searchParams.get('where')?.startsWith('in_bbox('),
