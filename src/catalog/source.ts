@@ -3,6 +3,7 @@ import { FILE_ROW_NUMBER, RECORD_ID_COLUMN, type Field } from './schema.js';
 import { quoteIdentifier, quoteString } from '../sql-text.js';
 import type { Dataset } from './portal.js';
 import type { Expr } from '../odsql/ast.js';
+import type { Dialect } from '../odsql/dialect/dialect.js';
 
 /** A queryable table: the dataset view, its full-text index view, and its field schema. */
 export interface QuerySource {
@@ -22,6 +23,8 @@ export interface QuerySource {
   readonly distinctCounts?: ReadonlyMap<string, number>;
   /** Key (hex) of the caller's opaque record ids (src/auth/record-ids.ts), or null: plain ids. */
   readonly recordIdKey?: string | null;
+  /** The SQL spelling of the engine holding the rows; absent: DuckDB. */
+  readonly dialect?: Dialect;
 }
 
 /** Opaque ids keep 128 bits of the keyed digest. */

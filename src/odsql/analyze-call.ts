@@ -1,5 +1,6 @@
 // Checks a function call against the registry: the entry whose arity fits, each argument against its kind.
 import { node, type Call, type Expr } from './ast.js';
+import { spells, unavailable } from './dialect/dialect.js';
 import { QueryLangError } from './errors.js';
 import { describe, plain, type Analyzer } from './expr-info.js';
 import { lookupFunction } from './functions/index.js';
@@ -19,6 +20,7 @@ export function analyzeCall(expr: Call, analyzer: Analyzer): Expr {
   if (entry.kind === 'declaration') {
     throw new QueryLangError(`${expr.name}() can only be used alone in select, not inside an expression`);
   }
+  if (!spells(analyzer.dialect, entry)) throw unavailable(`${entry.name}()`, analyzer.dialect);
   const kinds = entry.params(expr.args.length) ?? [];
   const args = expr.args.map((arg, i) => analyzeArg(arg, kinds[i]!, expr, i, analyzer));
   entry.check?.(args);

@@ -1,6 +1,7 @@
 // Types one expression: resolves names through the query's scope, checks operand and argument
 // types, and records what it learns of every node. Literals are coerced where ODSQL allows it.
 import { node, type Comparison, type Expr, type ExprKind, type FieldRef } from './ast.js';
+import type { Dialect } from './dialect/dialect.js';
 import { QueryLangError } from './errors.js';
 import { analyzeCall } from './analyze-call.js';
 import { describe, plain, type Analyzer, type ExprInfo } from './expr-info.js';
@@ -37,6 +38,7 @@ export class ExprAnalyzer implements Analyzer {
     readonly facts: Map<Expr, ExprInfo>,
     readonly resolveName: NameResolver,
     readonly timezone: string,
+    readonly dialect: Dialect,
     private readonly budget: NodeBudget,
   ) {}
 

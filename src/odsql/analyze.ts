@@ -3,6 +3,7 @@
 import type { Field } from '../catalog/schema.js';
 import { node, type Expr, type Item, type OrderItem } from './ast.js';
 import { ExprAnalyzer } from './analyze-expr.js';
+import type { Dialect } from './dialect/dialect.js';
 import type { Analysis, ExprInfo } from './expr-info.js';
 import { checkClauseRules, checkGroupedRules, exprKey, isGroupable } from './clause-rules.js';
 import { QueryLangError, type Clause } from './errors.js';
@@ -56,8 +57,16 @@ export interface AnalyzedQuery {
 /** The query's names, each clause with its expression analyzer. */
 type Scope = QueryScope<ExprAnalyzer>;
 
-/** Analyzes a parsed query against a dataset's fields; `timezone` types date literals. */
-export function analyzeQuery(fields: readonly Field[], parsed: ParsedQuery, timezone: string): AnalyzedQuery {
+/**
+ * Analyzes a parsed query against a dataset's fields; `timezone` types date literals, and a
+ * function `dialect` does not spell is refused.
+ */
+export function analyzeQuery(
+  fields: readonly Field[],
+  parsed: ParsedQuery,
+  timezone: string,
+  dialect: Dialect,
+): AnalyzedQuery {
   const budget: NodeBudget = { used: 0 };
   checkLimits(parsed, budget);
   const facts = new Map<Expr, ExprInfo>();
@@ -70,7 +79,7 @@ export function analyzeQuery(fields: readonly Field[], parsed: ParsedQuery, time
   for (const clause of ['select', 'where', 'group_by', 'order_by'] as const) {
     scope.analyzers.set(
       clause,
-      new ExprAnalyzer(facts, (ref) => scope.resolve(ref, clause), timezone, budget),
+      new ExprAnalyzer(facts, (ref) => scope.resolve(ref, clause), timezone, dialect, budget),
     );
   }
   const groupBy = inClause('group_by', () => analyzeGroupBy(parsed.groupBy, scope));

@@ -1,11 +1,10 @@
 // Analyzed expression -> SQL of the context's dialect, one handler per node kind. Names are quoted,
 // values escaped: nothing of the query text reaches SQL except through the dialect's quoting and numbers.
 import type { Comparison, ComparisonOp, DateLiteral, Expr, ExprKind } from './ast.js';
-import type { Dialect } from './dialect/dialect.js';
+import { unavailable, type CompileContext, type CompiledArg, type Dialect } from './dialect/dialect.js';
 import type { Analysis, ExprInfo } from './expr-info.js';
 import { exprKey } from './clause-rules.js';
 import { QueryLangError } from './errors.js';
-import type { CompileContext, CompiledArg } from './functions/registry.js';
 import { dateGranule } from './functions/temporal.js';
 import { isDateLike } from './types.js';
 
@@ -97,6 +96,14 @@ function compileComparison(expr: Comparison, compiler: ExprCompiler): string {
     : compareTo(expr.left, expr.op, expr.right, compiler);
 }
 
+/** A call's arguments with their SQL: literal-only arguments as written, values compiled. */
+export function compileArgs(info: ExprInfo, compiler: ExprCompiler): CompiledArg[] {
+  return info.args.map((arg) => ({
+    ...arg,
+    sql: arg.type === null ? rawSql(arg.node, compiler.ctx.dialect) : compileExpr(arg.node, compiler),
+  }));
+}
+
 function compileCall(expr: Extract<Expr, { kind: 'call' }>, compiler: ExprCompiler): string {
   const info = infoOf(expr, compiler);
   const entry = info.entry;
@@ -105,11 +112,10 @@ function compileCall(expr: Extract<Expr, { kind: 'call' }>, compiler: ExprCompil
       `${expr.name}() can only be used in ${entry?.clauses.join(', ') ?? 'no clause'}`,
     );
   }
-  const args: CompiledArg[] = info.args.map((arg) => ({
-    ...arg,
-    sql: arg.type === null ? rawSql(arg.node, compiler.ctx.dialect) : compileExpr(arg.node, compiler),
-  }));
-  return entry.compile(args, compiler.ctx, expr);
+  const { dialect } = compiler.ctx;
+  const spelling = dialect.functions.get(entry.name);
+  if (!spelling) throw unavailable(`${entry.name}()`, dialect);
+  return spelling(compileArgs(info, compiler), compiler.ctx, expr);
 }
 
 const HANDLERS: { [K in ExprKind]: Handler<K> } = {

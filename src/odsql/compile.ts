@@ -5,9 +5,9 @@ import { quoteIdentifier } from './dialect/duckdb/quoting.js';
 import type { AnalyzedQuery, KeyedExpr } from './analyze.js';
 import type { ExprInfo } from './expr-info.js';
 import { exprKey } from './clause-rules.js';
-import { compileExpr, rawSql, type ExprCompiler } from './compile-expr.js';
+import { compileArgs, compileExpr, type ExprCompiler } from './compile-expr.js';
 import { QueryLangError, type Clause } from './errors.js';
-import type { CompileContext, CompiledArg, GroupSql } from './functions/registry.js';
+import { unavailable, type CompileContext, type GroupSql } from './dialect/dialect.js';
 import { presentValue } from './present.js';
 
 /** An output column: its key, its type and whether it holds a list. */
@@ -62,11 +62,10 @@ export function compileGroup(query: AnalyzedQuery, key: KeyedExpr, compiler: Exp
     const sql = compileExpr(key.expr, compiler);
     return { group: sql, output: sql, sort: sql, filter: null, type: info.type };
   }
-  const args: CompiledArg[] = info.args.map((arg) => ({
-    ...arg,
-    sql: arg.type === null ? rawSql(arg.node, compiler.ctx.dialect) : compileExpr(arg.node, compiler),
-  }));
-  return info.entry.group(args, compiler.ctx);
+  const { dialect } = compiler.ctx;
+  const spelling = dialect.groupings.get(info.entry.name);
+  if (!spelling) throw unavailable(`${info.entry.name}()`, dialect);
+  return spelling(compileArgs(info, compiler), compiler.ctx);
 }
 
 /** Rows of the table, with multivalued group keys unnested one field at a time (a cross product). */

@@ -1,6 +1,7 @@
 // What the analyzer records of each node, shared by the analyzer, the call checker and the compiler.
 import type { Field } from '../catalog/schema.js';
 import type { Expr } from './ast.js';
+import type { Dialect } from './dialect/dialect.js';
 import type { Arg, FunctionEntry } from './functions/registry.js';
 import { TYPE_NAMES, type ValueType } from './types.js';
 
@@ -23,6 +24,8 @@ export type Analysis = ReadonlyMap<Expr, ExprInfo>;
  */
 export interface Analyzer {
   readonly facts: Analysis;
+  /** The dialect of the dataset's engine: a function it does not spell is refused here. */
+  readonly dialect: Dialect;
   /** Analyzes `expr`; returns the expression to compile (names resolved, literals coerced). */
   analyze(expr: Expr): Expr;
   /** The facts of an analyzed node. */

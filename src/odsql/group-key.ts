@@ -47,10 +47,12 @@ export function compileGroupKey(
       throw new QueryLangError(`Expected one expression without a label, got ${text}`);
     }
     const groupBy = { text, items };
+    const dialect = source.dialect ?? duckdbDialect;
     const query = analyzeQuery(
       source.fields,
       { select: null, where: [], groupBy, orderBy: null },
       options.timezone,
+      dialect,
     );
     const key = query.groupBy[0]!;
     const fields = [...fieldsOf(key.expr)].flatMap((name) => findField(source.fields, name) ?? []);
@@ -63,7 +65,7 @@ export function compileGroupKey(
     // lang: compileQuery's default; rowIdentity: no groupable function reads it.
     const lang = options.lang ?? 'fr';
     const ctx = {
-      dialect: duckdbDialect,
+      dialect,
       source,
       timezone: options.timezone,
       lang,

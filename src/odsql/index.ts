@@ -7,12 +7,12 @@ import { analyzeQuery, type ClauseCondition, type ParsedItems } from './analyze.
 import { compileAnalyzed, type CompiledQuery } from './compile.js';
 import { QueryLangError } from './errors.js';
 import type { Lang } from './functions/date.js';
-import type { Output } from './functions/registry.js';
+import type { Output } from './dialect/dialect.js';
 import { checkHolisticCost, quantileLists } from './limits-holistic.js';
 import { parseGroupBy, parseOrderBy, parseSelect, parseWhereClause } from './parse.js';
 
 export type { Lang } from './functions/date.js';
-export type { Output } from './functions/registry.js';
+export type { Output } from './dialect/dialect.js';
 export type { CompiledQuery, OutputColumn } from './compile.js';
 export { GROUP_COUNT_COLUMN } from './compile.js';
 export type { Expr } from './ast.js';
@@ -104,7 +104,8 @@ export function compileQuery(
     groupBy: items(params.groupBy, parseGroupBy),
     orderBy: items(params.orderBy, parseOrderBy),
   };
-  const analyzed = analyzeQuery(source.fields, parsed, timezone);
+  const dialect = source.dialect ?? duckdbDialect;
+  const analyzed = analyzeQuery(source.fields, parsed, timezone, dialect);
   checkHolisticCost(analyzed, source.rows ?? 0, source.distinctCounts ?? new Map());
   const recordFilter =
     params.recordId === undefined ? [] : [`${recordIdSql(source)} = ${quoteString(params.recordId)}`];
@@ -114,7 +115,7 @@ export function compileQuery(
     withGroupCount: params.withGroupCount ?? false,
     nullGroups: params.nullGroups ?? true,
     context: {
-      dialect: duckdbDialect,
+      dialect,
       source,
       timezone,
       lang: params.lang ?? 'fr',

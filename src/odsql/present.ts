@@ -1,6 +1,6 @@
 // The JSON shape of output values (supplement 2), computed in SQL so DuckDB's own writers can stream it.
 import { presentDate, presentDatetime } from './functions/date.js';
-import type { CompileContext } from './functions/registry.js';
+import type { CompileContext } from './dialect/dialect.js';
 import type { ValueType } from './types.js';
 
 type Presenter = (sql: string, ctx: CompileContext) => string;

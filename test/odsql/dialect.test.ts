@@ -6,7 +6,8 @@ import { analyzeQuery } from '../../src/odsql/analyze.js';
 import { compileAnalyzed } from '../../src/odsql/compile.js';
 import type { Dialect } from '../../src/odsql/dialect/dialect.js';
 import { duckdbDialect } from '../../src/odsql/dialect/duckdb/dialect.js';
-import { parseWhereClause } from '../../src/odsql/parse.js';
+import { QueryLangError } from '../../src/odsql/errors.js';
+import { parseGroupBy, parseSelect, parseWhereClause } from '../../src/odsql/parse.js';
 import { FIELDS } from './fixture.js';
 
 const SOURCE: QuerySource = { table: 't', searchTable: null, fields: FIELDS };
@@ -22,6 +23,7 @@ function whereSql(where: string, dialect: Dialect): string {
       orderBy: null,
     },
     'UTC',
+    dialect,
   );
   const { sql } = compileAnalyzed(SOURCE, analyzed, [], {
     page: { limit: null, offset: 0 },
@@ -50,5 +52,39 @@ describe('the dialect seam', () => {
     expect(sql).to.include(`([name] != N'Lyon')`);
     expect(sql).to.include('(DIV([x], 2) > 1)');
     expect(sql).to.include('([d] >= ');
+  });
+});
+
+describe('a function the dialect does not spell', () => {
+  const withoutMedian: Dialect = {
+    ...duckdbDialect,
+    label: 'Other',
+    functions: new Map([...duckdbDialect.functions].filter(([name]) => name !== 'median')),
+    groupings: new Map(),
+  };
+
+  it('is refused at analysis with a QueryLangError naming it, the engine and the clause', () => {
+    const analyze = (select: string | null, groupBy: string | null) =>
+      analyzeQuery(
+        SOURCE.fields,
+        {
+          select: select === null ? null : { text: select, items: parseSelect(select) },
+          where: [],
+          groupBy: groupBy === null ? null : { text: groupBy, items: parseGroupBy(groupBy) },
+          orderBy: null,
+        },
+        'UTC',
+        withoutMedian,
+      );
+    expect(() => analyze('median(x)', null))
+      .to.throw(QueryLangError)
+      .with.property('message')
+      .that.equals(
+        "median() is not available on this dataset's engine (Other). Clause(s) containing the error(s): select.",
+      );
+    expect(() => analyze('count(*)', 'range(x, 10)'))
+      .to.throw(QueryLangError)
+      .with.property('problem', "range() is not available on this dataset's engine (Other)");
+    expect(analyze('avg(x), percentile(x, 50)', null).outputs).to.have.length(2);
   });
 });

@@ -1,10 +1,73 @@
-// What the compiler asks of the SQL it writes for one engine: quoting and the spelling of operators.
-// A second engine is a second object of this shape (kysely's Dialect, malloy's dialect/<db>/).
-import type { ArithmeticOp, ComparisonOp } from '../ast.js';
+// What the compiler asks of the SQL it writes for one engine: quoting, the spelling of operators and
+// one spelling per function name. The registry (functions/) says what a function means; a dialect
+// says how its engine writes it, and a name it does not spell is refused at analysis (kysely's
+// Dialect with its overridable query compiler, malloy's dialect/<db>/).
+import type { Field } from '../../catalog/schema.js';
+import type { ArithmeticOp, Call, ComparisonOp } from '../ast.js';
+import { QueryLangError } from '../errors.js';
+import type { Lang } from '../functions/date-names.js';
+import type { Arg, FunctionEntry } from '../functions/registry.js';
+import type { ValueType } from '../types.js';
+
+/**
+ * json: each value in the API's JSON shape (JSON documents: the API, json, jsonl, geojson);
+ * text: the same, but JSON text as stored (explore-api.md: json_format() on exports other than
+ * JSON), for formats that write text cells; native: storage types (Parquet, Arrow).
+ */
+export type Output = 'json' | 'text' | 'native';
+
+/** An argument with its SQL (empty for literal-only arguments, which spellings read from `node`). */
+export interface CompiledArg extends Arg {
+  readonly sql: string;
+}
+
+/** What a spelling may read of the dataset: its table, its full-text index and its fields. */
+export interface SpelledSource {
+  readonly table: string;
+  readonly searchTable: string | null;
+  readonly fields: readonly Field[];
+}
+
+/** What a function's SQL may depend on besides its arguments. */
+export interface CompileContext {
+  /** The SQL engine's spelling. */
+  readonly dialect: Dialect;
+  readonly source: SpelledSource;
+  readonly timezone: string;
+  readonly lang: Lang;
+  readonly output: Output;
+  /** SQL naming a row: its ordinal, or the group keys of a grouped query (for random()). */
+  readonly rowIdentity: string;
+  /** Every quantile fraction the query asks of each argument (by structural key), so they share one state. */
+  readonly quantiles?: ReadonlyMap<string, readonly number[]>;
+  /**
+   * Where the rows' conditions are compiled: each index search's condition -> the SQL of its
+   * ordinals, so that counting the records of a lone search reads the index only (compile.ts).
+   */
+  readonly ordinalSets?: Map<string, string>;
+}
+
+/** SQL of a grouping function: the GROUP BY expression, its output value, and its sort key. */
+export interface GroupSql {
+  readonly group: string;
+  readonly output: string;
+  readonly sort: string;
+  /** Rows that fall in no group (outside static ranges) are filtered out by this condition. */
+  readonly filter: string | null;
+  readonly type: ValueType;
+}
+
+/** A scalar function, predicate, aggregation or ordering as one SQL expression. */
+export type FunctionSpelling = (args: readonly CompiledArg[], ctx: CompileContext, call: Call) => string;
+
+/** A grouping function of group_by (range, geo_cluster). */
+export type GroupingSpelling = (args: readonly CompiledArg[], ctx: CompileContext) => GroupSql;
 
 /** The spelling of one SQL engine, handed to the compiler in its context. */
 export interface Dialect {
   readonly name: string;
+  /** The engine's name in error messages ("median() is not available on this dataset's engine (ClickHouse)"). */
+  readonly label: string;
   /** An identifier quoted so that any name, quotes included, stays one identifier. */
   quoteIdentifier(name: string): string;
   /** A string literal quoted so that any text stays one value; NUL is refused. */
@@ -18,4 +81,19 @@ export interface Dialect {
   readonly granule: Readonly<Record<ComparisonOp, (x: string, start: string, end: string) => string>>;
   /** An arithmetic operation over two compiled operands. */
   readonly arithmetic: Readonly<Record<ArithmeticOp, (left: string, right: string) => string>>;
+  /** One spelling per scalar, predicate, aggregate or ordering function name. */
+  readonly functions: ReadonlyMap<string, FunctionSpelling>;
+  /** One spelling per grouping function name. */
+  readonly groupings: ReadonlyMap<string, GroupingSpelling>;
+}
+
+/** The clean refusal of what a dataset's engine cannot answer exactly (a 400, never a 500). */
+export function unavailable(feature: string, dialect: Dialect): QueryLangError {
+  return new QueryLangError(`${feature} is not available on this dataset's engine (${dialect.label})`);
+}
+
+/** Whether `dialect` spells the function of `entry` (declarations are never spelled). */
+export function spells(dialect: Dialect, entry: FunctionEntry): boolean {
+  if (entry.kind === 'declaration') return true;
+  return entry.kind === 'grouping' ? dialect.groupings.has(entry.name) : dialect.functions.has(entry.name);
 }

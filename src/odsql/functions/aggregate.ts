@@ -1,9 +1,8 @@
 // Registry entries of the aggregations: avg, count, max, min, median, percentile, sum.
 import { QueryLangError } from '../errors.js';
 import type { ValueType } from '../types.js';
-import type { Call, Expr } from '../ast.js';
-import { exprKey } from '../clause-rules.js';
-import { fixed, type Arg, type CompileContext, type CompiledArg, type FunctionEntry } from './registry.js';
+import type { Expr } from '../ast.js';
+import { fixed, type Arg, type FunctionEntry } from './registry.js';
 
 const AGGREGATE_CLAUSES = ['select', 'order_by'] as const;
 
@@ -22,19 +21,6 @@ export function quantileFraction(name: string, p: Expr | undefined): number {
   return name === 'percentile' && p?.kind === 'number' ? p.value / 100 : 0.5;
 }
 
-/**
- * Exact quantiles (quantile_cont, interpolated as the spec's examples are). Every median and
- * percentile of one argument reads its value from one list over all their fractions: DuckDB
- * computes identical aggregates once, so they share one state (one sorted copy of the values).
- */
-function quantileSql([x, p]: readonly CompiledArg[], ctx: CompileContext, call: Call): string {
-  const fraction = quantileFraction(call.name.toLowerCase(), p?.node);
-  const list = ctx.quantiles?.get(exprKey(x!.node));
-  const at = list?.indexOf(fraction) ?? -1;
-  if (!list || at < 0) return `quantile_cont(${x!.sql}, ${fraction})`;
-  return `quantile_cont(${x!.sql}, [${list.join(', ')}])[${at + 1}]`;
-}
-
 export const AGGREGATE_FUNCTIONS: readonly FunctionEntry[] = [
   {
     name: 'avg',
@@ -43,7 +29,6 @@ export const AGGREGATE_FUNCTIONS: readonly FunctionEntry[] = [
     params: fixed('number'),
     arity: '1',
     returns: () => 'double',
-    compile: ([x]) => `avg(${x!.sql})`,
   },
   {
     // Exact, though the spec allows an estimate: DuckDB's HyperLogLog answered 165 for 174
@@ -55,10 +40,6 @@ export const AGGREGATE_FUNCTIONS: readonly FunctionEntry[] = [
     arity: '1',
     distinct: true,
     returns: () => 'int',
-    compile: ([x], _ctx, call) => {
-      if (x!.node.kind === 'star') return 'count(*)';
-      return call.distinct ? `count(DISTINCT ${x!.sql})` : `count(${x!.sql})`;
-    },
   },
   {
     name: 'max',
@@ -67,7 +48,6 @@ export const AGGREGATE_FUNCTIONS: readonly FunctionEntry[] = [
     params: fixed('orderable'),
     arity: '1',
     returns: typeOfFirst,
-    compile: ([x]) => `max(${x!.sql})`,
   },
   {
     name: 'min',
@@ -76,7 +56,6 @@ export const AGGREGATE_FUNCTIONS: readonly FunctionEntry[] = [
     params: fixed('orderable'),
     arity: '1',
     returns: typeOfFirst,
-    compile: ([x]) => `min(${x!.sql})`,
   },
   {
     name: 'median',
@@ -85,7 +64,6 @@ export const AGGREGATE_FUNCTIONS: readonly FunctionEntry[] = [
     params: fixed('number'),
     arity: '1',
     returns: () => 'double',
-    compile: quantileSql,
   },
   {
     name: 'percentile',
@@ -95,7 +73,6 @@ export const AGGREGATE_FUNCTIONS: readonly FunctionEntry[] = [
     arity: '2',
     check: checkPercentile,
     returns: () => 'double',
-    compile: quantileSql,
   },
   {
     name: 'sum',
@@ -104,6 +81,5 @@ export const AGGREGATE_FUNCTIONS: readonly FunctionEntry[] = [
     params: fixed('number'),
     arity: '1',
     returns: typeOfFirst,
-    compile: ([x]) => `sum(${x!.sql})`,
   },
 ];

@@ -1,5 +1,4 @@
 // Registry entries that only one clause understands: include/exclude in select, random in order_by.
-import { quoteString } from '../dialect/duckdb/quoting.js';
 import { fixed, type FunctionEntry } from './registry.js';
 
 export const DECLARATION_FUNCTIONS: readonly FunctionEntry[] = [
@@ -14,6 +13,5 @@ export const DECLARATION_FUNCTIONS: readonly FunctionEntry[] = [
     params: fixed('integer_literal'),
     arity: '1',
     returns: () => 'int',
-    compile: ([seed], ctx) => `hash(${ctx.rowIdentity}, ${quoteString(seed!.sql)})`,
   },
 ];

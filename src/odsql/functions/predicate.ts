@@ -1,18 +1,10 @@
-// Registry entries of the where predicates: full-text (search, suggest, startswith) and geo filters,
-// each one line over the builders of search.ts and geo.ts.
+// Registry entries of the where predicates: full-text (search, suggest, startswith) and geo filters
+// (their DuckDB spelling: dialect/duckdb/search.ts and geo.ts).
 import type { Expr } from '../ast.js';
 import { QueryLangError } from '../errors.js';
-import {
-  compileInBbox,
-  compileSpatial,
-  compileWithinDistance,
-  distanceInMeters,
-  parseDistance,
-  parseGeometryLiteral,
-} from './geo.js';
+import { distanceInMeters, parseDistance, parseGeometryLiteral } from './geo.js';
 import { queryTerms } from '../../search/tokens.js';
 import { MAX_SEARCH_TERMS } from '../limits.js';
-import { compileSearch, compileStartsWith } from './search.js';
 import { fixed, type Arg, type FunctionEntry } from './registry.js';
 
 const WHERE = ['where'] as const;
@@ -36,7 +28,7 @@ const fieldsThenText = (count: number) =>
     ? [...Array.from({ length: count - 1 }, () => 'text_field_or_star' as const), 'string' as const]
     : null;
 
-const textOf = (arg: Arg | undefined): string => (arg?.node.kind === 'string' ? arg.node.value : '');
+export const textOf = (arg: Arg | undefined): string => (arg?.node.kind === 'string' ? arg.node.value : '');
 
 /** A search's terms are capped: each costs a vocabulary scan (limits.ts MAX_SEARCH_TERMS). */
 function checkSearchTerms(args: readonly Arg[]): void {
@@ -46,19 +38,20 @@ function checkSearchTerms(args: readonly Arg[]): void {
   }
 }
 
-function searchFields(args: readonly Arg[]): readonly string[] | '*' {
+export function searchFields(args: readonly Arg[]): readonly string[] | '*' {
   const fields = args.slice(0, -1);
   if (fields.length === 0 || fields.some((a) => a.node.kind === 'star')) return '*';
   return fields.map((a) => a.field!.name);
 }
 
-const geometryOf = (node: Expr | undefined) =>
+export const geometryOf = (node: Expr | undefined) =>
   parseGeometryLiteral(node?.kind === 'geometry' ? node.text : '');
 /** Meters of a distance argument, from its value and unit (no text round trip: 1e-7m is 1e-7 m). */
-const metersOf = (node: Expr | undefined): number =>
+export const metersOf = (node: Expr | undefined): number =>
   node?.kind === 'quantity' ? distanceInMeters(node.value, node.unit) : parseDistance('');
-const geoType = (arg: Arg | undefined) => (arg?.type === 'geo_point_2d' ? 'geo_point_2d' : 'geo_shape');
-const numberOf = (arg: Arg | undefined): number => (arg?.node.kind === 'number' ? arg.node.value : 0);
+export const geoType = (arg: Arg | undefined) =>
+  arg?.type === 'geo_point_2d' ? 'geo_point_2d' : 'geo_shape';
+export const numberOf = (arg: Arg | undefined): number => (arg?.node.kind === 'number' ? arg.node.value : 0);
 
 /** Literal arguments are parsed during analysis so that their errors name the clause. */
 function checkGeoLiterals(args: readonly Arg[]): void {
@@ -77,8 +70,6 @@ const withinDistance = (name: string): FunctionEntry => ({
   check: checkGeoLiterals,
   cost: () => GEO_COST,
   returns: () => 'boolean',
-  compile: ([geo, center, distance]) =>
-    compileWithinDistance(geo!.sql, geoType(geo), geometryOf(center!.node), metersOf(distance!.node)),
 });
 
 const spatial = (op: 'intersects' | 'disjoint' | 'within'): FunctionEntry => ({
@@ -90,10 +81,9 @@ const spatial = (op: 'intersects' | 'disjoint' | 'within'): FunctionEntry => ({
   check: checkGeoLiterals,
   cost: geometryCost,
   returns: () => 'boolean',
-  compile: ([geo, shape]) => compileSpatial(op, geo!.sql, geoType(geo), geometryOf(shape!.node)),
 });
 
-function relationOf(arg: Arg | undefined): 'intersects' | 'disjoint' | 'within' {
+export function relationOf(arg: Arg | undefined): 'intersects' | 'disjoint' | 'within' {
   const name = arg?.node.kind === 'field' ? arg.node.name.toLowerCase() : '';
   if (name === 'intersects' || name === 'disjoint' || name === 'within') return name;
   throw new QueryLangError('geometry() expects INTERSECTS, DISJOINT or WITHIN as argument 3');
@@ -110,11 +100,6 @@ export const PREDICATE_FUNCTIONS: readonly FunctionEntry[] = [
     // Each term is one more scan of the index's vocabulary and one more INTERSECT.
     cost: (args) => SEARCH_COST * Math.max(1, queryTerms(textOf(args[args.length - 1])).length),
     returns: () => 'boolean',
-    compile: (args, ctx) => {
-      const search = compileSearch(ctx.source, searchFields(args), textOf(args[args.length - 1]), mode);
-      if (search.ordinals !== null) ctx.ordinalSets?.set(search.condition, search.ordinals);
-      return search.condition;
-    },
   })),
   {
     name: 'startswith',
@@ -123,7 +108,6 @@ export const PREDICATE_FUNCTIONS: readonly FunctionEntry[] = [
     params: fixed('text_field_or_star', 'string'),
     arity: '2',
     returns: () => 'boolean',
-    compile: (args, ctx) => compileStartsWith(ctx.source, searchFields(args), textOf(args[1])),
   },
   withinDistance('within_distance'),
   // v2.0 spelling of within_distance, still accepted (supplement 5).
@@ -136,9 +120,6 @@ export const PREDICATE_FUNCTIONS: readonly FunctionEntry[] = [
     arity: '5',
     cost: () => GEO_COST,
     returns: () => 'boolean',
-    // Two opposite corners, in any order (explore-api.md: lat1, lon1, lat2, lon2).
-    compile: ([geo, lat1, lon1, lat2, lon2]) =>
-      compileInBbox(geo!.sql, geoType(geo), numberOf(lat1), numberOf(lon1), numberOf(lat2), numberOf(lon2)),
   },
   spatial('intersects'),
   spatial('disjoint'),
@@ -153,7 +134,5 @@ export const PREDICATE_FUNCTIONS: readonly FunctionEntry[] = [
     check: checkGeoLiterals,
     cost: geometryCost,
     returns: () => 'boolean',
-    compile: ([geo, shape, relation]) =>
-      compileSpatial(relationOf(relation), geo!.sql, geoType(geo), geometryOf(shape!.node)),
   },
 ];

@@ -1,19 +1,10 @@
 // The shape of a function registry entry and what each argument position accepts.
-// The registry is data and it is the allow-list: no function name reaches SQL unless an entry compiles it.
+// The registry is data and it is the allow-list: no function name reaches SQL unless an entry names
+// it and the dialect spells it. Entries say what a function means, never how an engine writes it.
 import type { Field } from '../../catalog/schema.js';
-import type { QuerySource } from '../../catalog/source.js';
-import type { Call, Expr } from '../ast.js';
-import type { Dialect } from '../dialect/dialect.js';
-import type { Lang } from './date.js';
+import type { Expr } from '../ast.js';
 import type { ClauseName, ValueType } from '../types.js';
 import { isDateLike, isGeo, isNumeric, isTextual } from '../types.js';
-
-/**
- * json: each value in the API's JSON shape (JSON documents: the API, json, jsonl, geojson);
- * text: the same, but JSON text as stored (explore-api.md: json_format() on exports other than
- * JSON), for formats that write text cells; native: storage types (Parquet, Arrow).
- */
-export type Output = 'json' | 'text' | 'native';
 
 /** An argument after analysis: value arguments have a type; literal-only arguments have `type: null`. */
 export interface Arg {
@@ -22,40 +13,6 @@ export interface Arg {
   readonly multivalued: boolean;
   /** The dataset field when the argument is a plain field reference. */
   readonly field: Field | null;
-}
-
-/** An argument with its SQL (empty for literal-only arguments, which builders read from `node`). */
-export interface CompiledArg extends Arg {
-  readonly sql: string;
-}
-
-/** What a function's SQL may depend on besides its arguments. */
-export interface CompileContext {
-  /** The SQL engine's spelling: quoting and operators. */
-  readonly dialect: Dialect;
-  readonly source: QuerySource;
-  readonly timezone: string;
-  readonly lang: Lang;
-  readonly output: Output;
-  /** SQL naming a row: its ordinal, or the group keys of a grouped query (for random()). */
-  readonly rowIdentity: string;
-  /** Every quantile fraction the query asks of each argument (by structural key), so they share one state. */
-  readonly quantiles?: ReadonlyMap<string, readonly number[]>;
-  /**
-   * Where the rows' conditions are compiled: each index search's condition -> the SQL of its
-   * ordinals, so that counting the records of a lone search reads the index only (compile.ts).
-   */
-  readonly ordinalSets?: Map<string, string>;
-}
-
-/** SQL of a grouping function: the GROUP BY expression, its output value, and its sort key. */
-export interface GroupSql {
-  readonly group: string;
-  readonly output: string;
-  readonly sort: string;
-  /** Rows that fall in no group (outside static ranges) are filtered out by this condition. */
-  readonly filter: string | null;
-  readonly type: ValueType;
 }
 
 interface EntryBase {
@@ -76,18 +33,13 @@ interface EntryBase {
   readonly cost?: (args: readonly Arg[]) => number;
 }
 
-/** A scalar function, predicate or aggregation: compiles to one SQL expression. */
+/**
+ * A scalar function, predicate, aggregation or ordering (one SQL expression), or a grouping
+ * function of group_by (range, geo_cluster): its spelling is the dialect's (dialect/<engine>/).
+ */
 export interface ValueEntry extends EntryBase {
-  readonly kind: 'scalar' | 'predicate' | 'aggregate' | 'ordering';
+  readonly kind: 'scalar' | 'predicate' | 'aggregate' | 'ordering' | 'grouping';
   readonly returns: (args: readonly Arg[]) => ValueType;
-  readonly compile: (args: readonly CompiledArg[], ctx: CompileContext, call: Call) => string;
-}
-
-/** A grouping function of group_by (range, geo_cluster). */
-export interface GroupingEntry extends EntryBase {
-  readonly kind: 'grouping';
-  readonly returns: (args: readonly Arg[]) => ValueType;
-  readonly group: (args: readonly CompiledArg[], ctx: CompileContext) => GroupSql;
 }
 
 /** include()/exclude(): constrain the fields of `*`; never compiled to SQL. */
@@ -95,7 +47,7 @@ export interface DeclarationEntry extends EntryBase {
   readonly kind: 'declaration';
 }
 
-export type FunctionEntry = ValueEntry | GroupingEntry | DeclarationEntry;
+export type FunctionEntry = ValueEntry | DeclarationEntry;
 
 /** How an argument position is checked: analyzed as a value of some types, or read as written. */
 export interface ArgKindSpec {

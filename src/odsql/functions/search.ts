@@ -4,10 +4,10 @@
 // below 3), the last is a prefix; suggest: every term is a prefix. Terms and tokens are compared
 // lowercased and without accents, and every term must match a token of the same record (in any of
 // the chosen fields). The fuzzy step runs on the index's vocabulary, never on every row.
-import type { QuerySource } from '../../catalog/source.js';
 import { ORDINAL_COLUMN, type Field } from '../../catalog/schema.js';
 import { INDEX_COLUMNS as C } from '../../search/layout.js';
 import { lambdaName, normalizeSql, queryTerms, tokensSql } from '../../search/tokens.js';
+import type { SpelledSource } from '../dialect/dialect.js';
 import { quoteIdentifier, quoteString } from '../dialect/duckdb/quoting.js';
 import { QueryLangError } from '../errors.js';
 import { isMultivalued } from '../scope.js';
@@ -41,7 +41,7 @@ function termsOf(text: string, mode: SearchMode): Term[] {
 }
 
 /** The fields a search reads: the text fields for `*`, else the named ones. */
-function fieldsOf(source: QuerySource, names: readonly string[] | '*'): Field[] {
+function fieldsOf(source: SpelledSource, names: readonly string[] | '*'): Field[] {
   if (names === '*') return source.fields.filter((f) => f.type === 'text');
   return names.map((name) => {
     const field = source.fields.find((f) => f.name === name);
@@ -62,7 +62,7 @@ export interface SearchSql {
  * `text` in one of `fields` (a search without terms matches every record).
  */
 export function compileSearch(
-  source: QuerySource,
+  source: SpelledSource,
   fields: readonly string[] | '*',
   text: string,
   mode: SearchMode,
@@ -117,7 +117,7 @@ function scanSearchSql(fields: readonly Field[], terms: readonly Term[]): string
 
 /** startswith(): the whole value begins with `prefix`, case-sensitive; for a multivalued field, any element. */
 export function compileStartsWith(
-  source: QuerySource,
+  source: SpelledSource,
   fields: readonly string[] | '*',
   prefix: string,
 ): string {

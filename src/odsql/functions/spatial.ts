@@ -1,10 +1,8 @@
-// Registry entries of the geo values: distance() and the geo aggregations envelope() and bbox(),
-// each one line over the builders of geo.ts.
-import type { Arg, FunctionEntry } from './registry.js';
+// Registry entries of the geo values: distance() and the geo aggregations envelope() and bbox()
+// (their DuckDB spelling: dialect/duckdb/geo.ts).
+import type { FunctionEntry } from './registry.js';
 import { fixed } from './registry.js';
-import { compileBbox, compileDistance, compileEnvelope, parseGeometryLiteral } from './geo.js';
-
-const geoType = (arg: Arg | undefined) => (arg?.type === 'geo_point_2d' ? 'geo_point_2d' : 'geo_shape');
+import { parseGeometryLiteral } from './geo.js';
 
 export const SPATIAL_FUNCTIONS: readonly FunctionEntry[] = [
   {
@@ -17,12 +15,6 @@ export const SPATIAL_FUNCTIONS: readonly FunctionEntry[] = [
     check: ([, center]) =>
       void parseGeometryLiteral(center?.node.kind === 'geometry' ? center.node.text : ''),
     returns: () => 'double',
-    compile: ([geo, center]) =>
-      compileDistance(
-        geo!.sql,
-        geoType(geo),
-        parseGeometryLiteral(center!.node.kind === 'geometry' ? center!.node.text : ''),
-      ),
   },
   {
     name: 'envelope',
@@ -33,7 +25,6 @@ export const SPATIAL_FUNCTIONS: readonly FunctionEntry[] = [
     // The convex hull is about 100 kB of SQL and plans in about 0.7 s: at most two per query.
     cost: () => 600,
     returns: () => 'geo_shape',
-    compile: ([geo]) => compileEnvelope(geo!.sql, geoType(geo)),
   },
   {
     name: 'bbox',
@@ -42,6 +33,5 @@ export const SPATIAL_FUNCTIONS: readonly FunctionEntry[] = [
     params: fixed('geo'),
     arity: '1',
     returns: () => 'geo_shape',
-    compile: ([geo]) => compileBbox(geo!.sql, geoType(geo)),
   },
 ];

@@ -1,18 +1,12 @@
-// Registry entries of the date and time functions, each one line over the builders of date.ts,
+// Registry entries of the date and time functions (their DuckDB spelling: dialect/duckdb/date.ts),
 // and the adapters the analyzer and compiler use for date literals.
 import { quoteString } from '../dialect/duckdb/quoting.js';
 import { QueryLangError } from '../errors.js';
 import { ALL_CLAUSES } from '../types.js';
-import {
-  compileDateFormat,
-  compileDatePart,
-  compileNow,
-  parseDateLiteral,
-  type DateLikeType,
-} from './date.js';
+import { compileDateFormat, compileNow, parseDateLiteral, type DateLikeType } from './date.js';
 import { fixed, repeated, type Arg, type FunctionEntry } from './registry.js';
 
-const DATE_PARTS = ['year', 'month', 'day', 'hour', 'minute', 'second'] as const;
+export const DATE_PARTS = ['year', 'month', 'day', 'hour', 'minute', 'second'] as const;
 
 /** The type (date or datetime) a date literal denotes; throws QueryLangError when it is invalid. */
 export function dateLiteralType(text: string, timezone: string): DateLikeType {
@@ -44,7 +38,7 @@ const toDate = (instantSql: string, timezone: string): string =>
   `CAST(date_trunc('day', timezone(${quoteString(timezone)}, ${instantSql}) + INTERVAL '1 day' - INTERVAL '1 microsecond') AS DATE)`;
 
 /** now()'s named arguments: `days=-1` -> { name: 'days', value: -1 }. */
-function namedValues(args: readonly Arg[]): { name: string; value: number }[] {
+export function namedValues(args: readonly Arg[]): { name: string; value: number }[] {
   return args.map(({ node }) => {
     if (node.kind !== 'comparison' || node.left.kind !== 'field' || node.right.kind !== 'number') {
       throw new QueryLangError('now() expects named integers such as days=-1');
@@ -53,8 +47,8 @@ function namedValues(args: readonly Arg[]): { name: string; value: number }[] {
   });
 }
 
-const datelike = (arg: Arg | undefined): DateLikeType => (arg?.type === 'date' ? 'date' : 'datetime');
-const formatOf = (arg: Arg | undefined): string => (arg?.node.kind === 'string' ? arg.node.value : '');
+export const datelike = (arg: Arg | undefined): DateLikeType => (arg?.type === 'date' ? 'date' : 'datetime');
+export const formatOf = (arg: Arg | undefined): string => (arg?.node.kind === 'string' ? arg.node.value : '');
 
 export const TEMPORAL_FUNCTIONS: readonly FunctionEntry[] = [
   ...DATE_PARTS.map((part): FunctionEntry => ({
@@ -64,7 +58,6 @@ export const TEMPORAL_FUNCTIONS: readonly FunctionEntry[] = [
     params: fixed('datelike'),
     arity: '1',
     returns: () => 'int',
-    compile: ([x], ctx) => compileDatePart(part, x!.sql, datelike(x), ctx.timezone),
   })),
   {
     name: 'now',
@@ -75,7 +68,6 @@ export const TEMPORAL_FUNCTIONS: readonly FunctionEntry[] = [
     // The builders validate their arguments: run them during analysis so errors name the clause.
     check: (args) => void compileNow(namedValues(args), 'UTC'),
     returns: () => 'datetime',
-    compile: (args, ctx) => compileNow(namedValues(args), ctx.timezone),
   },
   {
     name: 'date_format',
@@ -85,13 +77,5 @@ export const TEMPORAL_FUNCTIONS: readonly FunctionEntry[] = [
     arity: '2',
     check: ([x, format]) => void compileDateFormat('NULL', formatOf(format), datelike(x), 'en', 'UTC'),
     returns: () => 'text',
-    compile: ([x, format], ctx) =>
-      compileDateFormat(
-        x!.sql,
-        format!.node.kind === 'string' ? format!.node.value : '',
-        datelike(x),
-        ctx.lang,
-        ctx.timezone,
-      ),
   },
 ];

@@ -22,7 +22,6 @@ export const TEXT_FUNCTIONS: readonly FunctionEntry[] = [
     params: fixed('text'),
     arity: '1',
     returns: () => 'int',
-    compile: ([text]) => `length(${text!.sql})`,
   },
   {
     name: 'lower',
@@ -31,7 +30,6 @@ export const TEXT_FUNCTIONS: readonly FunctionEntry[] = [
     params: fixed('text'),
     arity: '1',
     returns: () => 'text',
-    compile: ([text]) => `lower(${text!.sql})`,
   },
   {
     name: 'upper',
@@ -40,7 +38,6 @@ export const TEXT_FUNCTIONS: readonly FunctionEntry[] = [
     params: fixed('text'),
     arity: '1',
     returns: () => 'text',
-    compile: ([text]) => `upper(${text!.sql})`,
   },
   {
     name: 'ifnull',
@@ -50,7 +47,6 @@ export const TEXT_FUNCTIONS: readonly FunctionEntry[] = [
     arity: '2',
     check: checkSameType,
     returns: typeOfFirst,
-    compile: ([expr, alternative]) => `coalesce(${expr!.sql}, ${alternative!.sql})`,
   },
   {
     // Exports other than JSON keep the original text (explore-api.md): text and native outputs.
@@ -60,14 +56,5 @@ export const TEXT_FUNCTIONS: readonly FunctionEntry[] = [
     params: withOptional(['text'], ['string_or_null']),
     arity: '1 or 2',
     returns: () => 'json',
-    compile: ([text, fallback], ctx) => {
-      if (ctx.output !== 'json') return text!.sql;
-      const otherwise = fallback
-        ? fallback.node.kind === 'null'
-          ? 'NULL'
-          : `to_json(${fallback.sql})`
-        : `to_json(${text!.sql})`;
-      return `CASE WHEN ${text!.sql} IS NULL THEN NULL WHEN json_valid(${text!.sql}) THEN CAST(${text!.sql} AS JSON) ELSE ${otherwise} END`;
-    },
   },
 ];
