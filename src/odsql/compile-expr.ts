@@ -5,7 +5,6 @@ import { unavailable, type CompileContext, type CompiledArg, type Dialect } from
 import type { Analysis, ExprInfo } from './expr-info.js';
 import { exprKey } from './clause-rules.js';
 import { QueryLangError } from './errors.js';
-import { dateGranule } from './functions/temporal.js';
 import { isDateLike } from './types.js';
 
 /** What compiling an expression needs: the analysis, the request context, and the group keys in scope. */
@@ -38,7 +37,7 @@ export function numberSql(value: number): string {
 export function rawSql(expr: Expr, dialect: Dialect): string {
   if (expr.kind === 'string') return dialect.quoteString(expr.value);
   if (expr.kind === 'number') return numberSql(expr.value);
-  if (expr.kind === 'boolean') return expr.value ? 'TRUE' : 'FALSE';
+  if (expr.kind === 'boolean') return dialect.boolean(expr.value);
   if (expr.kind === 'null') return 'NULL';
   return '';
 }
@@ -55,13 +54,6 @@ const FLIPPED = {
   '>=': '<=',
 } as const satisfies Record<ComparisonOp, ComparisonOp>;
 
-/** The lambda parameter of list predicates; not a valid field name, so it shadows no column. */
-const ITEM = '"odsql item"';
-
-/** True when some element of a list satisfies `test` (written over ITEM). */
-const anyElement = (list: string, test: string): string =>
-  `list_bool_or(list_transform(${list}, lambda ${ITEM}: ${test}))`;
-
 const infoOf = (expr: Expr, compiler: ExprCompiler): ExprInfo => {
   const info = compiler.facts.get(expr);
   if (!info) throw new Error(`internal: node ${expr.kind} was not analyzed`);
@@ -70,7 +62,11 @@ const infoOf = (expr: Expr, compiler: ExprCompiler): ExprInfo => {
 
 function granule(literal: DateLiteral, other: Expr, compiler: ExprCompiler): { start: string; end: string } {
   const type = infoOf(other, compiler).type;
-  return dateGranule(literal.text, isDateLike(type) ? type : 'datetime', compiler.ctx.timezone);
+  return compiler.ctx.dialect.dateGranule(
+    literal.text,
+    isDateLike(type) ? type : 'datetime',
+    compiler.ctx.timezone,
+  );
 }
 
 /** `side op literal` for one value, any element of a list, or a whole date granule. */
@@ -82,11 +78,12 @@ function compareTo(side: Expr, op: ComparisonOp, other: Expr, compiler: ExprComp
     return compiler.ctx.dialect.granule[op](sql, start, end);
   }
   const value = compileExpr(other, compiler);
-  const operator = compiler.ctx.dialect.comparison[op];
+  const { comparison, lists } = compiler.ctx.dialect;
+  const operator = comparison[op];
   if (!info.multivalued) return `(${sql} ${operator} ${value})`;
-  if (op === '=') return `list_contains(${sql}, ${value})`;
-  if (op === '!=') return `(NOT list_contains(${sql}, ${value}))`;
-  return anyElement(sql, `${ITEM} ${operator} ${value}`);
+  if (op === '=') return lists.contains(sql, value);
+  if (op === '!=') return `(NOT ${lists.contains(sql, value)})`;
+  return lists.any(sql, (item) => `${item} ${operator} ${value}`);
 }
 
 function compileComparison(expr: Comparison, compiler: ExprCompiler): string {
@@ -121,9 +118,9 @@ function compileCall(expr: Extract<Expr, { kind: 'call' }>, compiler: ExprCompil
 const HANDLERS: { [K in ExprKind]: Handler<K> } = {
   string: (expr, compiler) => compiler.ctx.dialect.quoteString(expr.value),
   number: (expr) => numberSql(expr.value),
-  boolean: (expr) => (expr.value ? 'TRUE' : 'FALSE'),
+  boolean: (expr, compiler) => compiler.ctx.dialect.boolean(expr.value),
   null: () => 'NULL',
-  date: (expr, compiler) => dateGranule(expr.text, null, compiler.ctx.timezone).start,
+  date: (expr, compiler) => compiler.ctx.dialect.dateGranule(expr.text, null, compiler.ctx.timezone).start,
   geometry: () => {
     throw new QueryLangError("A geometry literal (geom'...') can only be an argument of a geo function");
   },
@@ -141,15 +138,14 @@ const HANDLERS: { [K in ExprKind]: Handler<K> } = {
   },
   field: (expr, compiler) => compiler.ctx.dialect.quoteIdentifier(expr.name),
   negate: (expr, compiler) => `(- ${compileExpr(expr.operand, compiler)})`,
-  // Null-aware: `NOT f = 'x'` keeps the rows where f is null (supplement 5).
-  not: (expr, compiler) => `(NOT coalesce(${compileExpr(expr.operand, compiler)}, false))`,
+  not: (expr, compiler) => compiler.ctx.dialect.not(compileExpr(expr.operand, compiler)),
   arithmetic: (expr, compiler) => {
     // Two integers are computed in DOUBLE: BIGINT overflow would be an error mid-query.
     const integers =
       infoOf(expr.left, compiler).type === 'int' && infoOf(expr.right, compiler).type === 'int';
     const left = compileExpr(expr.left, compiler);
     return compiler.ctx.dialect.arithmetic[expr.op](
-      integers ? `CAST(${left} AS DOUBLE)` : left,
+      integers ? compiler.ctx.dialect.toDouble(left) : left,
       compileExpr(expr.right, compiler),
     );
   },
@@ -157,20 +153,22 @@ const HANDLERS: { [K in ExprKind]: Handler<K> } = {
     `(${expr.operands.map((o) => compileExpr(o, compiler)).join(expr.op === 'and' ? ' AND ' : ' OR ')})`,
   comparison: compileComparison,
   like: (expr, compiler) => {
+    const { containsText, lists } = compiler.ctx.dialect;
     const operand = compileExpr(expr.operand, compiler);
-    const pattern = `lower(${compileExpr(expr.pattern, compiler)})`;
+    const pattern = compileExpr(expr.pattern, compiler);
     return infoOf(expr.operand, compiler).multivalued
-      ? anyElement(operand, `contains(lower(${ITEM}), ${pattern})`)
-      : `contains(lower(${operand}), ${pattern})`;
+      ? lists.any(operand, (item) => containsText(item, pattern))
+      : containsText(operand, pattern);
   },
   is: (expr, compiler) => {
+    const { isTrue, isFalse, lists } = compiler.ctx.dialect;
     const operand = compileExpr(expr.operand, compiler);
     const multivalued = infoOf(expr.operand, compiler).multivalued;
-    if (expr.test === 'true') return `(${operand} IS TRUE)`;
-    if (expr.test === 'false') return `(${operand} IS FALSE)`;
+    if (expr.test === 'true') return isTrue(operand);
+    if (expr.test === 'false') return isFalse(operand);
     if (expr.test === 'null')
-      return multivalued ? `(${operand} IS NULL OR len(${operand}) = 0)` : `(${operand} IS NULL)`;
-    return multivalued ? `(len(${operand}) > 0)` : `(${operand} IS NOT NULL)`;
+      return multivalued ? `(${operand} IS NULL OR ${lists.length(operand)} = 0)` : `(${operand} IS NULL)`;
+    return multivalued ? `(${lists.length(operand)} > 0)` : `(${operand} IS NOT NULL)`;
   },
   in_range: (expr, compiler) => {
     const low = compareTo(expr.operand, expr.lowInclusive ? '>=' : '>', expr.low, compiler);
@@ -183,8 +181,10 @@ const HANDLERS: { [K in ExprKind]: Handler<K> } = {
       return `(${expr.items.map((i) => compareTo(expr.operand, '=', i, compiler)).join(' OR ')})`;
     }
     const operand = compileExpr(expr.operand, compiler);
-    const items = expr.items.map((i) => compileExpr(i, compiler)).join(', ');
-    return info.multivalued ? `list_has_any(${operand}, [${items}])` : `(${operand} IN (${items}))`;
+    const items = expr.items.map((i) => compileExpr(i, compiler));
+    return info.multivalued
+      ? compiler.ctx.dialect.lists.hasAny(operand, items)
+      : `(${operand} IN (${items.join(', ')}))`;
   },
   member: (expr, compiler) => compareTo(expr.field, '=', expr.value, compiler),
   call: compileCall,

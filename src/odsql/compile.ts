@@ -1,13 +1,12 @@
-// Analyzed query -> one DuckDB SELECT, its count query, and the output columns.
+// Analyzed query -> one SELECT in the context's dialect, its count query, and the output columns.
 import { ORDINAL_COLUMN, RECORD_ID_COLUMN, type FieldType } from '../catalog/schema.js';
 import { recordIdSql, type QuerySource } from '../catalog/source.js';
-import { quoteIdentifier } from './dialect/duckdb/quoting.js';
 import type { AnalyzedQuery, KeyedExpr } from './analyze.js';
 import type { ExprInfo } from './expr-info.js';
 import { exprKey } from './clause-rules.js';
 import { compileArgs, compileExpr, type ExprCompiler } from './compile-expr.js';
 import { QueryLangError, type Clause } from './errors.js';
-import { unavailable, type CompileContext, type GroupSql } from './dialect/dialect.js';
+import { unavailable, type CompileContext, type Dialect, type GroupSql } from './dialect/dialect.js';
 import { presentValue } from './present.js';
 
 /** An output column: its key, its type and whether it holds a list. */
@@ -38,9 +37,6 @@ export interface Page {
 
 type Context = Omit<CompileContext, 'rowIdentity'>;
 
-/** A record's identity in SQL: its ordinal (see compileOrderBy). */
-const ORDINAL = quoteIdentifier(ORDINAL_COLUMN);
-
 function inClause<T>(clause: Clause, work: () => T): T {
   try {
     return work();
@@ -68,21 +64,16 @@ export function compileGroup(query: AnalyzedQuery, key: KeyedExpr, compiler: Exp
   return spelling(compileArgs(info, compiler), compiler.ctx);
 }
 
-/** Rows of the table, with multivalued group keys unnested one field at a time (a cross product). */
+/** Rows of the table, with multivalued group keys unnested (a cross product). */
 function fromClause(
   source: QuerySource,
   query: AnalyzedQuery,
   where: string,
+  dialect: Dialect,
 ): { from: string; where: string } {
-  const table = quoteIdentifier(source.table);
+  const table = dialect.quoteIdentifier(source.table);
   if (query.unnested.length === 0) return { from: table, where };
-  let from = `(SELECT * FROM ${table}${where})`;
-  query.unnested.forEach((name, i) => {
-    const column = quoteIdentifier(name);
-    const values = `CASE WHEN len(${column}) > 0 THEN ${column} ELSE [NULL] END`;
-    from = `(SELECT * REPLACE (unnest(${values}) AS ${column}) FROM ${from} AS ${quoteIdentifier(`unnested ${i}`)})`;
-  });
-  return { from: `${from} AS ${quoteIdentifier(source.table)}`, where: '' };
+  return dialect.unnest(table, where, query.unnested);
 }
 
 const whereClause = (conditions: readonly string[]): string =>
@@ -92,12 +83,12 @@ const outputType = (info: ExprInfo): OutputColumn['type'] => (info.type === 'nul
 
 const CONSTANTS: ReadonlySet<string> = new Set(['number', 'string', 'boolean', 'null', 'date']);
 
-function limitClause(page: Page): string {
+function limitClause(page: Page, dialect: Dialect): string {
   const limit = page.limit ?? -1;
   if (!Number.isSafeInteger(limit) || limit < -1) throw new RangeError(`invalid limit ${limit}`);
   if (!Number.isSafeInteger(page.offset) || page.offset < 0)
     throw new RangeError(`invalid offset ${page.offset}`);
-  return `${limit >= 0 ? ` LIMIT ${limit}` : ''}${page.offset > 0 ? ` OFFSET ${page.offset}` : ''}`;
+  return dialect.limit(limit >= 0 ? limit : null, page.offset);
 }
 
 /** Compiles an analyzed query over `source`; `filters` are SQL conditions built by the caller from trusted values. */
@@ -113,8 +104,12 @@ export function compileAnalyzed(
     nullGroups = true,
   }: { page: Page; context: Context; withRecordId?: boolean; withGroupCount?: boolean; nullGroups?: boolean },
 ): CompiledQuery {
+  const { dialect } = context;
+  const quoteIdentifier = (name: string) => dialect.quoteIdentifier(name);
+  /** A record's identity in SQL: its ordinal (see compileOrderBy). */
+  const ordinal = quoteIdentifier(ORDINAL_COLUMN);
   const ordinalSets = new Map<string, string>();
-  const rowCtx: CompileContext = { ...context, rowIdentity: ORDINAL, ordinalSets };
+  const rowCtx: CompileContext = { ...context, rowIdentity: ordinal, ordinalSets };
   const rowCompiler: ExprCompiler = { facts: query.facts, ctx: rowCtx, groupKeys: new Map() };
   const conditions = [
     ...filters,
@@ -140,18 +135,17 @@ export function compileAnalyzed(
       groups,
       outer((g) => g.sort),
       quoteIdentifier(source.table),
+      ordinal,
     ),
   );
   if (withRecordId && !query.grouped) {
     outputs.sql.push(`${recordIdSql(source)} AS ${quoteIdentifier(RECORD_ID_COLUMN)}`);
   }
-  if (withGroupCount && query.grouped)
-    outputs.sql.push(`count(*) OVER () AS ${quoteIdentifier(GROUP_COUNT_COLUMN)}`);
   const groupFilters = groups.flatMap((g) => [
     ...(g.filter ? [g.filter] : []),
     ...(nullGroups ? [] : [`${g.group} IS NOT NULL`]),
   ]);
-  const { from, where } = fromClause(source, query, whereClause(conditions));
+  const { from, where } = fromClause(source, query, whereClause(conditions), dialect);
   const [condition] = conditions;
   const loneSearch =
     conditions.length === 1 && groupFilters.length === 0 && query.unnested.length === 0
@@ -160,11 +154,14 @@ export function compileAnalyzed(
   const rowFilter =
     where + (groupFilters.length ? `${where ? ' AND ' : ' WHERE '}${groupFilters.join(' AND ')}` : '');
   const groupBy = groups.length ? ` GROUP BY ${groups.map((g) => g.group).join(', ')}` : '';
-  const sql = `SELECT ${outputs.sql.join(', ')} FROM ${from}${rowFilter}${groupBy}${orderBy}${limitClause(page)}`;
+  const countSql = countQuery(query, from, rowFilter, groupBy, loneSearch, dialect);
+  if (withGroupCount && query.grouped)
+    outputs.sql.push(`${dialect.groupCount(countSql)} AS ${quoteIdentifier(GROUP_COUNT_COLUMN)}`);
+  const sql = `SELECT ${outputs.sql.join(', ')} FROM ${from}${rowFilter}${groupBy}${orderBy}${limitClause(page, dialect)}`;
   return Object.freeze({
     sql,
     params: [],
-    countSql: countQuery(query, from, rowFilter, groupBy, loneSearch),
+    countSql,
     countParams: [],
     columns: outputs.columns,
     grouped: query.grouped,
@@ -182,13 +179,14 @@ function countQuery(
   filters: string,
   groupBy: string,
   loneSearch: string | null,
+  dialect: Dialect,
 ): string {
   if (!query.grouped && loneSearch !== null) {
-    return `SELECT count(DISTINCT "ordinal") AS total_count FROM (${loneSearch}) AS ${quoteIdentifier('ordinals')}("ordinal")`;
+    return `SELECT count(DISTINCT "ordinal") AS total_count FROM (${loneSearch}) AS ${dialect.quoteIdentifier('ordinals')}("ordinal")`;
   }
   if (!query.grouped) return `SELECT count(*) AS total_count FROM ${from}${filters}`;
   if (!groupBy) return 'SELECT 1 AS total_count';
-  return `SELECT count(*) AS total_count FROM (SELECT 1 FROM ${from}${filters}${groupBy}) AS ${quoteIdentifier('groups')}`;
+  return `SELECT count(*) AS total_count FROM (SELECT 1 FROM ${from}${filters}${groupBy}) AS ${dialect.quoteIdentifier('groups')}`;
 }
 
 function compileOutputs(query: AnalyzedQuery, groups: readonly GroupSql[], compiler: ExprCompiler) {
@@ -199,7 +197,7 @@ function compileOutputs(query: AnalyzedQuery, groups: readonly GroupSql[], compi
     const groupIndex = query.groupBy.findIndex((g) => exprKey(g.expr) === exprKey(output.expr));
     const type = groupIndex >= 0 ? groups[groupIndex]!.type : info.type;
     const value = presentValue(compileExpr(output.expr, compiler), type, compiler.ctx);
-    sql.push(`${value} AS ${quoteIdentifier(output.key)}`);
+    sql.push(`${value} AS ${compiler.ctx.dialect.quoteIdentifier(output.key)}`);
     const columnType =
       compiler.ctx.output !== 'json' && type === 'json' ? 'text' : outputType({ ...info, type });
     columns.push(Object.freeze({ key: output.key, type: columnType, multivalued: info.multivalued }));
@@ -223,6 +221,7 @@ function compileOrderBy(
   groups: readonly GroupSql[],
   compiler: ExprCompiler,
   table: string,
+  ordinal: string,
 ): string {
   // A constant sorts nothing, and a bare integer would be read by DuckDB as a column position.
   const keys = query.orderBy
@@ -237,7 +236,7 @@ function compileOrderBy(
   const ties = query.grouped
     ? groups.map((g) => `${g.sort} ASC NULLS LAST`)
     : keys.length
-      ? [`${ORDINAL} ASC`]
+      ? [`${ordinal} ASC`]
       : [];
   const all = [...new Set([...keys, ...ties])];
   return all.length ? ` ORDER BY ${all.join(', ')}` : '';

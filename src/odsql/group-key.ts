@@ -76,7 +76,7 @@ export function compileGroupKey(
     if (group.type === 'json' || group.type === 'geo_point_2d' || group.type === 'geo_shape') {
       throw new QueryLangError(`${text} has no text value to count`);
     }
-    const label = `CAST(${presentValue(group.output, group.type, ctx)} AS VARCHAR)`;
+    const label = dialect.toText(presentValue(group.output, group.type, ctx));
     const inside = (sql: string) => (group.filter ? `CASE WHEN ${group.filter} THEN ${sql} END` : sql);
     return { group: inside(group.group), text: inside(label), fields: fields.map((f) => f.name) };
   } catch (error) {

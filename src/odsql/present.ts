@@ -1,34 +1,8 @@
-// The JSON shape of output values (supplement 2), computed in SQL so DuckDB's own writers can stream it.
-import { presentDate, presentDatetime } from './functions/date.js';
+// The JSON shape of output values (supplement 2), in the spelling of the context's dialect.
 import type { CompileContext } from './dialect/dialect.js';
 import type { ValueType } from './types.js';
 
-type Presenter = (sql: string, ctx: CompileContext) => string;
-
-const asIs: Presenter = (sql) => sql;
-
-/** A GeoJSON geometry text as a Feature (DuckDB JSON type); null stays null. */
-const feature: Presenter = (sql) =>
-  `CASE WHEN ${sql} IS NULL THEN NULL ELSE json_object('type', 'Feature', 'geometry', TRY_CAST(${sql} AS JSON), 'properties', json_object()) END`;
-
-const PRESENTERS = {
-  text: asIs,
-  int: asIs,
-  double: asIs,
-  boolean: asIs,
-  date: (sql) => presentDate(sql),
-  datetime: (sql, ctx) => presentDatetime(sql, ctx.timezone),
-  geo_point_2d: asIs,
-  geo_shape: feature,
-  file: asIs,
-  // Text that is not valid JSON stays text (a JSON string), never null; 'text' keeps it as stored.
-  json_blob: (sql, ctx) =>
-    ctx.output === 'json' ? `coalesce(TRY_CAST(${sql} AS JSON), to_json(${sql}))` : sql,
-  json: asIs,
-  null: asIs,
-} as const satisfies Record<ValueType, Presenter>;
-
 /** SQL of a value in its output shape: JSON shapes for 'json' and 'text', storage types for 'native'. */
 export function presentValue(sql: string, type: ValueType, ctx: CompileContext): string {
-  return ctx.output === 'native' ? sql : PRESENTERS[type](sql, ctx);
+  return ctx.output === 'native' ? sql : ctx.dialect.present[type](sql, ctx);
 }

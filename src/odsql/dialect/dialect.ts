@@ -7,7 +7,7 @@ import type { ArithmeticOp, Call, ComparisonOp } from '../ast.js';
 import { QueryLangError } from '../errors.js';
 import type { Lang } from '../functions/date-names.js';
 import type { Arg, FunctionEntry } from '../functions/registry.js';
-import type { ValueType } from '../types.js';
+import type { DateLikeType, ValueType } from '../types.js';
 
 /**
  * json: each value in the API's JSON shape (JSON documents: the API, json, jsonl, geojson);
@@ -63,6 +63,21 @@ export type FunctionSpelling = (args: readonly CompiledArg[], ctx: CompileContex
 /** A grouping function of group_by (range, geo_cluster). */
 export type GroupingSpelling = (args: readonly CompiledArg[], ctx: CompileContext) => GroupSql;
 
+/** SQL of a value in its output shape (supplement 2), for the json and text outputs. */
+export type Presenter = (sql: string, ctx: CompileContext) => string;
+
+/** Tests on the list of a multivalued field. */
+export interface ListSpelling {
+  /** Whether the list holds `value`. */
+  readonly contains: (list: string, value: string) => string;
+  /** Whether some element satisfies `test`, written over the SQL naming the element. */
+  readonly any: (list: string, test: (item: string) => string) => string;
+  /** Whether the list holds one of `items`. */
+  readonly hasAny: (list: string, items: readonly string[]) => string;
+  /** The number of elements. */
+  readonly length: (list: string) => string;
+}
+
 /** The spelling of one SQL engine, handed to the compiler in its context. */
 export interface Dialect {
   readonly name: string;
@@ -81,6 +96,44 @@ export interface Dialect {
   readonly granule: Readonly<Record<ComparisonOp, (x: string, start: string, end: string) => string>>;
   /** An arithmetic operation over two compiled operands. */
   readonly arithmetic: Readonly<Record<ArithmeticOp, (left: string, right: string) => string>>;
+  /** The literal true or false. */
+  readonly boolean: (value: boolean) => string;
+  /** A number as a double: arithmetic on two integers never overflows mid-query. */
+  readonly toDouble: (sql: string) => string;
+  /** A value as text (facet labels). */
+  readonly toText: (sql: string) => string;
+  /** Null-aware negation: `NOT f = 'x'` keeps the rows where f is null (supplement 5). */
+  readonly not: (sql: string) => string;
+  /** `x IS TRUE` and `x IS FALSE`: never null. */
+  readonly isTrue: (sql: string) => string;
+  readonly isFalse: (sql: string) => string;
+  /** Whether `text` contains `pattern`, case-insensitively (LIKE). */
+  readonly containsText: (text: string, pattern: string) => string;
+  readonly lists: ListSpelling;
+  /**
+   * SQL of a date literal's granule [start, end) as values comparable with a field of
+   * `fieldType` (null: the literal's own type); naive times are local to `timezone`.
+   */
+  readonly dateGranule: (
+    text: string,
+    fieldType: DateLikeType | null,
+    timezone: string,
+  ) => { start: string; end: string };
+  /** Each type's output shape for the json and text outputs (native is the stored value). */
+  readonly present: Readonly<Record<ValueType, Presenter>>;
+  /**
+   * Rows of `table` (quoted) filtered by `where` (' WHERE ...' or ''), with each multivalued
+   * field of `names` unnested (one row per element, a null for an empty list; a cross product).
+   */
+  readonly unnest: (
+    table: string,
+    where: string,
+    names: readonly string[],
+  ) => { from: string; where: string };
+  /** The number of groups on every row of a grouped query; `count` is a query counting them. */
+  readonly groupCount: (count: string) => string;
+  /** The page clause (' LIMIT n OFFSET m'; '' for every row); limit null: no limit. */
+  readonly limit: (limit: number | null, offset: number) => string;
   /** One spelling per scalar, predicate, aggregate or ordering function name. */
   readonly functions: ReadonlyMap<string, FunctionSpelling>;
   /** One spelling per grouping function name. */

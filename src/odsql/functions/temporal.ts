@@ -1,6 +1,5 @@
 // Registry entries of the date and time functions (their DuckDB spelling: dialect/duckdb/date.ts),
-// and the adapters the analyzer and compiler use for date literals.
-import { quoteString } from '../dialect/duckdb/quoting.js';
+// and the type the analyzer gives a date literal.
 import { QueryLangError } from '../errors.js';
 import { ALL_CLAUSES } from '../types.js';
 import { compileDateFormat, compileNow, parseDateLiteral, type DateLikeType } from './date.js';
@@ -12,30 +11,6 @@ export const DATE_PARTS = ['year', 'month', 'day', 'hour', 'minute', 'second'] a
 export function dateLiteralType(text: string, timezone: string): DateLikeType {
   return parseDateLiteral(text, timezone).type;
 }
-
-/**
- * SQL of a date literal's granule [start, end) as values comparable with a field of `fieldType`
- * (DATE for date fields, TIMESTAMPTZ for datetime fields); `null`: the literal's own type.
- */
-export function dateGranule(
-  text: string,
-  fieldType: DateLikeType | null,
-  timezone: string,
-): { start: string; end: string } {
-  const literal = parseDateLiteral(text, timezone);
-  const target = fieldType ?? literal.type;
-  if (target === literal.type) return { start: literal.sql, end: literal.endSql };
-  const convert = target === 'date' ? toDate : toInstant;
-  return { start: convert(literal.sql, timezone), end: convert(literal.endSql, timezone) };
-}
-
-/** A DATE as the instant of its local midnight in the request's time zone. */
-const toInstant = (dateSql: string, timezone: string): string =>
-  `timezone(${quoteString(timezone)}, CAST(${dateSql} AS TIMESTAMP))`;
-
-/** An instant as the local date it falls on, rounded up so that `< end` keeps a partial day. */
-const toDate = (instantSql: string, timezone: string): string =>
-  `CAST(date_trunc('day', timezone(${quoteString(timezone)}, ${instantSql}) + INTERVAL '1 day' - INTERVAL '1 microsecond') AS DATE)`;
 
 /** now()'s named arguments: `days=-1` -> { name: 'days', value: -1 }. */
 export function namedValues(args: readonly Arg[]): { name: string; value: number }[] {

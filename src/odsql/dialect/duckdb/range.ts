@@ -3,9 +3,9 @@
 import type { Expr } from '../../ast.js';
 import { compileDateRangeWidth, presentDate, presentDatetime } from '../../functions/date.js';
 import { rangeSpec, type RangeSpec } from '../../functions/grouping.js';
-import { dateGranule } from '../../functions/temporal.js';
 import { isDateLike } from '../../types.js';
 import type { CompileContext, CompiledArg, GroupingSpelling, GroupSql } from '../dialect.js';
+import { dateGranule } from './date.js';
 import { quoteString } from './quoting.js';
 
 /** A number as text in a group key: `10`, not `10.0`. */

@@ -1,0 +1,17 @@
+// DuckDB's spelling of literals, casts, null-aware logic and text containment.
+import type { Dialect } from '../dialect.js';
+
+type Values = Pick<
+  Dialect,
+  'boolean' | 'toDouble' | 'toText' | 'not' | 'isTrue' | 'isFalse' | 'containsText'
+>;
+
+export const VALUES: Values = Object.freeze({
+  boolean: (value: boolean) => (value ? 'TRUE' : 'FALSE'),
+  toDouble: (sql: string) => `CAST(${sql} AS DOUBLE)`,
+  toText: (sql: string) => `CAST(${sql} AS VARCHAR)`,
+  not: (sql: string) => `(NOT coalesce(${sql}, false))`,
+  isTrue: (sql: string) => `(${sql} IS TRUE)`,
+  isFalse: (sql: string) => `(${sql} IS FALSE)`,
+  containsText: (text: string, pattern: string) => `contains(lower(${text}), lower(${pattern}))`,
+});
