@@ -2,9 +2,11 @@
 import type { Context, Next } from 'koa';
 import { QueryLangError } from '../odsql/errors.js';
 import {
+  CopyUnsupported,
   DataFileMissing,
   DiskFull,
   EngineSaturated,
+  EngineUnavailable,
   QueryDeadlineExceeded,
   QueryInterrupted,
   QueryOutOfMemory,
@@ -75,6 +77,19 @@ const ERROR_TABLE: readonly ErrorRule[] = [
     answer(503, 'ServerBusy', 'The server is busy: retry in a moment.', {
       'Retry-After': String(e.retryAfterSeconds),
     }),
+  ),
+  rule(EngineUnavailable, (e) =>
+    answer(
+      503,
+      'EngineUnavailable',
+      "The server holding this dataset's records does not answer: retry later.",
+      {
+        'Retry-After': String(e.retryAfterSeconds),
+      },
+    ),
+  ),
+  rule(CopyUnsupported, (e) =>
+    answer(400, 'InvalidRESTParameterError', `This dataset cannot be exported as ${e.format}.`),
   ),
   rule(QueryOutOfMemory, () =>
     answer(

@@ -57,6 +57,13 @@ export class EngineUnavailable extends Error {
   }
 }
 
+/** Thrown when the engine cannot write a result in a format (ClickHouse 18.16 writes no Parquet). */
+export class CopyUnsupported extends Error {
+  constructor(readonly format: string) {
+    super(`this dataset's engine cannot write ${format}`);
+  }
+}
+
 /** A value bound to a statement's `$n` parameter. */
 export type SqlParam = null | boolean | number | bigint | string;
 

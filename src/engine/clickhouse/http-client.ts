@@ -29,7 +29,7 @@ export interface ClickHouseOptions {
 }
 
 /** A format ClickHouse writes a whole result in, streamed as it writes. */
-export type ClickHouseFormat = 'CSVWithNames' | 'TSVWithNames' | 'JSONEachRow';
+export type ClickHouseFormat = 'CSVWithNames' | 'TSVWithNames' | 'TSVWithNamesAndTypes' | 'JSONEachRow';
 
 /** Thrown when ClickHouse refused or failed a query: its error code, never its text (it may quote data). */
 export class ClickHouseQueryFailed extends Error {

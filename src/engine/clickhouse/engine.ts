@@ -1,0 +1,252 @@
+// The engine of the datasets whose records live in a ClickHouse server or cluster (issue 29),
+// over the HTTP client (http-client.ts): JSON rows, counts (with the count cache), admission
+// through a waiting line as DuckDB's, exports streamed as chunks read from ClickHouse's
+// TSVWithNamesAndTypes output, and CSV and JSON written from those chunks in DuckDB's bytes
+// (copy-text.ts). ClickHouse 18.16 writes no Parquet: a Parquet copy is refused (CopyUnsupported).
+// A server down or silent is EngineUnavailable. Knows nothing of HTTP routes or ODSQL.
+import { once } from 'node:events';
+import { PassThrough, type Readable } from 'node:stream';
+import { Admission } from '../admission.js';
+import { CountCache, DEFAULT_COUNT_ENTRIES } from '../count-cache.js';
+import {
+  CopyUnsupported,
+  EngineSaturated,
+  QueryInterrupted,
+  type Chunk,
+  type CopyFormat,
+  type CopyFrame,
+  type Engine,
+  type ExportConnection,
+  type JsonValue,
+  type SqlParam,
+} from '../engine.js';
+import { copyEncoder, type CopyEncoder } from './copy-text.js';
+import { ClickHouseClient, type ClickHouseOptions } from './http-client.js';
+import { tsvResult, type TsvResult } from './tsv-rows.js';
+
+export interface ClickHouseEngineOptions extends ClickHouseOptions {
+  /** A folder of the server's own for an export's temporary files. */
+  readonly tempDirectory: string;
+  /** Queries sent to ClickHouse at once (JSON queries; exports apart). Default 8. */
+  readonly connections?: number;
+  /** Most exports streaming at once; one more is refused. Default 32. */
+  readonly exportConnections?: number;
+  /** total_count answers kept by their SQL; 0 keeps none. Default 4,096. */
+  readonly countEntries?: number;
+  /** The longest a caller should wait in line, in ms (src/engine/admission.ts). Default 2 s. */
+  readonly targetWaitMs?: number;
+  readonly maxWaiting?: number;
+}
+
+const DEFAULT_CONNECTIONS = 8;
+const DEFAULT_EXPORT_CONNECTIONS = 32;
+
+/** An export's queries: each a request of its own under the export's signal. */
+class ClickHouseExportConnection implements ExportConnection {
+  constructor(
+    private readonly client: ClickHouseClient,
+    private readonly signal: AbortSignal,
+  ) {}
+
+  readJson(sql: string): Promise<Record<string, JsonValue>[]> {
+    return this.client.queryJson(sql, this.signal);
+  }
+
+  async *chunks(sql: string): AsyncIterable<Chunk> {
+    const stream = await this.client.stream(sql, 'TSVWithNamesAndTypes', this.signal);
+    try {
+      yield* (await tsvResult(stream)).chunks;
+    } finally {
+      // Left before its end (the reader went away): the client kills the query on close.
+      stream.destroy();
+    }
+  }
+}
+
+export class ClickHouseEngine implements Engine {
+  readonly tempDirectory: string;
+  private readonly client: ClickHouseClient;
+  private readonly admission: Admission;
+  private readonly counts: CountCache;
+  private readonly slots: number;
+  private readonly exportSlots: number;
+  private readonly waiting: (() => void)[] = [];
+  private busy = 0;
+  private exporting = 0;
+
+  constructor(options: ClickHouseEngineOptions) {
+    this.tempDirectory = options.tempDirectory;
+    this.client = new ClickHouseClient(options);
+    this.slots = options.connections ?? DEFAULT_CONNECTIONS;
+    this.exportSlots = options.exportConnections ?? DEFAULT_EXPORT_CONNECTIONS;
+    this.counts = new CountCache(options.countEntries ?? DEFAULT_COUNT_ENTRIES);
+    this.admission = new Admission({
+      connections: this.slots,
+      ...(options.targetWaitMs !== undefined ? { targetWaitMs: options.targetWaitMs } : {}),
+      ...(options.maxWaiting !== undefined ? { maxWaiting: options.maxWaiting } : {}),
+    });
+  }
+
+  get idleConnections(): number {
+    return this.slots - this.busy;
+  }
+
+  get runningExports(): number {
+    return this.exporting;
+  }
+
+  get queriesInFlight(): number {
+    return this.busy + this.exporting;
+  }
+
+  get queueLength(): number {
+    return this.waiting.length;
+  }
+
+  admit(): void {
+    const waiting = this.waiting.length;
+    if (!this.admission.admits(waiting)) throw new EngineSaturated(this.admission.retryAfterSeconds(waiting));
+  }
+
+  /** Runs one SELECT as JSON rows; ClickHouse 18.16 binds no parameters, so there must be none. */
+  async queryJson(
+    sql: string,
+    params: readonly SqlParam[] = [],
+    signal?: AbortSignal,
+  ): Promise<Record<string, JsonValue>[]> {
+    if (params.length > 0) throw new Error('internal: ClickHouse queries take no parameters');
+    await this.acquire(signal);
+    const served = this.admission.start();
+    try {
+      return await this.client.queryJson(sql, signal);
+    } finally {
+      served();
+      this.release();
+    }
+  }
+
+  async count(sql: string, signal?: AbortSignal): Promise<number> {
+    return this.counts.count(sql, async () =>
+      Number((await this.queryJson(sql, [], signal))[0]?.total_count ?? 0),
+    );
+  }
+
+  async withExportConnection<T>(
+    work: (connection: ExportConnection) => Promise<T>,
+    signal: AbortSignal,
+  ): Promise<T> {
+    if (signal.aborted) throw new QueryInterrupted();
+    if (this.exporting >= this.exportSlots) throw new EngineSaturated();
+    this.exporting++;
+    try {
+      return await work(new ClickHouseExportConnection(this.client, signal));
+    } finally {
+      this.exporting--;
+    }
+  }
+
+  /**
+   * Streams the rows of `selectSql` written as DuckDB writes `format`, between the frame's head
+   * and tail; settles at the first byte. Parquet is refused before any work (CopyUnsupported).
+   */
+  async copyToStream(
+    selectSql: string,
+    format: CopyFormat,
+    signal: AbortSignal,
+    frame: CopyFrame = {},
+  ): Promise<Readable> {
+    if (format.format === 'parquet') throw new CopyUnsupported('parquet');
+    if (signal.aborted) throw new QueryInterrupted();
+    if (this.exporting >= this.exportSlots) throw new EngineSaturated();
+    this.exporting++;
+    const stop = new AbortController();
+    let stream: Readable | undefined;
+    let result: TsvResult;
+    try {
+      stream = await this.client.stream(
+        selectSql,
+        'TSVWithNamesAndTypes',
+        AbortSignal.any([signal, stop.signal]),
+      );
+      result = await tsvResult(stream);
+    } catch (error) {
+      this.exporting--;
+      stream?.destroy();
+      throw error;
+    }
+    const output = new PassThrough({ highWaterMark: 1 << 20 });
+    output.once('close', () => stop.abort());
+    void this.pump(output, stream, copyEncoder(result.columns, format), result.chunks, frame);
+    return output;
+  }
+
+  /**
+   * Writes a copy's rows into `output` with back-pressure; an error or a reader gone stops it, and
+   * the export's place is freed at the end.
+   */
+  private async pump(
+    output: PassThrough,
+    stream: Readable,
+    encoder: CopyEncoder,
+    chunks: AsyncIterable<Chunk>,
+    frame: CopyFrame,
+  ): Promise<void> {
+    try {
+      output.write(frame.head ?? '');
+      let first = true;
+      for await (const chunk of chunks) {
+        if (!output.write(encoder.rows(chunk, first)))
+          await Promise.race([once(output, 'drain'), once(output, 'close')]);
+        if (output.destroyed) return;
+        first = false;
+      }
+      output.end((first ? encoder.empty() : '') + encoder.end() + (frame.tail ?? ''));
+    } catch (error) {
+      output.destroy(error as Error);
+    } finally {
+      this.exporting--;
+      stream.destroy();
+    }
+  }
+
+  defineView(): Promise<void> {
+    return Promise.reject(new Error('internal: a ClickHouse engine serves tables, not Parquet views'));
+  }
+
+  defineJsonTable(): Promise<void> {
+    return Promise.reject(new Error('internal: a ClickHouse engine serves tables, not JSON tables'));
+  }
+
+  /** Forgets the counts it keeps (a table of ClickHouse is not the portal's to drop). */
+  dropView(): Promise<void> {
+    this.counts.clear();
+    return Promise.resolve();
+  }
+
+  close(): void {
+    this.counts.clear();
+  }
+
+  /** Waits for one of the slots of JSON queries, or EngineSaturated past the longest line. */
+  private async acquire(signal?: AbortSignal): Promise<void> {
+    if (signal?.aborted) throw new QueryInterrupted();
+    if (this.busy < this.slots && this.waiting.length === 0) {
+      this.busy++;
+      return;
+    }
+    if (this.waiting.length >= this.admission.maxWaiting)
+      throw new EngineSaturated(this.admission.retryAfterSeconds(this.waiting.length));
+    await new Promise<void>((resolve) => this.waiting.push(resolve));
+    if (signal?.aborted) {
+      this.release();
+      throw new QueryInterrupted();
+    }
+  }
+
+  /** Hands the slot to the first in line (still counted busy), or frees it. */
+  private release(): void {
+    const next = this.waiting.shift();
+    if (next) next();
+    else this.busy--;
+  }
+}
