@@ -8,6 +8,7 @@ import os from 'node:os';
 import path from 'node:path';
 import type { Readable } from 'node:stream';
 import { ClickHouseEngine } from '../../src/engine/clickhouse/engine.js';
+import { BOOLEAN_TYPE } from '../../src/engine/clickhouse/types.js';
 import { DuckDBEngine } from '../../src/engine/duckdb/engine.js';
 import {
   CopyUnsupported,
@@ -24,7 +25,7 @@ import {
 } from '../helpers/clickhouse-cluster.js';
 import { freePort } from '../helpers/ports.js';
 
-const BOOL = "Enum8('false' = 0, 'true' = 1)";
+const BOOL = BOOLEAN_TYPE;
 
 /** The same rows in a table over both shards of the ClickHouse cluster (made by the admin user). */
 const CLICKHOUSE_FIXTURE = [

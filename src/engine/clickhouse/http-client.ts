@@ -16,6 +16,7 @@ import {
   QueryOutOfMemory,
   type JsonValue,
 } from '../engine.js';
+import { BOOLEAN_TYPE } from './types.js';
 
 export interface ClickHouseOptions {
   /** The HTTP interface, `http://host:port` (no credentials in it). */
@@ -86,7 +87,7 @@ export class ClickHouseClient {
         meta: JsonMeta[];
         data: Record<string, JsonValue>[];
       };
-      return body.data.map((row) => numbersOf(row, body.meta));
+      return body.data.map((row) => valuesOf(row, body.meta));
     } catch (error) {
       if (deadline.aborted && !signal?.aborted) throw new QueryDeadlineExceeded(this.deadlineMs);
       throw error;
@@ -186,13 +187,22 @@ function readText(response: http.IncomingMessage, signal: AbortSignal): Promise<
   });
 }
 
-/** A row with its quoted 64-bit integers made numbers (text past 2^53 stays text: no precision lost). */
-function numbersOf(row: Record<string, JsonValue>, meta: readonly JsonMeta[]): Record<string, JsonValue> {
+/** ClickHouse's types of booleans in results (src/engine/clickhouse/types.ts). */
+const BOOLEANS: ReadonlySet<string> = new Set([BOOLEAN_TYPE, `Nullable(${BOOLEAN_TYPE})`]);
+
+/**
+ * A row with its quoted 64-bit integers made numbers (text past 2^53 stays text: no precision
+ * lost) and its booleans (written `true` or `false`) made booleans.
+ */
+function valuesOf(row: Record<string, JsonValue>, meta: readonly JsonMeta[]): Record<string, JsonValue> {
   for (const { name, type } of meta) {
     const value = row[name];
-    if (typeof value !== 'string' || !QUOTED_INTEGER.test(type)) continue;
-    const number = Number(value);
-    if (Number.isSafeInteger(number)) row[name] = number;
+    if (typeof value !== 'string') continue;
+    if (BOOLEANS.has(type)) row[name] = value === 'true';
+    else if (QUOTED_INTEGER.test(type)) {
+      const number = Number(value);
+      if (Number.isSafeInteger(number)) row[name] = number;
+    }
   }
   return row;
 }

@@ -6,7 +6,7 @@
 // laid out as Arrow's arrays from those values.
 import type { Readable } from 'node:stream';
 import type { CellValue, Chunk, ColumnArrays, Utf8Arrays, Validity } from '../engine.js';
-import { ZERO_DATE_TEXT } from './types.js';
+import { BOOLEAN_TYPE, ZERO_DATE_TEXT } from './types.js';
 
 /** Rows per chunk, as DuckDB's vectors hold. */
 export const CHUNK_ROWS = 2048;
@@ -60,9 +60,6 @@ interface ColumnKind {
   readonly cell: (text: string) => CellValue;
   readonly arrow: ColumnArrays['type'] | null;
 }
-
-/** The type ClickHouse makes of a boolean the compiler writes (its text is `true` or `false`). */
-export const BOOLEAN_TYPE = "Enum8('false' = 0, 'true' = 1)";
 
 /** Each ClickHouse type (without Nullable) -> its cells; the first matching pattern wins. */
 const KINDS: readonly (readonly [RegExp, ColumnKind])[] = [

@@ -39,6 +39,13 @@ export const HIDDEN_COLUMNS = [
 /** How ClickHouse 18.16 writes 1970-01-01, its day 0, as text (an instant at second 0 starts so). */
 export const ZERO_DATE_TEXT = '0000-00-00';
 
+/**
+ * The type of a boolean in a result: ClickHouse's comparisons and UInt8 columns answer 0 or 1,
+ * which a reader cannot tell from numbers (toMonth answers a UInt8 too), so the compiler casts a
+ * boolean it selects to this Enum8, written `true` or `false`, and the engine reads it as one.
+ */
+export const BOOLEAN_TYPE = "Enum8('false' = 0, 'true' = 1)";
+
 /** Whether a field holds a list of texts (the `multivalued` annotation). */
 const multivalued = (field: Field): boolean => field.annotations.multivalued !== undefined;
 
