@@ -5,6 +5,7 @@
 import { readFileSync } from 'node:fs';
 import { Command, CommanderError } from 'commander';
 import { KEY_CREATE_FLAGS, PORTAL_FLAGS, USER_ADD_FLAGS } from './cli/accounts.js';
+import { ATTACH_FLAGS } from './cli/attach.js';
 import { BENCH_FLAGS } from './cli/bench.js';
 import { buildCommand } from './cli/flags.js';
 import { INGEST_FLAGS, SAMPLE_FLAGS } from './cli/ingest.js';
@@ -28,6 +29,12 @@ const COMMANDS: readonly Command[] = [
     args: { '<file>': 'a file, or an http:// or https:// URL' },
     flags: INGEST_FLAGS,
     action: onPortal(true, async (flags, [file]) => (await import('./ingest/command.js')).main(flags, file!)),
+  }),
+  buildCommand({
+    name: 'attach',
+    summary: 'add a dataset whose records live in a ClickHouse table (or a Distributed table over shards)',
+    flags: ATTACH_FLAGS,
+    action: onPortal(false, async (flags) => (await import('./cli/attach-command.js')).main(flags)),
   }),
   group('keys', 'API keys', [
     buildCommand({

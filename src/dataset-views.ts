@@ -47,6 +47,8 @@ export async function definePortalViews(
 
 /** Pins the dataset's files and defines its views over the pins: the dataset as served. */
 async function defineDataset(engine: Engine, folder: ProcessFolder, dataset: Dataset): Promise<Dataset> {
+  // Attached to ClickHouse: its table is served as it is, with nothing to pin or define here.
+  if (dataset.file.engine) return dataset;
   const parquetPath = await folder.pin(dataset.parquetPath);
   const searchIndexPath = dataset.searchIndexPath && (await folder.pin(dataset.searchIndexPath));
   const served = { ...dataset, parquetPath, searchIndexPath };

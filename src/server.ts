@@ -3,8 +3,10 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import { DEFAULT_CONNECTIONS, DEFAULT_EXPORT_CONNECTIONS, DuckDBEngine } from './engine/duckdb/engine.js';
-import type { Engine } from './engine/engine.js';
-import { loadPortal, type Portal } from './catalog/portal.js';
+import { EngineUnavailable, type Engine } from './engine/engine.js';
+import { ClickHouseEngine } from './engine/clickhouse/engine.js';
+import { readClickHouseServers } from './catalog/clickhouse-servers.js';
+import { loadPortal, type Dataset, type Portal } from './catalog/portal.js';
 import { createApp, UNKNOWN_HOST_LABEL, unknownHostApp } from './api/app.js';
 import { answerClientError, MAX_HEADER_BYTES } from './api/request-guards.js';
 import type { Guard, Services } from './api/services.js';
@@ -168,6 +170,7 @@ async function openPortal(
 ): Promise<OpenPortal> {
   let portal = await definePortalViews(engine, folder, await loadPortal(portalDir, viewPrefix), null, log);
   let catalog = await defineCatalog(engine, portal);
+  let attached = await clickHouseEngines(portalDir, engine.tempDirectory, log);
   const secret = portalSecret(portalDir);
   const store = options.quotaStore ?? null;
   let limits = guardLimits(portal, store, secret);
@@ -192,6 +195,7 @@ async function openPortal(
   const metrics = allMetrics.portal(label, () => portal);
   const services: Services = {
     engine,
+    engineOf: (dataset) => engineOf(dataset, engine, attached),
     portal: () => portal,
     catalog: () => catalog,
     log,
@@ -211,6 +215,8 @@ async function openPortal(
     reload: async () => {
       portal = await definePortalViews(engine, folder, await loadPortal(portalDir, viewPrefix), portal, log);
       catalog = await defineCatalog(engine, portal);
+      for (const remote of attached.values()) remote.close();
+      attached = await clickHouseEngines(portalDir, engine.tempDirectory, log);
       versions = await portalVersions(portal);
       responses.retain(({ scope, version }) => {
         const current = scope === null ? versions.catalog : versions.datasets.get(scope);
@@ -221,6 +227,36 @@ async function openPortal(
       return portal;
     },
   };
+}
+
+/**
+ * The engines of a portal's datasets attached to ClickHouse: one per server its clickhouse.json
+ * holds the credentials of (a file that does not read is logged, its datasets answer 503).
+ */
+async function clickHouseEngines(
+  portalDir: string,
+  tempDirectory: string,
+  log: Logger,
+): Promise<ReadonlyMap<string, Engine>> {
+  const servers = await readClickHouseServers(portalDir).catch((error: unknown) => {
+    log.warn(`portal: ${(error as Error).message}`);
+    return new Map<string, never>();
+  });
+  return new Map(
+    [...servers].map(([url, credentials]) => [
+      url,
+      new ClickHouseEngine({ url, ...credentials, tempDirectory }),
+    ]),
+  );
+}
+
+/** The engine of a dataset: DuckDB's, or its ClickHouse server's (unavailable without credentials). */
+function engineOf(dataset: Dataset, engine: Engine, attached: ReadonlyMap<string, Engine>): Engine {
+  const server = dataset.file.engine;
+  if (!server) return engine;
+  const remote = attached.get(server.url);
+  if (!remote) throw new EngineUnavailable();
+  return remote;
 }
 
 /**

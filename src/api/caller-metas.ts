@@ -25,6 +25,6 @@ export async function callerMetas(services: Services, ctx: Context, dataset: Dat
     return { ...base, recordsCount: dataset.file.computed.records_count, allRows: true };
   }
   const compiled = compileQuery(querySource(dataset, access), { select: 'count(*) as n' });
-  const [row] = await services.engine.queryJson(compiled.sql, [], signalOf(ctx));
+  const [row] = await services.engineOf(dataset).queryJson(compiled.sql, [], signalOf(ctx));
   return { ...base, recordsCount: Number(row?.n ?? 0), allRows: false };
 }

@@ -17,7 +17,10 @@ import type { PortalMetrics } from './metrics.js';
 import type { Logger } from '../log.js';
 
 export interface Services {
+  /** The engine of the catalog and of the datasets in Parquet files. */
   readonly engine: Engine;
+  /** The engine a dataset's records are queried on: `engine`, or its ClickHouse server's. */
+  engineOf(dataset: Dataset): Engine;
   /** The portal as last loaded (a reload swaps it whole). */
   portal(): Portal;
   /** The catalog as a queryable table of datasets, rebuilt with the portal. */
@@ -75,14 +78,18 @@ export function requireDataSource(
   services: Services,
   ctx: Context,
   id: string,
-): { dataset: Dataset; source: QuerySource } {
+): { dataset: Dataset; source: QuerySource; engine: Engine } {
   const dataset = requireDataset(services, id);
   const access = accessOf(ctx, dataset);
   if (!access.dataVisible) {
     throw new ApiError(403, 'ForbiddenAccess', `You do not have access to the data of dataset ${id}.`);
   }
   const idKey = needsOpaqueIds(dataset, access) ? recordIdKey(services.guard.secret, dataset, access) : null;
-  return { dataset, source: querySource(dataset, { ...access, recordIdKey: idKey }) };
+  return {
+    dataset,
+    source: querySource(dataset, { ...access, recordIdKey: idKey }),
+    engine: services.engineOf(dataset),
+  };
 }
 
 /**

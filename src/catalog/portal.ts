@@ -15,6 +15,7 @@ export interface Dataset {
   /** The name of its view in the engine: the id, after the portal's view prefix. */
   readonly view: string;
   readonly dir: string;
+  /** Its data.parquet (absent for a dataset attached to ClickHouse: see `file.engine`). */
   readonly parquetPath: string;
   /** Present when the dataset has a full-text index beside its data. */
   readonly searchIndexPath: string | null;
@@ -95,7 +96,8 @@ async function loadDataset(dir: string, viewPrefix: string, problems: string[]):
   const file = await readJson(path.join(dir, 'dataset.json'), datasetFileSchema, problems);
   if (!file) return null;
   const parquetPath = path.join(dir, 'data.parquet');
-  if (!(await isFile(parquetPath))) {
+  // An attached dataset's records are in a ClickHouse table (file.engine), not in a file here.
+  if (!file.engine && !(await isFile(parquetPath))) {
     problems.push(`${parquetPath}: missing`);
     return null;
   }
@@ -108,7 +110,7 @@ async function loadDataset(dir: string, viewPrefix: string, problems: string[]):
     view: viewPrefix + id,
     dir,
     parquetPath,
-    searchIndexPath: (await isFile(searchPath)) ? searchPath : null,
+    searchIndexPath: !file.engine && (await isFile(searchPath)) ? searchPath : null,
     file,
     attachments: await listAttachments(path.join(dir, 'attachments')),
     rowFilters,

@@ -116,9 +116,53 @@ export const audienceSchema = z
   .strict();
 export type Audience = z.output<typeof audienceSchema>;
 
+/** A ClickHouse table name, optionally after its database: letters, digits and _. */
+export const CLICKHOUSE_TABLE = /^[A-Za-z_][A-Za-z0-9_]*(?:\.[A-Za-z_][A-Za-z0-9_]*)?$/;
+
+/** An HTTP(S) address without credentials, path, query or fragment: `http://host:port`. */
+const serverUrl = z
+  .string()
+  .url()
+  .refine((text) => {
+    const url = new URL(text);
+    return (
+      ['http:', 'https:'].includes(url.protocol) &&
+      url.username === '' &&
+      url.password === '' &&
+      url.pathname === '/' &&
+      url.search === '' &&
+      url.hash === '' &&
+      !text.endsWith('/')
+    );
+  }, 'an http(s)://host:port address without credentials or path');
+
+/**
+ * Where the records of a dataset live when not in its data.parquet (`duckportal attach`): a
+ * ClickHouse table (or a Distributed table over shards) on the server at `url`, whose credentials
+ * are in the portal folder's clickhouse.json, never here.
+ */
+export const datasetEngineSchema = z
+  .object({
+    kind: z.literal('clickhouse'),
+    url: serverUrl,
+    table: z.string().regex(CLICKHOUSE_TABLE, 'a table name, optionally database.table'),
+  })
+  .strict();
+export type DatasetEngine = z.infer<typeof datasetEngineSchema>;
+
+/** clickhouse.json in a portal folder (readable by its owner only): the credentials of each server. */
+export const clickHouseServersSchema = z
+  .object({
+    servers: z.array(z.object({ url: serverUrl, user: z.string().min(1), password: z.string() }).strict()),
+  })
+  .strict();
+export type ClickHouseServers = z.infer<typeof clickHouseServersSchema>;
+
 export const datasetFileSchema = z
   .object({
     dataset_uid: z.string().min(1),
+    /** Absent: the records are in data.parquet beside dataset.json. */
+    engine: datasetEngineSchema.optional(),
     visibility: visibilitySchema,
     /** Who sees what: the first audience naming the caller applies (see README, access control). */
     access: z.array(audienceSchema).default([]),

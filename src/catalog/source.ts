@@ -63,7 +63,8 @@ function rowFilterOf(dataset: Dataset, text: string | null): Expr | null {
  */
 export function querySource(dataset: Dataset, view?: SourceView): QuerySource {
   return {
-    table: dataset.view,
+    // Attached to ClickHouse: its table there (single server or Distributed), not a view here.
+    table: dataset.file.engine?.table ?? dataset.view,
     // A field named like the virtual column shadows it: such a dataset is searched by scanning.
     searchTable:
       dataset.searchIndexPath && !dataset.file.fields.some((f) => f.name === FILE_ROW_NUMBER)

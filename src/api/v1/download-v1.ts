@@ -22,7 +22,7 @@ export const v1DownloadParams = v1RecordsParams.extend({
 export function v1DownloadRoutes(router: Router, services: Services): void {
   router.get('/records/1.0/download', async (ctx) => {
     const params = parseParams(v1DownloadParams, ctx.query);
-    const { dataset, source } = requireDataSource(services, ctx, datasetParam(params));
+    const { dataset, source, engine } = requireDataSource(services, ctx, datasetParam(params));
     const format = params.format!;
     const writer = DOWNLOAD_FORMATS[format];
     const query = v1QueryParams(source, params, facetParamsOf(ctx.query));
@@ -34,15 +34,10 @@ export function v1DownloadRoutes(router: Router, services: Services): void {
     });
     const file = { name: dataset.id, extension: format, contentType: writer.contentType, compressed: false };
     await sendExport(ctx, services, file, () =>
-      services.engine.copyToStream(
-        `SELECT ${select} FROM (${compiled.sql})`,
-        writer.copyFormat,
-        signalOf(ctx),
-        {
-          head: writer.prefix,
-          tail: writer.suffix,
-        },
-      ),
+      engine.copyToStream(`SELECT ${select} FROM (${compiled.sql})`, writer.copyFormat, signalOf(ctx), {
+        head: writer.prefix,
+        tail: writer.suffix,
+      }),
     );
   });
 }

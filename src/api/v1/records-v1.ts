@@ -56,19 +56,12 @@ function echo(id: string, params: V1RecordsParams, facets: FacetParams): Record<
 
 async function search(ctx: Context, services: Services): Promise<void> {
   const params = parseParams(v1RecordsParams, ctx.query);
-  const { dataset, source } = requireDataSource(services, ctx, datasetParam(params));
+  const { dataset, source, engine } = requireDataSource(services, ctx, datasetParam(params));
   const facets = facetParamsOf(ctx.query);
   const query = v1QueryParams(source, params, facets);
   const page = v1Page(params);
   const compiled = compileQuery(source, { ...query, ...page, withRecordId: true });
-  const { nhits, rows, groups } = await runV1Search(
-    services.engine,
-    source,
-    compiled,
-    params,
-    facets,
-    signalOf(ctx),
-  );
+  const { nhits, rows, groups } = await runV1Search(engine, source, compiled, params, facets, signalOf(ctx));
   const timestamp = dataset.file.computed.data_processed;
   ctx.body = {
     nhits,
@@ -84,10 +77,10 @@ export function v1RecordsRoutes(router: Router, services: Services): void {
 
   router.get('/datasets/1.0/:dataset_id/records/:record_id', async (ctx) => {
     const params = parseParams(v1RecordParams, ctx.query);
-    const { dataset, source } = requireDataSource(services, ctx, ctx.params.dataset_id!);
+    const { dataset, source, engine } = requireDataSource(services, ctx, ctx.params.dataset_id!);
     const recordId = ctx.params.record_id!;
     const { row, columns } = await lookupRecord(
-      services.engine,
+      engine,
       source,
       recordId,
       {

@@ -5,6 +5,7 @@ import type { Context } from 'koa';
 import type Router from '@koa/router';
 import { z } from 'zod';
 import type { QuerySource } from '../../catalog/source.js';
+import type { Engine } from '../../engine/engine.js';
 import {
   catalogDocumentFormat,
   catalogExporterOf,
@@ -78,7 +79,7 @@ export const catalogExportParams = exportParams.extend({
 /** The export's context: the compiled query checked against the format's needs. */
 async function exportContext(
   ctx: Context,
-  services: Services,
+  engine: Engine,
   exporter: Exporter,
   source: QuerySource,
   name: string,
@@ -107,7 +108,7 @@ async function exportContext(
   const signal = signalOf(ctx);
   if (exporter.maxRows !== undefined) {
     // The records API's total (kept by the count cache), cut as the page cuts it.
-    const total = await services.engine.count(compiled.countSql, signal);
+    const total = await engine.count(compiled.countSql, signal);
     const rest = Math.max(0, total - params.offset);
     const rows = params.limit >= 0 ? Math.min(rest, params.limit) : rest;
     if (rows > exporter.maxRows) {
@@ -119,7 +120,7 @@ async function exportContext(
     }
   }
   return {
-    engine: services.engine,
+    engine,
     name,
     baseUrl: apiBase(ctx),
     sql: compiled.sql,
@@ -149,11 +150,11 @@ function unknownFormat(format: string): ApiError {
 /** Mounts the dataset and catalog export operations. */
 export function exportRoutes(router: Router, services: Services): void {
   router.get('/catalog/datasets/:dataset_id/exports/:format', async (ctx) => {
-    const { dataset, source } = requireDataSource(services, ctx, ctx.params.dataset_id!);
+    const { dataset, source, engine } = requireDataSource(services, ctx, ctx.params.dataset_id!);
     const exporter = exporterOf(ctx.params.format!);
     if (!exporter) throw unknownFormat(ctx.params.format!);
     const params = parseParams(isV20(ctx) ? v20ExportParams : exportParams, ctx.query);
-    const context = await exportContext(ctx, services, exporter, source, dataset.id, params);
+    const context = await exportContext(ctx, engine, exporter, source, dataset.id, params);
     const file = { name: dataset.id, ...exporter, compressed: params.compressed };
     await sendExport(ctx, services, file, () => exporter.write(context));
   });
@@ -164,7 +165,7 @@ export function exportRoutes(router: Router, services: Services): void {
     const source = services.catalog();
     const tabular = catalogExporterOf(format);
     if (tabular) {
-      const context = await exportContext(ctx, services, tabular, source, 'catalog', params);
+      const context = await exportContext(ctx, services.engine, tabular, source, 'catalog', params);
       const file = { name: 'catalog', ...tabular, compressed: params.compressed };
       await sendExport(ctx, services, file, () => tabular.write(context));
       return;

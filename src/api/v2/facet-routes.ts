@@ -3,6 +3,7 @@ import type Router from '@koa/router';
 import type { RouterContext } from '@koa/router';
 import { z } from 'zod';
 import type { QuerySource } from '../../catalog/source.js';
+import type { Engine } from '../../engine/engine.js';
 import { enumerateFacets } from '../../facets/enumerate.js';
 import { facetSelection } from '../../facets/facet-selection.js';
 import { whereConditions } from '../../odsql/index.js';
@@ -20,10 +21,10 @@ export const facetParams = z.object({
   include_links: boolean('include_links', false),
 });
 
-async function answer(ctx: RouterContext, services: Services, source: QuerySource, self: string) {
+async function answer(ctx: RouterContext, engine: Engine, source: QuerySource, self: string) {
   const params = parseParams(facetParams, ctx.query);
   const facets = await enumerateFacets(
-    services.engine,
+    engine,
     source,
     {
       ...facetSelection(params),
@@ -39,16 +40,16 @@ async function answer(ctx: RouterContext, services: Services, source: QuerySourc
 /** Mounts the facet operations. */
 export function facetRoutes(router: Router, services: Services): void {
   router.get('/catalog/datasets/:dataset_id/facets', async (ctx) => {
-    const { dataset, source } = requireDataSource(services, ctx, ctx.params.dataset_id!);
+    const { dataset, source, engine } = requireDataSource(services, ctx, ctx.params.dataset_id!);
     await answer(
       ctx,
-      services,
+      engine,
       source,
       `${apiBase(ctx)}/catalog/datasets/${encodeURIComponent(dataset.id)}/facets`,
     );
   });
 
   router.get('/catalog/facets', async (ctx) => {
-    await answer(ctx, services, services.catalog(), `${apiBase(ctx)}/catalog/facets`);
+    await answer(ctx, services.engine, services.catalog(), `${apiBase(ctx)}/catalog/facets`);
   });
 }

@@ -27,9 +27,9 @@ export const recordParams = z.object({
 export function recordsRoutes(router: Router, services: Services): void {
   router.get('/catalog/datasets/:dataset_id/records', async (ctx) => {
     const params = parseParams(recordsParams, ctx.query);
-    const { dataset, source } = requireDataSource(services, ctx, ctx.params.dataset_id!);
+    const { dataset, source, engine } = requireDataSource(services, ctx, ctx.params.dataset_id!);
     const self = `${apiBase(ctx)}/catalog/datasets/${encodeURIComponent(dataset.id)}`;
-    const page = await runPagedQuery(services.engine, source, params, signalOf(ctx), {
+    const page = await runPagedQuery(engine, source, params, signalOf(ctx), {
       withRecordId: params.include_links,
       ...generationQueryParams(ctx),
     });
@@ -57,10 +57,10 @@ export function recordsRoutes(router: Router, services: Services): void {
 
   router.get('/catalog/datasets/:dataset_id/records/:record_id', async (ctx) => {
     const params = parseParams(recordParams, ctx.query);
-    const { source } = requireDataSource(services, ctx, ctx.params.dataset_id!);
+    const { source, engine } = requireDataSource(services, ctx, ctx.params.dataset_id!);
     const recordId = ctx.params.record_id!;
     const { row } = await lookupRecord(
-      services.engine,
+      engine,
       source,
       recordId,
       {

@@ -94,6 +94,12 @@ export class ClickHouseClient {
     }
   }
 
+  /** Runs one statement that answers no rows (the DDL of `duckportal attach`); its answer's text. */
+  async execute(sql: string): Promise<string> {
+    const signal = AbortSignal.timeout(this.deadlineMs);
+    return readText(await this.send(sql, signal), signal);
+  }
+
   /**
    * Streams the whole result of `sql` as ClickHouse writes it in `format`; settles once the
    * answer's status is known, so that errors until then are answers. The query is killed when the
