@@ -73,7 +73,8 @@ function fromClause(
 ): { from: string; where: string } {
   const table = dialect.quoteIdentifier(source.table);
   if (query.unnested.length === 0) return { from: table, where };
-  return dialect.unnest(table, where, query.unnested);
+  const columns = [...source.fields.map((f) => f.name), RECORD_ID_COLUMN, ORDINAL_COLUMN];
+  return dialect.unnest(table, where, query.unnested, columns);
 }
 
 const whereClause = (conditions: readonly string[]): string =>
@@ -235,7 +236,7 @@ function compileOrderBy(
     });
   const ties = query.grouped
     ? groups.map((g) => `${g.sort} ASC NULLS LAST`)
-    : keys.length
+    : keys.length || !compiler.ctx.dialect.storageOrder
       ? [`${ordinal} ASC`]
       : [];
   const all = [...new Set([...keys, ...ties])];

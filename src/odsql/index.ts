@@ -1,7 +1,6 @@
 // The ODSQL compiler's surface: request parameters in, one DuckDB SELECT (and its count) out.
 import { recordIdSql, type QuerySource } from '../catalog/source.js';
 import { duckdbDialect } from './dialect/duckdb/dialect.js';
-import { quoteString } from './dialect/duckdb/quoting.js';
 import type { Expr } from './ast.js';
 import { analyzeQuery, type ClauseCondition, type ParsedItems } from './analyze.js';
 import { compileAnalyzed, type CompiledQuery } from './compile.js';
@@ -108,7 +107,7 @@ export function compileQuery(
   const analyzed = analyzeQuery(source.fields, parsed, timezone, dialect);
   checkHolisticCost(analyzed, source.rows ?? 0, source.distinctCounts ?? new Map());
   const recordFilter =
-    params.recordId === undefined ? [] : [`${recordIdSql(source)} = ${quoteString(params.recordId)}`];
+    params.recordId === undefined ? [] : [`${recordIdSql(source)} = ${dialect.quoteString(params.recordId)}`];
   return compileAnalyzed(source, analyzed, recordFilter, {
     page: { limit: params.limit ?? null, offset: params.offset ?? 0 },
     withRecordId: params.withRecordId ?? false,

@@ -64,9 +64,12 @@ const ROWS_SQL = `
     ('r6', 'alphabet', 25, 10.25, true, DATE '2020-01-01', TIMESTAMPTZ '2020-01-01 00:00:00+00', {'lon': 2.29, 'lat': 48.86}, NULL, ['green', 'red'], '"str"', 2020)
   ) AS v(_recordid, name, n, x, ok, d, t, p, s, tags, j, year)`;
 
-const CAST_SQL = `SELECT _recordid::VARCHAR AS _recordid, name::VARCHAR AS name, n::BIGINT AS n, x::DOUBLE AS x,
+/** The rows in storage types; `tags` is the SQL of the list column. */
+const castSql = (
+  tags: string,
+): string => `SELECT _recordid::VARCHAR AS _recordid, name::VARCHAR AS name, n::BIGINT AS n, x::DOUBLE AS x,
   ok::BOOLEAN AS ok, d::DATE AS d, t::TIMESTAMPTZ AS t, p::STRUCT(lon DOUBLE, lat DOUBLE) AS p, s::VARCHAR AS s,
-  tags::VARCHAR[] AS tags, j::VARCHAR AS j, year::BIGINT AS year FROM (${ROWS_SQL})`;
+  ${tags}::VARCHAR[] AS tags, j::VARCHAR AS j, year::BIGINT AS year FROM (${ROWS_SQL})`;
 
 /** The fixture: a temp dir with things.parquet and a DuckDBEngine with the `things` view over it. */
 export interface Fixture {
@@ -79,13 +82,18 @@ export interface Fixture {
   close(): Promise<void>;
 }
 
-/** Builds the Parquet file with a plain DuckDB instance, then opens a locked-down DuckDBEngine over it. */
-export async function openFixture(): Promise<Fixture> {
+/**
+ * Builds the Parquet file with a plain DuckDB instance, then opens a locked-down DuckDBEngine over
+ * it. `asIngested`: r3's empty list is null, as ingest stores lists (never empty), as ClickHouse
+ * holds them (an empty array is its null).
+ */
+export async function openFixture({ asIngested = false } = {}): Promise<Fixture> {
   const dir = await mkdtemp(path.join(os.tmpdir(), 'duckportal-odsql-'));
   const file = path.join(dir, 'things.parquet');
   const instance = await DuckDBInstance.create(':memory:');
   const connection = await instance.connect();
-  await connection.run(`COPY (${CAST_SQL}) TO '${file}' (FORMAT parquet)`);
+  const tags = asIngested ? 'CASE WHEN len(tags) > 0 THEN tags END' : 'tags';
+  await connection.run(`COPY (${castSql(tags)}) TO '${file}' (FORMAT parquet)`);
   connection.closeSync();
   instance.closeSync();
   const engine = await DuckDBEngine.open({

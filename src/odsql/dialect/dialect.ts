@@ -123,15 +123,22 @@ export interface Dialect {
   readonly present: Readonly<Record<ValueType, Presenter>>;
   /**
    * Rows of `table` (quoted) filtered by `where` (' WHERE ...' or ''), with each multivalued
-   * field of `names` unnested (one row per element, a null for an empty list; a cross product).
+   * field of `names` unnested (one row per element, a null for an empty list; a cross product);
+   * `columns` are every column of the table.
    */
   readonly unnest: (
     table: string,
     where: string,
     names: readonly string[],
+    columns: readonly string[],
   ) => { from: string; where: string };
   /** The number of groups on every row of a grouped query; `count` is a query counting them. */
   readonly groupCount: (count: string) => string;
+  /**
+   * Whether the engine reads rows in storage order without ORDER BY (DuckDB over one Parquet
+   * file); otherwise ungrouped rows are ordered by their ordinal, so that pages never overlap.
+   */
+  readonly storageOrder: boolean;
   /** The page clause (' LIMIT n OFFSET m'; '' for every row); limit null: no limit. */
   readonly limit: (limit: number | null, offset: number) => string;
   /** One spelling per scalar, predicate, aggregate or ordering function name. */

@@ -22,7 +22,23 @@ export interface DateLiteral {
   type: DateLikeType;
   granularity: DateGranularity;
   endSql: string;
+  /** The granule as read, for dialects other than DuckDB's to write. */
+  reading: DateReading;
 }
+
+/**
+ * A date granule: its first day and the next granule's ('YYYY-MM-DD'); a datetime granule: the
+ * wall clock time of its start ('YYYY-MM-DD HH:MM:SS[.ffffff]'), its offset ('+HH:MM', null:
+ * local to the request's time zone) and its length.
+ */
+export type DateReading =
+  | { readonly kind: 'date'; readonly start: string; readonly end: string }
+  | {
+      readonly kind: 'datetime';
+      readonly wall: string;
+      readonly offset: string | null;
+      readonly micros: number;
+    };
 
 /** year[-month[-day[Thour[:minute[:second[.fraction]]][offset]]]], with `/` or `-` between the date's parts. */
 const LITERAL =
@@ -95,7 +111,7 @@ function datetimeLiteral(
   granularity: DateGranularity,
   offset: string | null,
   timezone: string,
-): { sql: string; endSql: string } {
+): { sql: string; endSql: string; reading: DateReading } {
   const { year, month, day, hour, minute, second, fraction } = parts;
   const wall = `${dateText(year, month, day)} ${pad(hour)}:${pad(minute)}:${pad(second)}${fraction ? `.${fraction}` : ''}`;
   const sql =
@@ -107,7 +123,11 @@ function datetimeLiteral(
     granularity === 'millisecond'
       ? 10 ** (6 - fraction.length)
       : GRANULE_MICROS[granularity as keyof typeof GRANULE_MICROS];
-  return { sql, endSql: `(${sql} + to_microseconds(${micros}))` };
+  return {
+    sql,
+    endSql: `(${sql} + to_microseconds(${micros}))`,
+    reading: { kind: 'datetime', wall, offset, micros },
+  };
 }
 
 /**
@@ -135,11 +155,13 @@ export function parseDateLiteral(text: string, timezone: string): DateLiteral {
   const granularity = granularityOf(groups);
   if (groups.hour === undefined) {
     const start = dateText(parts.year, parts.month, parts.day);
+    const end = granuleEnd(parts, granularity);
     return {
       sql: `DATE '${start}'`,
-      endSql: `DATE '${granuleEnd(parts, granularity)}'`,
+      endSql: `DATE '${end}'`,
       type: 'date',
       granularity,
+      reading: { kind: 'date', start, end },
     };
   }
   return { ...datetimeLiteral(parts, granularity, offset, timezone), type: 'datetime', granularity };

@@ -8,7 +8,7 @@ export { compileNow } from './date-now.js';
 export { compileDateFormat } from './date-format.js';
 export { compileDateRangeWidth } from './date-range.js';
 export { LANGS, type Lang } from './date-names.js';
-export type { DateGranularity, DateLiteral } from './date-literal.js';
+export type { DateGranularity, DateLiteral, DateReading } from './date-literal.js';
 export type { DateLikeType } from '../types.js';
 
 /** The components date parts extract. */

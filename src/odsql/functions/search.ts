@@ -41,7 +41,7 @@ function termsOf(text: string, mode: SearchMode): Term[] {
 }
 
 /** The fields a search reads: the text fields for `*`, else the named ones. */
-function fieldsOf(source: SpelledSource, names: readonly string[] | '*'): Field[] {
+export function fieldsOf(source: SpelledSource, names: readonly string[] | '*'): Field[] {
   if (names === '*') return source.fields.filter((f) => f.type === 'text');
   return names.map((name) => {
     const field = source.fields.find((f) => f.name === name);

@@ -26,6 +26,7 @@ export const duckdbDialect: Dialect = Object.freeze({
   dateGranule,
   present: PRESENTERS,
   unnest,
+  storageOrder: true,
   // One aggregation gives a page of groups and their number.
   groupCount: () => 'count(*) OVER ()',
   limit: (limit: number | null, offset: number) =>
