@@ -1,0 +1,47 @@
+// The ClickHouse dialect (ClickHouse 18.16): what the compiler writes for a dataset held in a
+// ClickHouse table (one column per field, plus `_recordid` and `_ordinal`), spelling only what
+// ClickHouse answers exactly as DuckDB does. Not spelled, so refused with a 400 at analysis: the
+// geo functions and geo_cluster (no exact equal of DuckDB's spherical geometry), search() and
+// suggest() (no full-text index: DuckDB's fuzzy token match has no equal), now(), date_format(),
+// json_format() (no JSON validation), random() (another hash).
+import type { Dialect, GroupingSpelling } from '../dialect.js';
+import { COMPARISON_SQL, GRANULE_SQL } from '../duckdb/operators.js';
+import { AGGREGATES } from './aggregates.js';
+import { DATES, dateGranule } from './date.js';
+import { LISTS, unnest } from './lists.js';
+import { PRESENTERS } from './present.js';
+import { quoteIdentifier, quoteString } from './quoting.js';
+import { range } from './range.js';
+import { TEXT } from './text.js';
+import { VALUES } from './values.js';
+
+/**
+ * The LIMIT of every row: an OFFSET needs a LIMIT in ClickHouse 18.16, and one near 2^64 or 2^63
+ * overflows with the offset added (an error, or garbage read past the rows); 2^53 - 1 is safe.
+ */
+const ALL_ROWS = String(Number.MAX_SAFE_INTEGER);
+
+export const clickhouseDialect: Dialect = Object.freeze({
+  name: 'clickhouse',
+  label: 'ClickHouse',
+  quoteIdentifier,
+  quoteString,
+  // Comparisons and granule tests are standard SQL, written as DuckDB's.
+  comparison: COMPARISON_SQL,
+  granule: GRANULE_SQL,
+  ...VALUES,
+  lists: LISTS,
+  dateGranule,
+  present: PRESENTERS,
+  unnest,
+  // Shards answer in any order.
+  storageOrder: false,
+  // No window functions in 18.16: the number of groups is a scalar subquery, run once.
+  groupCount: (count: string) => `(${count})`,
+  limit: (limit: number | null, offset: number) =>
+    limit === null && offset === 0
+      ? ''
+      : ` LIMIT ${limit ?? ALL_ROWS}${offset > 0 ? ` OFFSET ${offset}` : ''}`,
+  functions: new Map([...TEXT, ...DATES, ...AGGREGATES]),
+  groupings: new Map<string, GroupingSpelling>([['range', range]]),
+});

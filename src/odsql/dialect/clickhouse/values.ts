@@ -1,0 +1,27 @@
+// ClickHouse's spelling of literals, casts, operators, null-aware logic and text containment.
+// ClickHouse 18.16 has no boolean type: comparisons answer UInt8 0 or 1.
+import type { ArithmeticOp } from '../../ast.js';
+import type { Dialect } from '../dialect.js';
+
+type Values = Pick<
+  Dialect,
+  'arithmetic' | 'boolean' | 'toDouble' | 'toText' | 'not' | 'isTrue' | 'isFalse' | 'containsText'
+>;
+
+export const VALUES: Values = Object.freeze({
+  arithmetic: Object.freeze({
+    '+': (l, r) => `(${l} + ${r})`,
+    '-': (l, r) => `(${l} - ${r})`,
+    '*': (l, r) => `(${l} * ${r})`,
+    // Division by zero yields null (explore-api.md), not ClickHouse's infinity.
+    '/': (l, r) => `(${l} / nullIf(${r}, 0))`,
+  } as const satisfies Record<ArithmeticOp, (left: string, right: string) => string>),
+  boolean: (value: boolean) => (value ? '1' : '0'),
+  toDouble: (sql: string) => `toFloat64(${sql})`,
+  toText: (sql: string) => `toString(${sql})`,
+  not: (sql: string) => `(NOT coalesce(${sql}, 0))`,
+  isTrue: (sql: string) => `(coalesce(${sql}, 0) = 1)`,
+  isFalse: (sql: string) => `(coalesce(${sql}, 1) = 0)`,
+  // DuckDB's contains(lower(text), lower(pattern)), over UTF-8 characters.
+  containsText: (text: string, pattern: string) => `(positionCaseInsensitiveUTF8(${text}, ${pattern}) > 0)`,
+});

@@ -1,0 +1,254 @@
+// The same ODSQL gives the same answers from DuckDB and from a two-shard ClickHouse cluster: every
+// entry of the held-in corpus (the golden pairs of test/odsql/golden/*.sql, errors aside, the
+// where conditions of where-cases.ts, records by id) is compiled with each dialect over the odsql fixture, loaded into both engines, and run on each; ClickHouse is asked
+// as the read-only user through the portal's HTTP client. An entry the ClickHouse dialect cannot
+// spell must be refused with the clean 400 naming the engine; the test prints how many ran on both.
+import { expect } from 'chai';
+import { copyFile, mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import type { DatasetFile } from '../../src/catalog/schema.js';
+import type { QuerySource } from '../../src/catalog/source.js';
+import { ClickHouseClient } from '../../src/engine/clickhouse/http-client.js';
+import type { JsonValue } from '../../src/engine/engine.js';
+import { clickhouseDialect } from '../../src/odsql/dialect/clickhouse/dialect.js';
+import {
+  compileQuery,
+  QueryLangError,
+  type Output,
+  type OutputColumn,
+  type QueryParams,
+} from '../../src/odsql/index.js';
+import {
+  PORTAL_PASSWORD,
+  PORTAL_USER,
+  startClickHouseCluster,
+  type ClickHouseCluster,
+} from '../helpers/clickhouse-cluster.js';
+import { loadDataset } from '../helpers/clickhouse-load.js';
+import { FIELDS, openFixture, SOURCE, type Fixture } from './fixture.js';
+import { paramsOf, readCorpus } from './golden-corpus.js';
+import { DATE_CASES, WHERE_CASES } from './where-cases.js';
+
+const CLICKHOUSE_SOURCE: QuerySource = { ...SOURCE, dialect: clickhouseDialect };
+
+/** One request of the corpus: a title, its parameters and its output. */
+interface Case {
+  readonly title: string;
+  readonly params: QueryParams;
+  readonly output: Output;
+}
+
+/**
+ * The held-in corpus: the golden pairs that compile (test/odsql/golden/*.sql), the where
+ * conditions executed on DuckDB (where-cases.ts), and single records by id, a hostile one included.
+ */
+function corpus(): Case[] {
+  const golden = readCorpus()
+    .filter(({ entry }) => !entry.expected.startsWith('ERROR'))
+    .map(({ file, entry }) => ({
+      title: `${file}: ${entry.parameters.map(([n, v]) => `${n}=${v}`).join('&')}`,
+      ...paramsOf(entry),
+    }));
+  const where = [...WHERE_CASES, ...DATE_CASES].map(([condition, , timezone]) => ({
+    title: `where-cases.ts: where=${condition}${timezone ? ` in ${timezone}` : ''}`,
+    params: { select: 'n', where: [condition], ...(timezone ? { timezone } : {}) },
+    output: 'json' as const,
+  }));
+  const records = ['r5', "r5' OR 1=1 --", 'r3\\'].map((recordId) => ({
+    title: `record ${recordId}`,
+    params: { select: '*', recordId },
+    output: 'json' as const,
+  }));
+  return [...golden, ...where, ...records];
+}
+
+const REFUSAL = /^(.+) is not available on this dataset's engine \(ClickHouse\)$/;
+
+/** The fixture's Parquet as a dataset folder (data.parquet and dataset.json) for the loader. */
+async function fixtureDataset(fixture: Fixture, dir: string): Promise<string> {
+  await mkdir(dir, { recursive: true });
+  await copyFile(path.join(fixture.dir, 'things.parquet'), path.join(dir, 'data.parquet'));
+  const now = '2026-01-01T00:00:00+00:00';
+  const file: DatasetFile = {
+    dataset_uid: 'da_things',
+    visibility: 'public',
+    access: [],
+    metas: {
+      default: {
+        title: 'Things',
+        description: null,
+        theme: null,
+        keyword: null,
+        license: null,
+        license_url: null,
+        language: null,
+        publisher: null,
+        references: null,
+        attributions: null,
+        territory: null,
+        modified: null,
+      },
+    },
+    fields: [...FIELDS],
+    app_metas: {},
+    computed: {
+      records_count: 6,
+      data_processed: now,
+      metadata_processed: now,
+      bbox: null,
+      geometry_types: [],
+      temporal_coverage_from: null,
+      temporal_coverage_to: null,
+      distinct_counts: {},
+      sort_by: [],
+      geo_point_from: null,
+    },
+  };
+  await writeFile(path.join(dir, 'dataset.json'), JSON.stringify(file));
+  return dir;
+}
+
+/**
+ * A value as the portal serves it, from either engine. ClickHouse's JSON writes what the
+ * ClickHouse engine reads back into the API's shapes: a boolean's Enum8 text, a point's (lon, lat)
+ * tuple, a geo shape's and a JSON blob's stored text, and an empty list, its null. Doubles are
+ * compared apart (within 1e-9 relative).
+ */
+function served(value: JsonValue, column: OutputColumn, output: string): JsonValue {
+  if (value === null) return null;
+  if (output === 'native') return stored(value, column);
+  if (column.multivalued && Array.isArray(value) && value.length === 0) return null;
+  if (column.type === 'boolean' && typeof value === 'string') return value === 'true';
+  if (column.type === 'geo_point_2d' && Array.isArray(value)) {
+    const [lon, lat] = value as (number | null)[];
+    return lon === null || lat === null ? null : { lon: lon!, lat: lat! };
+  }
+  if (column.type === 'geo_shape' && output === 'json' && typeof value === 'string') {
+    return { type: 'Feature', geometry: parseOrNull(value), properties: {} };
+  }
+  if (column.type === 'json_blob' && output === 'json' && typeof value === 'string') {
+    return parseOrNull(value) ?? value;
+  }
+  return value;
+}
+
+/**
+ * A stored value of the native output (what Parquet and Arrow exports write), read from either
+ * engine's JSON: an instant as its ISO text (DuckDB writes '+00', ClickHouse a UTC wall clock), a
+ * boolean from ClickHouse's UInt8.
+ */
+function stored(value: JsonValue, column: OutputColumn): JsonValue {
+  if (column.type === 'boolean' && typeof value === 'number') return value === 1;
+  if (column.type === 'datetime' && typeof value === 'string') {
+    const iso = value.replace(' ', 'T').replace(/\+00$/, '');
+    return new Date(`${iso}Z`).toISOString();
+  }
+  if (column.type === 'geo_point_2d' && Array.isArray(value)) return served(value, column, 'json');
+  if (column.multivalued && Array.isArray(value) && value.length === 0) return null;
+  return value;
+}
+
+function parseOrNull(text: string): JsonValue {
+  try {
+    return JSON.parse(text) as JsonValue;
+  } catch {
+    return null;
+  }
+}
+
+/** Whether two answers agree: doubles within 1e-9 relative, everything else equal. */
+function agree(a: JsonValue, b: JsonValue): boolean {
+  if (typeof a === 'number' && typeof b === 'number') {
+    return a === b || Math.abs(a - b) <= 1e-9 * Math.max(Math.abs(a), Math.abs(b));
+  }
+  return JSON.stringify(a) === JSON.stringify(b);
+}
+
+describe('ClickHouse answers the held-in ODSQL corpus as DuckDB does (two shards)', function () {
+  this.timeout(180_000);
+  let dir: string;
+  let fixture: Fixture;
+  let cluster: ClickHouseCluster;
+  let client: ClickHouseClient;
+
+  before(async () => {
+    dir = await mkdtemp(path.join(os.tmpdir(), 'duckportal-equivalence-'));
+    fixture = await openFixture({ asIngested: true });
+    cluster = await startClickHouseCluster(path.join(dir, 'cluster'));
+    const loaded = await loadDataset(
+      cluster,
+      await fixtureDataset(fixture, path.join(dir, 'things')),
+      SOURCE.table,
+    );
+    expect(loaded.rows).to.equal(6);
+    client = new ClickHouseClient({
+      url: cluster.shards[0]!.url,
+      user: PORTAL_USER,
+      password: PORTAL_PASSWORD,
+    });
+  });
+  after(async () => {
+    await cluster?.stop();
+    await fixture?.close();
+    await rm(dir, { recursive: true, force: true });
+  });
+
+  it('gives equal rows and counts for every entry ClickHouse can spell, and a 400 for the others', async () => {
+    const cases = corpus();
+    const refused = new Map<string, number>();
+    const differences: string[] = [];
+    let both = 0;
+    for (const { title, params, output } of cases) {
+      let compiled;
+      try {
+        compiled = compileQuery(CLICKHOUSE_SOURCE, params, output);
+      } catch (error) {
+        const feature = error instanceof QueryLangError ? REFUSAL.exec(error.problem)?.[1] : undefined;
+        if (feature === undefined) throw error;
+        refused.set(feature, (refused.get(feature) ?? 0) + 1);
+        continue;
+      }
+      const columns = compiled.columns;
+      const sql = compiled.sql;
+      const answers = await Promise.all([
+        fixture.rows(params, output),
+        client.queryJson(sql),
+        client.queryJson(compiled.countSql),
+      ]).catch(async (error: unknown) => {
+        // ClickHouse's own words, which the portal's client keeps to itself, for the report.
+        const why = await cluster.admin(`${sql} FORMAT JSON`).then(
+          () => String(error),
+          (e: unknown) => String(e).slice(0, 300),
+        );
+        differences.push(`${title}\n  failed: ${why}\n  SQL: ${sql}`);
+        return null;
+      });
+      if (answers === null) continue;
+      const [duckdb, clickhouse, [count]] = answers;
+      const shape = (rows: Record<string, JsonValue>[]) =>
+        rows.map((row) => columns.map((c) => served(row[c.key] ?? null, c, output)));
+      const [left, right] = [shape(duckdb), shape(clickhouse)];
+      const equal =
+        left.length === right.length && left.every((row, i) => row.every((v, j) => agree(v, right[i]![j]!)));
+      if (!equal) {
+        differences.push(
+          `${title}\n  DuckDB:     ${JSON.stringify(left)}\n  ClickHouse: ${JSON.stringify(right)}\n  SQL: ${sql}`,
+        );
+      }
+      const duckdbCount = await fixture.count(params);
+      if (Number(count?.total_count) !== duckdbCount) {
+        differences.push(
+          `${title}\n  count: DuckDB ${duckdbCount}, ClickHouse ${JSON.stringify(count?.total_count)}`,
+        );
+      }
+      both++;
+    }
+    const reasons = [...refused].map(([feature, n]) => `${feature} (${n})`).join(', ');
+    console.log(
+      `      ClickHouse equivalence: ${both} of ${cases.length} corpus entries ran on both engines; refused: ${reasons}`,
+    );
+    expect(differences, differences.join('\n')).to.deep.equal([]);
+    expect(both).to.be.greaterThan(cases.length / 2);
+  });
+});
