@@ -9,7 +9,7 @@ import { datasetFileSchema, ORDINAL_COLUMN, ORDINAL_SQL, type DatasetFile } from
 import type { QuerySource } from '../src/catalog/source.js';
 import { DEFAULT_MEMORY_LIMIT } from '../src/cli/serve.js';
 import { compileQuery } from '../src/odsql/index.js';
-import { quoteIdentifier, quoteString } from '../src/sql-text.js';
+import { quoteIdentifier, quoteString } from '../src/odsql/dialect/duckdb/quoting.js';
 
 /**
  * One question asked of both: duckportal's records (or export) path, ClickHouse's SQL for the same

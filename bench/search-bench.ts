@@ -12,7 +12,7 @@ import type { QuerySource } from '../src/catalog/source.js';
 import { compileSearch, type SearchMode } from '../src/odsql/functions/search.js';
 import { parquetViewSql } from '../src/engine/duckdb/engine.js';
 import { buildSearchIndex } from '../src/search/build-index.js';
-import { quoteString } from '../src/sql-text.js';
+import { quoteString } from '../src/odsql/dialect/duckdb/quoting.js';
 
 const DATA = path.resolve('node_modules/vega-datasets/data');
 

@@ -276,7 +276,7 @@ function guardLimits(
 
 async function defineCatalog(engine: Engine, portal: Portal): Promise<QuerySource> {
   const table = catalogTable(portal);
-  await engine.defineJsonTable(table.source.table, table.structure, table.rowsJson);
+  await engine.defineJsonTable(table.source.table, table.columns, table.rowsJson);
   return table.source;
 }
 

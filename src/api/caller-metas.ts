@@ -2,7 +2,7 @@
 // under its row filter with one, nothing with no access to the data (README, Access control).
 import type { Context } from 'koa';
 import type { Dataset } from '../catalog/portal.js';
-import { querySource } from '../catalog/source.js';
+import { querySource } from '../catalog/dataset-source.js';
 import { compileQuery } from '../odsql/index.js';
 import { accessOf, signalOf, type Services } from './services.js';
 

@@ -4,7 +4,7 @@ import { z } from 'zod';
 import type { QuerySource } from '../catalog/source.js';
 import type { Engine } from '../engine/engine.js';
 import type { JsonValue } from '../engine/engine.js';
-import { compileQuery, GROUP_COUNT_COLUMN, type CompiledQuery, type QueryParams } from '../odsql/index.js';
+import { compileQuery, splitRow, type CompiledQuery, type QueryParams } from '../odsql/index.js';
 import { invalidParameter } from './errors.js';
 import { facetSelection, selectionConditions } from '../facets/facet-selection.js';
 import { integer, oneOf, repeated, text, timezone, LANGS } from './params.js';
@@ -111,7 +111,8 @@ export async function runPagedQuery(
     return { total_count, results };
   }
   const rows = await engine.queryJson(compiled.sql, [], signal);
-  const total_count = rows[0] ? Number(rows[0][GROUP_COUNT_COLUMN]) : await count(compiled);
-  const results = page.limit > 0 ? rows.map(({ [GROUP_COUNT_COLUMN]: _, ...row }) => row) : [];
+  const split = rows.map(splitRow);
+  const total_count = split[0] ? Number(split[0].groupCount) : await count(compiled);
+  const results = page.limit > 0 ? split.map((row) => row.values) : [];
   return { total_count, results };
 }

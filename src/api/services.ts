@@ -10,7 +10,7 @@ import { needsOpaqueIds, recordIdKey } from '../auth/record-ids.js';
 import type { Identities } from './auth-middleware.js';
 import type { CallCounter, SlotCounter } from '../auth/quota.js';
 import type { SignInLimiter } from '../auth/sign-in-limit.js';
-import { querySource } from '../catalog/source.js';
+import { querySource } from '../catalog/dataset-source.js';
 import type { PortalVersions } from '../http/etag.js';
 import type { CachePartition } from '../http/response-cache.js';
 import type { PortalMetrics } from './metrics.js';

@@ -1,7 +1,8 @@
 // The catalog as a table of datasets, so that ODSQL queries it like any dataset
 // (supplement 2: `<template>.<name>`, `default.` optional).
 import type { Dataset, Portal } from './portal.js';
-import { ORDINAL_COLUMN, RECORD_ID_COLUMN, STORAGE_TYPES, type Field, type FieldType } from './schema.js';
+import type { TableColumn } from '../engine/engine.js';
+import { ORDINAL_COLUMN, RECORD_ID_COLUMN, type Field, type FieldType } from './schema.js';
 import { datasetFeatures, type FeatureView } from './features.js';
 import type { QuerySource } from './source.js';
 
@@ -109,8 +110,8 @@ function templateColumns(datasets: readonly Dataset[]): Column[] {
 /** The catalog table's definition: its query source, column types, and the rows as JSON text. */
 export interface CatalogTable {
   readonly source: QuerySource;
-  /** DuckDB `from_json` structure of one row, column name -> storage type. */
-  readonly structure: Record<string, string>;
+  /** The table's columns, the hidden record id and ordinal first. */
+  readonly columns: readonly TableColumn[];
   readonly rowsJson: string;
 }
 
@@ -132,8 +133,10 @@ export function catalogTable(portal: Portal): CatalogTable {
       },
     }));
   // A dataset's id is its record id; its ordinal, as a dataset view's, breaks ties in sorts.
-  const structure: Record<string, string> = { [RECORD_ID_COLUMN]: 'VARCHAR', [ORDINAL_COLUMN]: 'BIGINT' };
-  for (const c of columns) structure[c.name] = c.multivalued ? 'VARCHAR[]' : STORAGE_TYPES[c.type];
+  const hidden: TableColumn[] = [
+    { name: RECORD_ID_COLUMN, type: 'text', multivalued: false },
+    { name: ORDINAL_COLUMN, type: 'int', multivalued: false },
+  ];
   const rows = datasets.map((d, i) => {
     const row: Record<string, unknown> = { [RECORD_ID_COLUMN]: d.id, [ORDINAL_COLUMN]: i + 1 };
     for (const c of columns) row[c.name] = c.value(d);
@@ -141,7 +144,7 @@ export function catalogTable(portal: Portal): CatalogTable {
   });
   return {
     source: { table: portal.viewPrefix + CATALOG_TABLE, searchTable: null, fields },
-    structure,
+    columns: [...hidden, ...columns.map(({ name, type, multivalued }) => ({ name, type, multivalued }))],
     rowsJson: JSON.stringify(rows),
   };
 }

@@ -5,9 +5,7 @@ import path from 'node:path';
 import type { ZodError, ZodType } from 'zod';
 import { datasetFileSchema, portalFileSchema, type DatasetFile, type PortalFile } from './schema.js';
 import { listAttachments, type Attachment } from './attachments.js';
-import type { Expr } from '../odsql/ast.js';
-import { QueryLangError } from '../odsql/errors.js';
-import { parseWhereClause } from '../odsql/parse.js';
+import { parseWhere, QueryLangError, type Expr } from '../odsql/index.js';
 
 /** A dataset as served: its directory, its validated metadata and its attachments. */
 export interface Dataset {
@@ -123,7 +121,7 @@ function rowFiltersOf(file: DatasetFile, jsonPath: string, problems: string[]): 
   for (const [index, { row_filter: text }] of file.access.entries()) {
     if (text === null || text.trim() === '' || conditions.has(text)) continue;
     try {
-      conditions.set(text, parseWhereClause(text));
+      conditions.set(text, parseWhere(text));
     } catch (error) {
       if (!(error instanceof QueryLangError)) throw error;
       problems.push(`${jsonPath}: access.${index}.row_filter: ${error.message}`);

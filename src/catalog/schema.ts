@@ -16,24 +16,6 @@ export const FIELD_TYPES = [
 ] as const;
 export type FieldType = (typeof FIELD_TYPES)[number];
 
-/**
- * How each field type is stored in data.parquet. Every module that reads or writes dataset
- * columns relies on this table: a datetime is an instant (TIMESTAMPTZ), a point a
- * {lon, lat} struct, a shape its GeoJSON geometry as text, a multivalued text a list.
- */
-export const STORAGE_TYPES = {
-  text: 'VARCHAR',
-  int: 'BIGINT',
-  double: 'DOUBLE',
-  boolean: 'BOOLEAN',
-  date: 'DATE',
-  datetime: 'TIMESTAMP WITH TIME ZONE',
-  geo_point_2d: 'STRUCT(lon DOUBLE, lat DOUBLE)',
-  geo_shape: 'VARCHAR',
-  file: 'VARCHAR',
-  json_blob: 'VARCHAR',
-} as const satisfies Record<FieldType, string>;
-
 /** The hidden column that holds each record's stable identifier. */
 export const RECORD_ID_COLUMN = '_recordid';
 

@@ -3,6 +3,14 @@
 // views it serves, and the errors a client may be told of. DuckDB's engine is in duckdb/.
 // Knows nothing of HTTP or ODSQL.
 import type { Readable } from 'node:stream';
+import type { FieldType } from '../catalog/schema.js';
+
+/** A column of a table the engine is given, in the portal's field types (stored as ingest stores them). */
+export interface TableColumn {
+  readonly name: string;
+  readonly type: FieldType;
+  readonly multivalued: boolean;
+}
 
 export type JsonValue = null | boolean | number | string | JsonValue[] | { [key: string]: JsonValue };
 
@@ -175,8 +183,8 @@ export interface Engine {
   ): Promise<Readable>;
   /** Defines (or redefines) a view over a Parquet file; a dataset's view adds its records' ordinals. */
   defineView(name: string, parquetPath: string, kind?: 'dataset' | 'plain'): Promise<void>;
-  /** (Re)creates a small table from JSON rows, typed by the engine's type names per key. */
-  defineJsonTable(name: string, structure: Record<string, string>, rowsJson: string): Promise<void>;
+  /** (Re)creates a small table from JSON rows (objects keyed by column name), of these columns. */
+  defineJsonTable(name: string, columns: readonly TableColumn[], rowsJson: string): Promise<void>;
   /** Drops a view if it exists. */
   dropView(name: string): Promise<void>;
   close(): void;

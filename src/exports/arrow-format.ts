@@ -5,7 +5,7 @@
 import type { Data, DataType } from 'apache-arrow';
 import type { Chunk, ColumnArrays } from '../engine/engine.js';
 import type { OutputColumn } from '../odsql/index.js';
-import { quoteIdentifier } from '../sql-text.js';
+import { quoteIdentifier } from '../odsql/dialect/duckdb/quoting.js';
 import type { ExportContext, Exporter } from './export-context.js';
 import { streamQuery } from './query-stream.js';
 import { typedCell, typedSelect, type CellKind } from './sql-cells.js';

@@ -205,12 +205,19 @@ function toRss(rows: readonly Row[], options: CatalogDocumentOptions): string {
   return `<?xml version="1.0" encoding="UTF-8"?>\n<rss version="2.0"><channel><title>${xml(options.title)}</title><link>${xml(options.base)}/catalog/datasets</link><description>Datasets of this portal</description>\n${items.join('\n')}\n</channel></rss>\n`;
 }
 
-/** The document of a catalog format over the catalog rows (filtered by the request). */
+/** Dataset ids are identifiers (ASCII), whose code unit order is the engine's byte order. */
+const byDatasetId = (a: Row, b: Row): number => {
+  const [x, y] = [asText(a.dataset_id ?? null), asText(b.dataset_id ?? null)];
+  return x < y ? -1 : x > y ? 1 : 0;
+};
+
+/** The document of a catalog format over the catalog rows (filtered by the request), by dataset id. */
 export function writeCatalogRdf(
   format: CatalogDocumentFormat,
-  rows: readonly Row[],
+  unsorted: readonly Row[],
   options: CatalogDocumentOptions,
 ): string {
+  const rows = [...unsorted].sort(byDatasetId);
   if (format.kind === 'rss') return toRss(rows, options);
   const triples = catalogTriples(rows, format, options);
   return format.kind === 'turtle' ? toTurtle(triples) : toRdfXml(triples);

@@ -2,7 +2,7 @@
 // where DuckDB cannot (reprojection, KML/GPX geometry elements).
 import type { Chunk } from '../engine/engine.js';
 import type { OutputColumn } from '../odsql/index.js';
-import { quoteIdentifier, quoteString } from '../sql-text.js';
+import { quoteIdentifier, quoteString } from '../odsql/dialect/duckdb/quoting.js';
 import type { ExportContext, Exporter } from './export-context.js';
 import { geometryColumn, geometryJsonSql, geometrySql, gpxElement, kmlGeometry } from './geometry.js';
 import { reproject, type Geometry } from './projection.js';

@@ -1,7 +1,7 @@
 // Geometries of exported rows: which column holds them, their GeoJSON text in SQL, and the KML
 // and GPX forms written from a parsed geometry.
 import type { OutputColumn } from '../odsql/index.js';
-import { quoteIdentifier } from '../sql-text.js';
+import { quoteIdentifier } from '../odsql/dialect/duckdb/quoting.js';
 import type { Geometry } from './projection.js';
 
 type Position = [number, number];

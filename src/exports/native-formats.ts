@@ -1,7 +1,7 @@
 // The formats the engine writes itself: the shaping SELECT around the compiled query, and the copy's format.
 import type { CopyFormat } from '../engine/engine.js';
 import type { Output, OutputColumn } from '../odsql/index.js';
-import { quoteIdentifier } from '../sql-text.js';
+import { quoteIdentifier } from '../odsql/dialect/duckdb/quoting.js';
 import { cellText } from './sql-cells.js';
 
 /** What a writer needs to know of the request. */

@@ -1,7 +1,7 @@
 // Records as linked data: Turtle (also served as N3, of which it is a subset), RDF/XML and
 // JSON-LD, the same graph in each (rdf-terms.ts): a record is its API URL, part of the dataset's
 // IRI, with one property per field; literals are formatted in SQL.
-import { quoteIdentifier, quoteString } from '../sql-text.js';
+import { quoteIdentifier, quoteString } from '../odsql/dialect/duckdb/quoting.js';
 import type { ExportContext, Exporter } from './export-context.js';
 import { streamQuery, type ChunkEncoder } from './query-stream.js';
 import { PREFIXES } from './rdf-graph.js';

@@ -3,7 +3,7 @@
 // value's literal (lexical form in SQL, datatype IRI).
 import type { OutputColumn } from '../odsql/index.js';
 import { RECORD_ID_COLUMN } from '../catalog/schema.js';
-import { quoteIdentifier, quoteString } from '../sql-text.js';
+import { quoteIdentifier, quoteString } from '../odsql/dialect/duckdb/quoting.js';
 import type { ExportContext } from './export-context.js';
 import { PREFIXES } from './rdf-graph.js';
 import { xmlName } from './sql-cells.js';

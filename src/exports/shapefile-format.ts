@@ -5,7 +5,7 @@ import { open, rm, type FileHandle } from 'node:fs/promises';
 import path from 'node:path';
 import type { Readable } from 'node:stream';
 import yazl from 'yazl';
-import { quoteIdentifier } from '../sql-text.js';
+import { quoteIdentifier } from '../odsql/dialect/duckdb/quoting.js';
 import { dbfField, dbfHeader, dbfNames, dbfRecord, dbfTextual } from './dbf.js';
 import type { ExportContext, Exporter } from './export-context.js';
 import { geometryColumn, geometrySql } from './geometry.js';

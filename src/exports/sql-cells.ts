@@ -1,7 +1,7 @@
 // SQL that formats one output value as text for the text formats (XML, Turtle, cells), so that
 // DuckDB does the per-value work and JS only moves the resulting strings.
 import type { OutputColumn } from '../odsql/index.js';
-import { quoteIdentifier, quoteString } from '../sql-text.js';
+import { quoteIdentifier, quoteString } from '../odsql/dialect/duckdb/quoting.js';
 
 /** The value as VARCHAR (null stays null): points as "lat, lon", lists joined by `separator`. */
 export function cellText(column: OutputColumn, separator: string): string {

@@ -5,8 +5,14 @@
 // own statement; all statements run side by side.
 import type { QuerySource } from '../catalog/source.js';
 import type { Engine } from '../engine/engine.js';
-import { compileQuery, datePathRange, type ClauseCondition, type Expr, type Lang } from '../odsql/index.js';
-import { quoteIdentifier } from '../sql-text.js';
+import {
+  compileFacetCounts,
+  datePathRange,
+  type ClauseCondition,
+  type Expr,
+  type FacetKey,
+  type Lang,
+} from '../odsql/index.js';
 import type { Field } from '../catalog/schema.js';
 import {
   facetField,
@@ -17,7 +23,6 @@ import {
   type FacetRequest,
   type FacetShape,
 } from './facet-fields.js';
-import { groupingSql, type CountedKey, type CountedTarget } from './facet-sql.js';
 import { selectionConditions, type FacetSelection } from './facet-selection.js';
 import { buildTree, type FacetGroup, type LevelCounts } from './tree.js';
 
@@ -38,10 +43,8 @@ interface Planned {
   /** The facet's name in the answer: its field's, or its function as written. */
   readonly name: string;
   readonly shape: FacetShape;
-  /** What is counted: a field's values (by level), or the keys of a function of fields. */
-  readonly target: CountedTarget;
-  /** The fields the facet reads. */
-  readonly fields: readonly string[];
+  /** What is counted at each level: a field's values, or the keys of a function of fields. */
+  readonly key: (level: number) => FacetKey;
   readonly limit: number;
   /** Levels counted: 1 for plain facets, one more than the deepest refined path for the others. */
   readonly levels: number;
@@ -68,8 +71,20 @@ function planField(source: QuerySource, query: FacetQuery, request: FacetRequest
   const deepest = Math.max(0, ...[...refined].map((v) => v.split(facet.separator).length));
   const levels = facet.kind === 'plain' ? 1 : Math.min(deepest + 1, facet.kind === 'date' ? 3 : 16);
   const limit = request.limit ?? DEFAULT_FACET_LIMIT;
-  const target = { kind: 'field', facet } as const;
-  return { name: field.name, shape: facet, target, fields: [field.name], limit, levels, refined, excluded };
+  return { name: field.name, shape: facet, key: fieldKey(facet), limit, levels, refined, excluded };
+}
+
+/** The key a field facet counts at each level. */
+function fieldKey(facet: FacetField): (level: number) => FacetKey {
+  const field = facet.field.name;
+  if (facet.kind === 'date') {
+    const datetime = facet.field.type === 'datetime';
+    return (level) => ({ kind: 'date', field, datetime, level });
+  }
+  if (facet.kind === 'hierarchical') {
+    return (level) => ({ kind: 'path', field, separator: facet.separator, level });
+  }
+  return () => ({ kind: 'value', field });
 }
 
 function plan(source: QuerySource, query: FacetQuery): Planned[] {
@@ -80,9 +95,9 @@ function plan(source: QuerySource, query: FacetQuery): Planned[] {
   return requests.map((request) => {
     const target = requireFacetTarget(source, request.name, options);
     if (target.kind === 'field') return planField(source, query, request, target.field);
-    const [name, shape, fields] = [request.name.trim(), functionFacetShape(request), target.key.fields];
+    const [name, shape, key] = [request.name.trim(), functionFacetShape(request), target];
     const limit = request.limit ?? DEFAULT_FACET_LIMIT;
-    return { name, shape, target, fields, limit, levels: 1, refined: new Set(), excluded: new Set() };
+    return { name, shape, key: () => key, limit, levels: 1, refined: new Set(), excluded: new Set() };
   });
 }
 
@@ -92,55 +107,36 @@ interface Statement {
   readonly keys: readonly { facetIndex: number; level: number }[];
 }
 
-/** A key a statement counts, and the facet it belongs to. */
-interface StatementKey extends CountedKey {
-  readonly facetIndex: number;
-}
-
 function statementFor(
   source: QuerySource,
   query: FacetQuery,
   members: readonly { planned: Planned; index: number }[],
   skipFacet: string | undefined,
 ): Statement {
-  const names = [...new Set(members.flatMap((m) => m.planned.fields))];
-  const rows = compileQuery(
-    source,
-    {
-      select: names.map((n) => `\`${n}\``).join(', '),
-      extraWhere: [
-        ...query.where,
-        ...selectionConditions(source, query, {
-          timezone: query.timezone,
-          ...(skipFacet !== undefined && { skipFacet }),
-        }),
-      ],
-      timezone: query.timezone,
-      ...(query.lang && { lang: query.lang }),
-      limit: null,
-    },
-    'native',
-  ).sql;
-  const keys: StatementKey[] = members.flatMap(({ planned, index }) =>
-    Array.from({ length: planned.levels }, (_, i) => ({
-      facetIndex: index,
-      level: i + 1,
-      target: planned.target,
-      fields: planned.fields,
-    })),
+  const keys = members.flatMap(({ planned, index }) =>
+    Array.from({ length: planned.levels }, (_, i) => ({ facetIndex: index, level: i + 1, planned })),
   );
-  const multivalued = members.length === 1 && members[0]!.planned.shape.multivalued;
-  const column = quoteIdentifier(names[0]!);
-  const inner = multivalued ? `(SELECT unnest(${column}) AS ${column} FROM (${rows}))` : `(${rows})`;
-  const sql = groupingSql(keys, inner, query.timezone);
+  const where = [
+    ...query.where,
+    ...selectionConditions(source, query, {
+      timezone: query.timezone,
+      ...(skipFacet !== undefined && { skipFacet }),
+    }),
+  ];
+  const sql = compileFacetCounts(
+    source,
+    { extraWhere: where, timezone: query.timezone, ...(query.lang && { lang: query.lang }) },
+    keys.map(({ planned, level }) => planned.key(level)),
+    members.length === 1 && members[0]!.planned.shape.multivalued,
+  );
   return { sql, keys: keys.map(({ facetIndex, level }) => ({ facetIndex, level })) };
 }
 
 /** The field whose own refinements a facet is counted without: a refined disjunctive field. */
-const skippedBy = (p: Planned): string | undefined =>
-  p.target.kind === 'field' && p.shape.disjunctive && p.refined.size > 0
-    ? p.target.facet.field.name
-    : undefined;
+const skippedBy = (p: Planned): string | undefined => {
+  const key = p.key(1);
+  return key.kind !== 'function' && p.shape.disjunctive && p.refined.size > 0 ? key.field : undefined;
+};
 
 /** The statements of a query: shared scans grouped by the refinements they must leave out. */
 function statements(source: QuerySource, query: FacetQuery, planned: readonly Planned[]): Statement[] {

@@ -1,13 +1,15 @@
 // Analyzed query -> one SELECT in the context's dialect, its count query, and the output columns.
 import { ORDINAL_COLUMN, RECORD_ID_COLUMN, type FieldType } from '../catalog/schema.js';
-import { recordIdSql, type QuerySource } from '../catalog/source.js';
+import type { QuerySource } from '../catalog/source.js';
 import type { AnalyzedQuery, KeyedExpr } from './analyze.js';
 import type { ExprInfo } from './expr-info.js';
 import { exprKey } from './clause-rules.js';
 import { compileArgs, compileExpr, type ExprCompiler } from './compile-expr.js';
 import { QueryLangError, type Clause } from './errors.js';
 import { unavailable, type CompileContext, type Dialect, type GroupSql } from './dialect/dialect.js';
+import { GROUP_COUNT_OUTPUT, RECORD_ID_OUTPUT } from './hidden-columns.js';
 import { presentValue } from './present.js';
+import { recordIdCondition, recordIdSql } from './record-id.js';
 
 /** An output column: its key, its type and whether it holds a list. */
 export interface OutputColumn {
@@ -15,9 +17,6 @@ export interface OutputColumn {
   readonly type: FieldType | 'number' | 'text' | 'json';
   readonly multivalued: boolean;
 }
-
-/** The column a grouped query with `withGroupCount` adds: the number of groups, on every row. */
-export const GROUP_COUNT_COLUMN = '_group_count';
 
 /** One SELECT (values inlined, so `params` is always empty), its count query and its columns. */
 export interface CompiledQuery {
@@ -92,18 +91,29 @@ function limitClause(page: Page, dialect: Dialect): string {
   return dialect.limit(limit >= 0 ? limit : null, page.offset);
 }
 
-/** Compiles an analyzed query over `source`; `filters` are SQL conditions built by the caller from trusted values. */
+/** How an analyzed query is compiled besides its clauses. */
+export interface CompileOptions {
+  readonly page: Page;
+  readonly context: Context;
+  /** Only the record of this id (the single-record operation); null or absent: every record. */
+  readonly recordId?: string | null;
+  readonly withRecordId?: boolean;
+  readonly withGroupCount?: boolean;
+  readonly nullGroups?: boolean;
+}
+
+/** Compiles an analyzed query over `source`. */
 export function compileAnalyzed(
   source: QuerySource,
   query: AnalyzedQuery,
-  filters: readonly string[],
   {
     page,
     context,
+    recordId = null,
     withRecordId = false,
     withGroupCount = false,
     nullGroups = true,
-  }: { page: Page; context: Context; withRecordId?: boolean; withGroupCount?: boolean; nullGroups?: boolean },
+  }: CompileOptions,
 ): CompiledQuery {
   const { dialect } = context;
   const quoteIdentifier = (name: string) => dialect.quoteIdentifier(name);
@@ -113,7 +123,7 @@ export function compileAnalyzed(
   const rowCtx: CompileContext = { ...context, rowIdentity: ordinal, ordinalSets };
   const rowCompiler: ExprCompiler = { facts: query.facts, ctx: rowCtx, groupKeys: new Map() };
   const conditions = [
-    ...filters,
+    ...(recordId === null ? [] : [recordIdCondition(source, dialect, recordId)]),
     ...inClause('where', () => query.where.map((w) => compileExpr(w, rowCompiler))),
   ];
   const groups = inClause('group_by', () => query.groupBy.map((g) => compileGroup(query, g, rowCompiler)));
@@ -140,7 +150,7 @@ export function compileAnalyzed(
     ),
   );
   if (withRecordId && !query.grouped) {
-    outputs.sql.push(`${recordIdSql(source)} AS ${quoteIdentifier(RECORD_ID_COLUMN)}`);
+    outputs.sql.push(`${recordIdSql(source, dialect)} AS ${quoteIdentifier(RECORD_ID_OUTPUT)}`);
   }
   const groupFilters = groups.flatMap((g) => [
     ...(g.filter ? [g.filter] : []),
@@ -157,7 +167,7 @@ export function compileAnalyzed(
   const groupBy = groups.length ? ` GROUP BY ${groups.map((g) => g.group).join(', ')}` : '';
   const countSql = countQuery(query, from, rowFilter, groupBy, loneSearch, dialect);
   if (withGroupCount && query.grouped)
-    outputs.sql.push(`${dialect.groupCount(countSql)} AS ${quoteIdentifier(GROUP_COUNT_COLUMN)}`);
+    outputs.sql.push(`${dialect.groupCount(countSql)} AS ${quoteIdentifier(GROUP_COUNT_OUTPUT)}`);
   const sql = `SELECT ${outputs.sql.join(', ')} FROM ${from}${rowFilter}${groupBy}${orderBy}${limitClause(page, dialect)}`;
   return Object.freeze({
     sql,

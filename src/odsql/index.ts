@@ -1,10 +1,11 @@
 // The ODSQL compiler's surface: request parameters in, one DuckDB SELECT (and its count) out.
-import { recordIdSql, type QuerySource } from '../catalog/source.js';
+import type { QuerySource } from '../catalog/source.js';
 import { duckdbDialect } from './dialect/duckdb/dialect.js';
 import type { Expr } from './ast.js';
 import { analyzeQuery, type ClauseCondition, type ParsedItems } from './analyze.js';
 import { compileAnalyzed, type CompiledQuery } from './compile.js';
 import { QueryLangError } from './errors.js';
+import { facetCountsSql, facetKeyFields, type FacetKey } from './facet-counts.js';
 import type { Lang } from './functions/date.js';
 import type { Output } from './dialect/dialect.js';
 import { checkHolisticCost, quantileLists } from './limits-holistic.js';
@@ -13,13 +14,14 @@ import { parseGroupBy, parseOrderBy, parseSelect, parseWhereClause } from './par
 export type { Lang } from './functions/date.js';
 export type { Output } from './dialect/dialect.js';
 export type { CompiledQuery, OutputColumn } from './compile.js';
-export { GROUP_COUNT_COLUMN } from './compile.js';
+export { splitRow, type SplitRow } from './hidden-columns.js';
 export type { Expr } from './ast.js';
 export type { ClauseCondition } from './analyze.js';
 export { node, NO_SPAN } from './ast.js';
 export { QueryLangError, type Clause } from './errors.js';
 export { FUNCTION_NAMES } from './functions/index.js';
 export { compileGroupKey, type GroupKeySql } from './group-key.js';
+export type { FacetKey } from './facet-counts.js';
 export { datePathRange, facetConditions, type RefinedFacet } from './refine.js';
 export { findField } from './scope.js';
 
@@ -106,10 +108,9 @@ export function compileQuery(
   const dialect = source.dialect ?? duckdbDialect;
   const analyzed = analyzeQuery(source.fields, parsed, timezone, dialect);
   checkHolisticCost(analyzed, source.rows ?? 0, source.distinctCounts ?? new Map());
-  const recordFilter =
-    params.recordId === undefined ? [] : [`${recordIdSql(source)} = ${dialect.quoteString(params.recordId)}`];
-  return compileAnalyzed(source, analyzed, recordFilter, {
+  return compileAnalyzed(source, analyzed, {
     page: { limit: params.limit ?? null, offset: params.offset ?? 0 },
+    recordId: params.recordId ?? null,
     withRecordId: params.withRecordId ?? false,
     withGroupCount: params.withGroupCount ?? false,
     nullGroups: params.nullGroups ?? true,
@@ -122,6 +123,24 @@ export function compileQuery(
       quantiles: quantileLists(analyzed),
     },
   });
+}
+
+/**
+ * One statement counting facet `keys` over the records `params` selects (its select, grouping,
+ * order and page are the statement's own): rows (s = index of the key in `keys`, v = value, n =
+ * count). `unnested`: the keys read one multivalued field, each of whose values is counted.
+ */
+export function compileFacetCounts(
+  source: QuerySource,
+  params: Omit<QueryParams, 'select' | 'groupBy' | 'orderBy' | 'limit' | 'offset'>,
+  keys: readonly FacetKey[],
+  unnested: boolean,
+): string {
+  const select = facetKeyFields(keys)
+    .map((name) => `\`${name}\``)
+    .join(', ');
+  const rows = compileQuery(source, { ...params, select, limit: null }, 'native');
+  return facetCountsSql(rows.sql, keys, unnested, params.timezone ?? 'UTC');
 }
 
 /** The conditions of `where` texts (blank ones add none), parsed; their errors name the where clause. */

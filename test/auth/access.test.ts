@@ -5,7 +5,7 @@ import { expect } from 'chai';
 import { datasetAccess } from '../../src/auth/access.js';
 import { loadPortal, type Dataset } from '../../src/catalog/portal.js';
 import type { Audience, DatasetFile } from '../../src/catalog/schema.js';
-import { querySource } from '../../src/catalog/source.js';
+import { querySource } from '../../src/catalog/dataset-source.js';
 import { buildFixturePortal, restrictDataset } from '../helpers/fixture-portal.js';
 
 const audience = (a: Partial<Audience>): Audience => ({

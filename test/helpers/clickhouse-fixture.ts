@@ -5,8 +5,9 @@
 import { mkdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { DuckDBInstance } from '@duckdb/node-api';
-import { STORAGE_TYPES, type DatasetFile, type Field } from '../../src/catalog/schema.js';
-import { quoteString } from '../../src/sql-text.js';
+import type { DatasetFile, Field } from '../../src/catalog/schema.js';
+import { STORAGE_TYPES } from '../../src/engine/duckdb/storage-types.js';
+import { quoteString } from '../../src/odsql/dialect/duckdb/quoting.js';
 
 const field = (name: string, type: Field['type'], annotations: Field['annotations'] = {}): Field => ({
   name,

@@ -9,13 +9,9 @@ import os from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { DuckDBInstance, type DuckDBConnection, type Json } from '@duckdb/node-api';
-import {
-  datasetFileSchema,
-  RECORD_ID_COLUMN,
-  STORAGE_TYPES,
-  type DatasetFile,
-} from '../../src/catalog/schema.js';
-import { quoteString } from '../../src/sql-text.js';
+import { datasetFileSchema, RECORD_ID_COLUMN, type DatasetFile } from '../../src/catalog/schema.js';
+import { STORAGE_TYPES } from '../../src/engine/duckdb/storage-types.js';
+import { quoteString } from '../../src/odsql/dialect/duckdb/quoting.js';
 
 export const VEGA_DATA = path.resolve('node_modules/vega-datasets/data');
 

@@ -25,7 +25,7 @@ function whereSql(where: string, dialect: Dialect): string {
     'UTC',
     dialect,
   );
-  const { sql } = compileAnalyzed(SOURCE, analyzed, [], {
+  const { sql } = compileAnalyzed(SOURCE, analyzed, {
     page: { limit: null, offset: 0 },
     context: { dialect, source: SOURCE, timezone: 'UTC', lang: 'fr', output: 'json' },
   });

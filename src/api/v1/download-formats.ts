@@ -4,7 +4,7 @@ import { RECORD_ID_COLUMN } from '../../catalog/schema.js';
 import type { CopyFormat } from '../../engine/engine.js';
 import type { Output, OutputColumn } from '../../odsql/index.js';
 import { NATIVE_FORMATS, type ExportOptions } from '../../exports/native-formats.js';
-import { quoteIdentifier, quoteString } from '../../sql-text.js';
+import { quoteIdentifier, quoteString } from '../../odsql/dialect/duckdb/quoting.js';
 
 /** What a v1 download format needs to know of the dataset. */
 export interface DownloadContext {

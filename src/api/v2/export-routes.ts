@@ -17,7 +17,6 @@ import { geometryColumn } from '../../exports/geometry.js';
 import { projectionOf } from '../../exports/projection.js';
 import { exporterOf } from '../../exports/registry.js';
 import { compileQuery, type OutputColumn, type QueryParams } from '../../odsql/index.js';
-import { quoteIdentifier } from '../../sql-text.js';
 import { ApiError, invalidParameter } from '../errors.js';
 import { sendExport } from '../export-response.js';
 import { boolean, integer, listOf, oneOf, parseParams, text } from '../params.js';
@@ -183,11 +182,7 @@ export function exportRoutes(router: Router, services: Services): void {
     const file = { name: 'catalog', ...rdf, compressed: params.compressed };
     // A document of the catalog, small and written whole, but an export all the same: it holds a slot.
     await sendExport(ctx, services, file, async () => {
-      const rows = await services.engine.queryJson(
-        `SELECT * FROM (${compiled.sql}) ORDER BY ${quoteIdentifier('dataset_id')}`,
-        [],
-        signalOf(ctx),
-      );
+      const rows = await services.engine.queryJson(compiled.sql, [], signalOf(ctx));
       const document = writeCatalogRdf(rdf, rows, {
         base: apiBase(ctx),
         title: services.portal().settings.title,

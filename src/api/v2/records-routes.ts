@@ -1,7 +1,7 @@
 // v2.1 record operations: the record query (with group_by) and one record by id.
 import type Router from '@koa/router';
 import { z } from 'zod';
-import { RECORD_ID_COLUMN } from '../../catalog/schema.js';
+import { splitRow } from '../../odsql/index.js';
 import { notFound } from '../errors.js';
 import { lookupRecord } from '../record-lookup.js';
 import { boolean, oneOf, parseParams, text, timezone, LANGS } from '../params.js';
@@ -44,12 +44,12 @@ export function recordsRoutes(router: Router, services: Services): void {
         { rel: 'self', href: `${self}/records` },
         { rel: 'dataset', href: self },
       ],
-      results: page.results.map(({ [RECORD_ID_COLUMN]: id, ...record }) =>
-        typeof id !== 'string'
-          ? record
+      results: page.results.map(splitRow).map(({ values, recordId }) =>
+        typeof recordId !== 'string'
+          ? values
           : {
-              ...record,
-              _links: [{ rel: 'self', href: `${self}/records/${encodeURIComponent(id)}` }],
+              ...values,
+              _links: [{ rel: 'self', href: `${self}/records/${encodeURIComponent(recordId)}` }],
             },
       ),
     };

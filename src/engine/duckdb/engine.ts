@@ -4,7 +4,7 @@ import { rm, mkdir } from 'node:fs/promises';
 import type { Readable } from 'node:stream';
 import { DuckDBInstance, type DuckDBConnection, type DuckDBValue } from '@duckdb/node-api';
 import { ORDINAL_COLUMN, ORDINAL_SQL } from '../../catalog/schema.js';
-import { quoteIdentifier, quoteString } from '../../sql-text.js';
+import { quoteIdentifier, quoteString } from '../../odsql/dialect/duckdb/quoting.js';
 import { Admission } from '../admission.js';
 import { CountCache, DEFAULT_COUNT_ENTRIES } from '../count-cache.js';
 import {
@@ -15,11 +15,13 @@ import {
   type CopyFrame,
   type Engine,
   type JsonValue,
+  type TableColumn,
 } from '../engine.js';
 import { streamThroughPipe } from './copy-stream.js';
 import { DuckDBExportConnection } from './export-connection.js';
 import { interruptible } from './interrupt.js';
 import { lockDown } from './lockdown.js';
+import { STORAGE_TYPES } from './storage-types.js';
 import { readJsonRows } from './values.js';
 
 export interface EngineOptions {
@@ -281,7 +283,10 @@ export class DuckDBEngine implements Engine {
   }
 
   /** (Re)creates a small in-memory table from JSON rows, typed by a `from_json` structure. */
-  async defineJsonTable(name: string, structure: Record<string, string>, rowsJson: string): Promise<void> {
+  async defineJsonTable(name: string, columns: readonly TableColumn[], rowsJson: string): Promise<void> {
+    const structure = Object.fromEntries(
+      columns.map((c) => [c.name, c.multivalued ? `${STORAGE_TYPES[c.type]}[]` : STORAGE_TYPES[c.type]]),
+    );
     const shape = quoteString(JSON.stringify([structure]));
     await this.query(
       `CREATE OR REPLACE TABLE ${quoteIdentifier(name)} AS SELECT unnest(from_json($1, ${shape}), recursive := true)`,

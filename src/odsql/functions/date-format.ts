@@ -1,5 +1,5 @@
 // date_format(): an ODSQL date pattern -> concatenated strftime pieces and localized names, on the request's wall clock.
-import { quoteString } from '../../sql-text.js';
+import { quoteString } from '../dialect/duckdb/quoting.js';
 import { QueryLangError } from '../errors.js';
 import type { DateLikeType } from '../types.js';
 import { DATE_NAMES, type DateNames, type Lang } from './date-names.js';

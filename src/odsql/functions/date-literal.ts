@@ -1,5 +1,5 @@
 // Date literals (date'...'): ISO-style text -> SQL of the granule it denotes, naive forms read in the request time zone.
-import { quoteString } from '../../sql-text.js';
+import { quoteString } from '../dialect/duckdb/quoting.js';
 import { QueryLangError } from '../errors.js';
 import type { DateLikeType } from '../types.js';
 import { daysInMonth, instantOf } from './date-sql.js';

@@ -1,6 +1,6 @@
 // now() with named parameters: set or shift components of the current wall-clock time of the request time zone.
 import { QueryLangError } from '../errors.js';
-import { quoteString } from '../../sql-text.js';
+import { quoteString } from '../dialect/duckdb/quoting.js';
 import { instantOf } from './date-sql.js';
 
 type Setter = 'year' | 'month' | 'day' | 'hour' | 'minute' | 'second' | 'microsecond';

@@ -1,5 +1,5 @@
 // SQL pieces shared by the date builders: moving between instants and the request time zone's wall clock.
-import { quoteString } from '../../sql-text.js';
+import { quoteString } from '../dialect/duckdb/quoting.js';
 import { wallClockSql } from './zone-offsets.js';
 
 /**

@@ -1,5 +1,5 @@
 // Quoting for DuckDB SQL text: the only two ways a name or a value is written into SQL, by the
-// compiler and (through src/sql-text.ts) by the engine, the exports, ingest and search.
+// compiler here and, importing this file, by the DuckDB engine, ingest and the search index build.
 
 /** Quotes an identifier: "name", with embedded double quotes doubled. */
 export function quoteIdentifier(name: string): string {
