@@ -2,6 +2,7 @@
 // service's wording, and one `parseParams` that turns the first problem into a 400. Each builder
 // carries its JSON Schema as zod metadata, from which the OpenAPI document is generated.
 import { z } from 'zod';
+import { canonicalTimeZone } from '../odsql/index.js';
 import { ApiError, invalidParameter } from './errors.js';
 
 type Raw = string | string[] | undefined;
@@ -107,17 +108,13 @@ export function oneOf<const T extends string>(name: string, values: readonly T[]
     .meta({ type: 'string', enum: [...values], ...(fallback !== undefined && { default: fallback }) });
 }
 
-export const LANGS = ['en', 'fr', 'nl', 'pt', 'it', 'ar', 'de', 'es', 'ca', 'eu', 'sv'] as const;
-
-const TIMEZONES = new Set(['UTC', ...Intl.supportedValuesOf('timeZone')]);
-
-/** An IANA (CLDR) time zone name; UTC by default. */
+/** An IANA (CLDR) time zone name or one of its aliases, as ODSQL reads it; UTC by default. */
 export function timezone() {
   return raw()
     .transform((raw, ctx): string => {
       const value = last(raw);
       if (value === undefined || value === '') return 'UTC';
-      if (TIMEZONES.has(value)) return value;
+      if (canonicalTimeZone(value) !== null) return value;
       return fail(
         ctx,
         'timezone',

@@ -4,10 +4,10 @@ import { z } from 'zod';
 import type { QuerySource } from '../catalog/source.js';
 import type { Engine } from '../engine/engine.js';
 import type { JsonValue } from '../engine/engine.js';
-import { compileQuery, splitRow, type CompiledQuery, type QueryParams } from '../odsql/index.js';
+import { compileQuery, LANGS, splitRow, type CompiledQuery, type QueryParams } from '../odsql/index.js';
 import { invalidParameter } from './errors.js';
 import { facetSelection, selectionConditions } from '../facets/facet-selection.js';
-import { integer, oneOf, repeated, text, timezone, LANGS } from './params.js';
+import { integer, oneOf, repeated, text, timezone } from './params.js';
 
 /** Without group_by a page is at most 100 rows within the first 10,000; with it, 20,000 groups. */
 export const PAGE_LIMIT = 100;

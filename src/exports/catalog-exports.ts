@@ -2,9 +2,9 @@
 // table), and DCAT (RDF/XML, Turtle, the DCAT-AP profiles) and RSS documents of the datasets.
 import type { JsonValue } from '../engine/engine.js';
 import type { Exporter } from './export-context.js';
-import { DATASET_EXPORT_FORMATS, GEO_EXPORT_FORMATS } from './formats.js';
+import { DATASET_EXPORT_FORMATS } from './formats.js';
 import { PREFIXES, toRdfXml, toTurtle, type Term, type Triple } from './rdf-graph.js';
-import { EXPORTERS } from './registry.js';
+import { EXPORTERS, GEO_EXPORT_FORMATS } from './registry.js';
 
 /** The dataset export writers a catalog export reuses. */
 const TABULAR = { csv: EXPORTERS.csv, json: EXPORTERS.json, jsonl: EXPORTERS.jsonl, xlsx: EXPORTERS.xlsx };

@@ -1,4 +1,5 @@
-// The export format names the API lists; each format's writer is registered beside it in this folder.
+// The export format names the API lists, in its order; each format's writer, and whether it writes
+// geometries, is in the registry (registry.ts), which must hold exactly these names.
 
 /** Dataset export formats of the spec, plus Arrow IPC; `geo` formats need a geo field. */
 export const DATASET_EXPORT_FORMATS = [
@@ -20,16 +21,6 @@ export const DATASET_EXPORT_FORMATS = [
   'arrow',
 ] as const;
 export type DatasetExportFormat = (typeof DATASET_EXPORT_FORMATS)[number];
-
-/** Formats that write geometries and so refuse a dataset without a geo field. */
-export const GEO_EXPORT_FORMATS: ReadonlySet<DatasetExportFormat> = new Set([
-  'fgb',
-  'geojson',
-  'gpx',
-  'kml',
-  'ov2',
-  'shp',
-]);
 
 /** Catalog export formats (supplement section 1). */
 export const CATALOG_EXPORT_FORMATS = [

@@ -2,7 +2,7 @@
 // writer. The engine's own writers (csv, json, jsonl, parquet) are adapted here.
 import { ARROW_FORMAT } from './arrow-format.js';
 import type { ExportContext, Exporter } from './export-context.js';
-import type { DatasetExportFormat } from './formats.js';
+import { DATASET_EXPORT_FORMATS, type DatasetExportFormat } from './formats.js';
 import { GEO_BINARY_FORMATS } from './geo-binary-formats.js';
 import { GEO_TEXT_FORMATS } from './geo-text-formats.js';
 import { NATIVE_FORMATS, type NativeFormat } from './native-formats.js';
@@ -44,6 +44,11 @@ export const EXPORTERS = {
   ...XLSX_FORMAT,
   ...ARROW_FORMAT,
 } satisfies Record<DatasetExportFormat, Exporter>;
+
+/** Formats that write geometries and so refuse a dataset without a geo field. */
+export const GEO_EXPORT_FORMATS: ReadonlySet<DatasetExportFormat> = new Set(
+  DATASET_EXPORT_FORMATS.filter((format) => EXPORTERS[format].geo),
+);
 
 /** The registry entry of a format name, or null when it is not one. */
 export function exporterOf(format: string): Exporter | null {

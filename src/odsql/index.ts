@@ -11,7 +11,7 @@ import type { Output } from './dialect/dialect.js';
 import { checkHolisticCost, quantileLists } from './limits-holistic.js';
 import { parseGroupBy, parseOrderBy, parseSelect, parseWhereClause } from './parse.js';
 
-export type { Lang } from './functions/date.js';
+export { LANGS, type Lang } from './functions/date.js';
 export type { Output } from './dialect/dialect.js';
 export type { CompiledQuery, OutputColumn } from './compile.js';
 export { splitRow, type SplitRow } from './hidden-columns.js';

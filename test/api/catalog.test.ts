@@ -169,6 +169,14 @@ describe('v2.1 catalog', () => {
       expect(body.metas.default.data_processed).to.equal('2024-03-01T11:00:00+01:00');
     });
 
+    it("takes a time zone alias as the compiler does (Asia/Kolkata is Intl's Asia/Calcutta)", async () => {
+      const alias = await server.json(`${V21}/catalog/datasets/towns?timezone=Asia/Kolkata`);
+      const canonical = await server.json(`${V21}/catalog/datasets/towns?timezone=Asia/Calcutta`);
+      expect(alias.status).to.equal(200);
+      expect(alias.body.metas.default.data_processed).to.equal('2024-03-01T15:30:00+05:30');
+      expect(alias.body).to.deep.equal(canonical.body);
+    });
+
     it('adds links and app metas only when asked', async () => {
       const { body } = await server.json(
         `${V21}/catalog/datasets/towns?include_links=true&include_app_metas=true`,

@@ -10,12 +10,13 @@ import {
   type CompiledQuery,
   type Expr,
   type QueryParams,
+  LANGS,
 } from '../../odsql/index.js';
 import { refinementConditions, type Refinement } from '../../facets/refine.js';
 import { enumerateFacets, type FacetGroup, type FacetRequest } from '../../facets/enumerate.js';
 import { FACET_SORTS, type FacetOverrides, type FacetSort } from '../../facets/facet-fields.js';
 import { invalidParameter } from '../errors.js';
-import { booleanValue, integer, notBoolean, oneOf, repeated, text, timezone, LANGS } from '../params.js';
+import { booleanValue, integer, notBoolean, oneOf, repeated, text, timezone } from '../params.js';
 import { geoConditions } from './geofilter.js';
 import { parseV1Query } from './q-language.js';
 

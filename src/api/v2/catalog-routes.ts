@@ -12,14 +12,16 @@ import {
   type Services,
 } from '../services.js';
 import type { Dataset } from '../../catalog/portal.js';
-import { boolean, parseParams, text, timezone, oneOf, LANGS } from '../params.js';
+import { LANGS } from '../../odsql/index.js';
+import { boolean, parseParams, text, timezone, oneOf } from '../params.js';
 import { filterParams, pageParams, runPagedQuery } from '../query-context.js';
 import { notFound } from '../errors.js';
 import { lookupRecord } from '../record-lookup.js';
 import { generationQueryParams } from '../v1/aliases.js';
 import { datasetShape, type ShapeOptions } from './dataset-shape.js';
 import { callerMetas } from '../caller-metas.js';
-import { DATASET_EXPORT_FORMATS, CATALOG_EXPORT_FORMATS, GEO_EXPORT_FORMATS } from '../../exports/formats.js';
+import { DATASET_EXPORT_FORMATS, CATALOG_EXPORT_FORMATS } from '../../exports/formats.js';
+import { GEO_EXPORT_FORMATS } from '../../exports/registry.js';
 import { datasetFeatures } from '../../catalog/features.js';
 
 /** Parameters of the dataset lookup (explore-api.md: select, lang, timezone, include_*). */

@@ -6,8 +6,8 @@ import type { QuerySource } from '../../catalog/source.js';
 import type { Engine } from '../../engine/engine.js';
 import { enumerateFacets } from '../../facets/enumerate.js';
 import { facetSelection } from '../../facets/facet-selection.js';
-import { whereConditions } from '../../odsql/index.js';
-import { boolean, oneOf, parseParams, repeated, timezone, LANGS } from '../params.js';
+import { LANGS, whereConditions } from '../../odsql/index.js';
+import { boolean, oneOf, parseParams, repeated, timezone } from '../params.js';
 import { apiBase, requireDataSource, signalOf, type Services } from '../services.js';
 
 /** Parameters of both facet operations (explore-api.md: facet, where, refine, exclude, lang, timezone). */

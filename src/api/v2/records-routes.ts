@@ -1,10 +1,10 @@
 // v2.1 record operations: the record query (with group_by) and one record by id.
 import type Router from '@koa/router';
 import { z } from 'zod';
-import { splitRow } from '../../odsql/index.js';
+import { splitRow, LANGS } from '../../odsql/index.js';
 import { notFound } from '../errors.js';
 import { lookupRecord } from '../record-lookup.js';
-import { boolean, oneOf, parseParams, text, timezone, LANGS } from '../params.js';
+import { boolean, oneOf, parseParams, text, timezone } from '../params.js';
 import { filterParams, pageParams, runPagedQuery } from '../query-context.js';
 import { apiBase, requireDataSource, signalOf, type Services } from '../services.js';
 import { generationQueryParams } from '../v1/aliases.js';
