@@ -4,8 +4,7 @@
 // 14 MiB resident that a server never asked for one does not hold.
 import type { Data, DataType } from 'apache-arrow';
 import type { Chunk, ColumnArrays } from '../engine/engine.js';
-import type { OutputColumn } from '../odsql/index.js';
-import { quoteIdentifier } from '../odsql/dialect/duckdb/quoting.js';
+import { cell, type Cell, type OutputColumn } from '../odsql/index.js';
 import type { ExportContext, Exporter } from './export-context.js';
 import { streamQuery } from './query-stream.js';
 import { typedCell, typedSelect, type CellKind } from './sql-cells.js';
@@ -13,12 +12,11 @@ import { typedCell, typedSelect, type CellKind } from './sql-cells.js';
 /** Bytes of the IPC end-of-stream marker (continuation, zero length). */
 const END_OF_STREAM = 8;
 
-/** The kind of an output column and the SQL giving its value: dates and datetimes kept typed. */
-function arrowCell(column: OutputColumn, separator: string): { kind: CellKind; sql: string } {
-  const name = quoteIdentifier(column.key);
-  if (!column.multivalued && column.type === 'date') return { kind: 'date', sql: `CAST(${name} AS DATE)` };
+/** The kind of an output column and the cell giving its value: dates and datetimes kept typed. */
+function arrowCell(column: OutputColumn, separator: string): { kind: CellKind; cell: Cell } {
+  if (!column.multivalued && column.type === 'date') return { kind: 'date', cell: cell.cast(column, 'date') };
   if (!column.multivalued && column.type === 'datetime') {
-    return { kind: 'datetime', sql: `CAST(${name} AS TIMESTAMPTZ)` };
+    return { kind: 'datetime', cell: cell.cast(column, 'instant') };
   }
   return typedCell(column, separator);
 }

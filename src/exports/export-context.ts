@@ -1,7 +1,7 @@
 // What every export writer receives, and the registry entry each format provides.
 import type { Readable } from 'node:stream';
 import type { Engine } from '../engine/engine.js';
-import type { Output, OutputColumn } from '../odsql/index.js';
+import type { CompiledQuery, Output, OutputColumn } from '../odsql/index.js';
 import type { ExportOptions } from './native-formats.js';
 import type { Projection } from './projection.js';
 
@@ -18,8 +18,8 @@ export interface ExportContext {
   /** File name stem and the namespace of RDF properties. */
   readonly name: string;
   readonly baseUrl: string;
-  /** The compiled SELECT and its output columns. */
-  readonly sql: string;
+  /** The compiled query, which writers shape (src/odsql/shape.ts), and its output columns. */
+  readonly query: CompiledQuery;
   readonly columns: readonly OutputColumn[];
   /** The rows end with the record id column `_recordid` (ungrouped rows, for a format that asks). */
   readonly recordIds: boolean;

@@ -5,7 +5,8 @@ import type { HeaderMeta } from 'flatgeobuf/lib/mjs/header-meta.js';
 import type { ColumnMeta } from 'flatgeobuf/lib/mjs/column-meta.js';
 import type { Chunk } from '../engine/engine.js';
 import type { ExportContext, Exporter } from './export-context.js';
-import { geometryColumn, geometrySql, linesOf } from './geometry.js';
+import { cell } from '../odsql/index.js';
+import { geometryColumn, linesOf } from './geometry.js';
 import { reproject, type Geometry } from './projection.js';
 import { streamQuery } from './query-stream.js';
 import { typedSelect, type CellKind, type TypedCell } from './sql-cells.js';
@@ -14,7 +15,7 @@ import { typedSelect, type CellKind, type TypedCell } from './sql-cells.js';
 function geoSelect(context: ExportContext): { cells: TypedCell[]; sql: string } {
   const geometry = geometryColumn(context.columns)!;
   const others = context.columns.filter((c) => c !== geometry);
-  return typedSelect(context, others, [geometrySql(geometry)]);
+  return typedSelect(context, others, [cell.geometry(geometry, 'text')]);
 }
 
 /** FlatGeobuf: header (geometry type unknown: mixed allowed), then one feature per located row. */

@@ -1,7 +1,6 @@
-// Geometries of exported rows: which column holds them, their GeoJSON text in SQL, and the KML
-// and GPX forms written from a parsed geometry.
+// Geometries of exported rows: which column holds them, and the KML and GPX forms written from a
+// parsed geometry (its GeoJSON comes from the engine: src/odsql/shape.ts's geometry cells).
 import type { OutputColumn } from '../odsql/index.js';
-import { quoteIdentifier } from '../odsql/dialect/duckdb/quoting.js';
 import type { Geometry } from './projection.js';
 
 type Position = [number, number];
@@ -10,23 +9,6 @@ type Position = [number, number];
 export function geometryColumn(columns: readonly OutputColumn[]): OutputColumn | null {
   const single = columns.filter((c) => !c.multivalued);
   return single.find((c) => c.type === 'geo_shape') ?? single.find((c) => c.type === 'geo_point_2d') ?? null;
-}
-
-/** SQL of the geometry as GeoJSON text ('json' output: shapes are Features, points structs). */
-export function geometrySql(column: OutputColumn): string {
-  const name = quoteIdentifier(column.key);
-  if (column.type === 'geo_shape') return `CAST(json_extract(${name}, '$.geometry') AS VARCHAR)`;
-  return `CASE WHEN ${name} IS NULL THEN NULL ELSE '{"type":"Point","coordinates":[' || ${name}.lon || ',' || ${name}.lat || ']}' END`;
-}
-
-/**
- * The geometry as a value DuckDB's JSON writer nests as it is: the stored GeoJSON of a shape, or a
- * point built as a STRUCT (no text to parse back: half the cost of geometrySql cast to JSON).
- */
-export function geometryJsonSql(column: OutputColumn): string {
-  const name = quoteIdentifier(column.key);
-  if (column.type === 'geo_shape') return `json_extract(${name}, '$.geometry')`;
-  return `CASE WHEN ${name} IS NULL THEN NULL ELSE {'type': 'Point', 'coordinates': [${name}.lon, ${name}.lat]} END`;
 }
 
 /** Every line (ring or path) of a geometry, and its points, flattened. */

@@ -1,8 +1,6 @@
-// The formats the engine writes itself: the shaping SELECT around the compiled query, and the copy's format.
+// The formats the engine writes itself: the shaped columns of the compiled rows, and the copy's format.
 import type { CopyFormat } from '../engine/engine.js';
-import type { Output, OutputColumn } from '../odsql/index.js';
-import { quoteIdentifier } from '../odsql/dialect/duckdb/quoting.js';
-import { cellText } from './sql-cells.js';
+import { cell, type Cell, type Output, type OutputColumn, type ShapedColumn } from '../odsql/index.js';
 
 /** What a writer needs to know of the request. */
 export interface ExportOptions {
@@ -24,34 +22,25 @@ export interface NativeFormat {
   readonly extension: string;
   /** A BOM before the first byte (CSV with with_bom). */
   readonly bom?: boolean;
-  select(columns: readonly OutputColumn[], options: ExportOptions): string;
+  shape(columns: readonly OutputColumn[], options: ExportOptions): ShapedColumn[];
   copyFormat(options: ExportOptions, columns: readonly OutputColumn[]): CopyFormat;
 }
 
 const renamed = (
   columns: readonly OutputColumn[],
   options: ExportOptions,
-  value: (c: OutputColumn) => string,
-) => columns.map((c) => `${value(c)} AS ${quoteIdentifier(options.headers.get(c.key) ?? c.key)}`).join(', ');
-
-/** Above 2^53 JSON writes a double's shortest digits padded with zeros; DuckDB's text stays. */
-const EXACT_WHOLE = 2 ** 53;
+  value: (c: OutputColumn) => Cell = cell.value,
+): ShapedColumn[] => columns.map((c) => ({ name: options.headers.get(c.key) ?? c.key, cell: value(c) }));
 
 /**
- * A number as JSON writes it where the two differ: a whole value without `.0` (DuckDB writes the
- * double 2 as `2.0`, JSON as `2`), -0 as 0.
+ * A CSV cell: points, lists and JSON as the text cells of every format, numbers as JSON writes
+ * them (DuckDB writes the double 2 as `2.0`, JSON as `2`).
  */
-function numberText(sql: string): string {
-  return `CASE WHEN abs(${sql}) < ${EXACT_WHOLE} AND ${sql} = trunc(${sql}) THEN CAST(CAST(${sql} AS BIGINT) AS VARCHAR) ELSE CAST(${sql} AS VARCHAR) END`;
-}
-
-/** A CSV cell: points, lists and JSON as the text cells of every format, numbers as JSON writes them. */
-function csvCell(column: OutputColumn, options: ExportOptions): string {
+function csvCell(column: OutputColumn, options: ExportOptions): Cell {
   if (column.multivalued || ['geo_point_2d', 'json', 'geo_shape', 'json_blob'].includes(column.type)) {
-    return cellText(column, options.listSeparator);
+    return cell.text(column, options.listSeparator);
   }
-  const name = quoteIdentifier(column.key);
-  return column.type === 'double' || column.type === 'number' ? numberText(name) : name;
+  return column.type === 'double' || column.type === 'number' ? cell.numberText(column) : cell.value(column);
 }
 
 /** Columns written as numbers or booleans: quote_all leaves them unquoted ("Quote all strings"). */
@@ -70,7 +59,7 @@ export const NATIVE_FORMATS = {
     output: 'text',
     contentType: 'text/csv; charset=utf-8',
     extension: 'csv',
-    select: (columns, options) => renamed(columns, options, (c) => csvCell(c, options)),
+    shape: (columns, options) => renamed(columns, options, (c) => csvCell(c, options)),
     copyFormat: (options, columns) => ({
       format: 'csv',
       delimiter: options.delimiter,
@@ -81,21 +70,21 @@ export const NATIVE_FORMATS = {
     output: 'json',
     contentType: 'application/json; charset=utf-8',
     extension: 'json',
-    select: (columns, options) => renamed(columns, options, (c) => quoteIdentifier(c.key)),
+    shape: (columns, options) => renamed(columns, options),
     copyFormat: () => ({ format: 'json', array: true }),
   },
   jsonl: {
     output: 'json',
     contentType: 'application/jsonlines; charset=utf-8',
     extension: 'jsonl',
-    select: (columns, options) => renamed(columns, options, (c) => quoteIdentifier(c.key)),
+    shape: (columns, options) => renamed(columns, options),
     copyFormat: () => ({ format: 'json', array: false }),
   },
   parquet: {
     output: 'native',
     contentType: 'application/vnd.apache.parquet',
     extension: 'parquet',
-    select: (columns, options) => renamed(columns, options, (c) => quoteIdentifier(c.key)),
+    shape: (columns, options) => renamed(columns, options),
     copyFormat: (options) => ({ format: 'parquet', compression: options.parquetCompression }),
   },
 } satisfies Record<string, NativeFormat>;

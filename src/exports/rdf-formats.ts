@@ -1,6 +1,7 @@
 // Records as linked data: Turtle (also served as N3, of which it is a subset), RDF/XML and
 // JSON-LD, the same graph in each (rdf-terms.ts): a record is its API URL, part of the dataset's
 // IRI, with one property per field; literals are formatted in SQL.
+import { xmlEscapedSql as xmlEscaped } from '../odsql/index.js';
 import { quoteIdentifier, quoteString } from '../odsql/dialect/duckdb/quoting.js';
 import type { ExportContext, Exporter } from './export-context.js';
 import { streamQuery, type ChunkEncoder } from './query-stream.js';
@@ -13,7 +14,22 @@ import {
   recordsBase,
   type RdfProperty,
 } from './rdf-terms.js';
-import { turtleEscaped, xmlEscaped, xmlName, xmlText } from './sql-cells.js';
+import { xmlName, xmlText } from './sql-cells.js';
+
+/** A Turtle string literal body of a VARCHAR expression (quotes, backslashes, line breaks escaped). */
+function turtleEscaped(sql: string): string {
+  const replacements: [string, string][] = [
+    ['\\', '\\\\'],
+    ['"', '\\"'],
+    ['\n', '\\n'],
+    ['\r', '\\r'],
+    ['\t', '\\t'],
+  ];
+  return replacements.reduce(
+    (inner, [from, to]) => `replace(${inner}, ${quoteString(from)}, ${quoteString(to)})`,
+    sql,
+  );
+}
 
 const IS_PART_OF = `${PREFIXES.dct}isPartOf`;
 
@@ -66,7 +82,7 @@ function writeTurtle(context: ExportContext) {
   const { name, head } = turtleNames(context);
   const predicates = rdfProperties(context).map((p) => turtlePredicate(p, name));
   const partOf = quoteString(`${name(IS_PART_OF)} <${datasetRef(context)}>`);
-  const sql = `SELECT concat_ws(' ;\n  ', ${[partOf, ...predicates].join(', ')}), ${subjectSql(context)} FROM (${context.sql})`;
+  const sql = `SELECT concat_ws(' ;\n  ', ${[partOf, ...predicates].join(', ')}), ${subjectSql(context)} FROM (${context.query.sql})`;
   let blank = 0;
   const encode = rowLines((text, iri) => `${iri === null ? `_:r${++blank}` : `<${iri}>`} ${text} .\n`);
   return streamQuery(context.engine, sql, encode, { head, tail: '' }, context.signal);
@@ -88,7 +104,7 @@ function xmlProperty(property: RdfProperty): string {
 function writeRdfXml(context: ExportContext) {
   const partOf = `<dct:isPartOf rdf:resource="${xmlText(datasetRef(context))}"/>`;
   const body = [quoteString(partOf), ...rdfProperties(context).map(xmlProperty)].join(' || ');
-  const sql = `SELECT ${body} || '</rdf:Description>', ${subjectSql(context)} FROM (${context.sql})`;
+  const sql = `SELECT ${body} || '</rdf:Description>', ${subjectSql(context)} FROM (${context.query.sql})`;
   const head =
     '<?xml version="1.0" encoding="UTF-8"?>\n' +
     `<rdf:RDF xml:base="${xmlText(recordsBase(context))}" xmlns:rdf="${PREFIXES.rdf}" ` +
@@ -127,7 +143,7 @@ async function writeJsonLd(context: ExportContext) {
     ),
   };
   return context.engine.copyToStream(
-    `SELECT ${select.join(', ')} FROM (${context.sql})`,
+    `SELECT ${select.join(', ')} FROM (${context.query.sql})`,
     { format: 'json', array: true },
     context.signal,
     { head: `{"@context":${JSON.stringify(terms)},"@graph":`, tail: '}\n' },

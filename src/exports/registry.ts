@@ -1,5 +1,6 @@
 // The export registry: every dataset export format with its content type, extension, needs and
 // writer. The engine's own writers (csv, json, jsonl, parquet) are adapted here.
+import { shapedSql } from '../odsql/index.js';
 import { ARROW_FORMAT } from './arrow-format.js';
 import type { ExportContext, Exporter } from './export-context.js';
 import { DATASET_EXPORT_FORMATS, type DatasetExportFormat } from './formats.js';
@@ -18,7 +19,7 @@ function copied(format: NativeFormat): Exporter {
     output: format.output,
     geo: false,
     write: async (context: ExportContext) => {
-      const select = `SELECT ${format.select(context.columns, context.options)} FROM (${context.sql})`;
+      const select = shapedSql(context.query, format.shape(context.columns, context.options));
       const bom = format.extension === 'csv' && context.options.withBom !== false;
       return context.engine.copyToStream(
         select,

@@ -5,38 +5,39 @@ import { open, rm, type FileHandle } from 'node:fs/promises';
 import path from 'node:path';
 import type { Readable } from 'node:stream';
 import yazl from 'yazl';
+import { cell, cellSql } from '../odsql/index.js';
 import { quoteIdentifier } from '../odsql/dialect/duckdb/quoting.js';
 import { dbfField, dbfHeader, dbfNames, dbfRecord, dbfTextual } from './dbf.js';
 import type { ExportContext, Exporter } from './export-context.js';
-import { geometryColumn, geometrySql } from './geometry.js';
+import { geometryColumn } from './geometry.js';
 import { reproject, type Geometry } from './projection.js';
 import { extend, SHAPE_TYPES, shapeContent, shapeHeader } from './shp-records.js';
-import { typedSelect, type CellKind } from './sql-cells.js';
+import { typedSelect, type TypedCell } from './sql-cells.js';
 
 /** Temp files of shapefile exports not yet removed (for tests that count leaks). */
 export const openShapefiles = new Set<string>();
 
 /** The longest text (in bytes) of each text or list cell, for the dBASE widths. */
-async function textWidths(context: ExportContext, cellSql: readonly { kind: CellKind; sql: string }[]) {
-  const measures = cellSql.map((c, i) =>
-    dbfTextual(c.kind)
-      ? `max(strlen(CAST(${c.kind === 'list' ? `array_to_string(${c.sql}, '${context.options.listSeparator.replaceAll("'", "''")}')` : c.sql} AS VARCHAR))) AS ${quoteIdentifier(`w${i}`)}`
+async function textWidths(context: ExportContext, cells: readonly TypedCell[]) {
+  const measures = cells.map(({ kind, cell: typed }, i) =>
+    dbfTextual(kind)
+      ? `max(strlen(CAST(${kind === 'list' ? `array_to_string(${cellSql(typed)}, '${context.options.listSeparator.replaceAll("'", "''")}')` : cellSql(typed)} AS VARCHAR))) AS ${quoteIdentifier(`w${i}`)}`
       : `0 AS ${quoteIdentifier(`w${i}`)}`,
   );
   if (measures.length === 0) return [];
-  const sql = `SELECT ${measures.join(', ')} FROM (${context.sql})`;
+  const sql = `SELECT ${measures.join(', ')} FROM (${context.query.sql})`;
   const [row] = await context.engine.withExportConnection(
     (connection) => connection.readJson(sql),
     context.signal,
   );
-  return cellSql.map((_, i) => Number(row?.[`w${i}`] ?? 0));
+  return cells.map((_, i) => Number(row?.[`w${i}`] ?? 0));
 }
 
 /** Streams the rows into the three files; returns the shape type, extent and record count. */
 async function writeFiles(context: ExportContext, files: Record<'shp' | 'shx' | 'dbf', FileHandle>) {
   const geometry = geometryColumn(context.columns)!;
   const others = context.columns.filter((c) => c !== geometry);
-  const { cells, sql } = typedSelect(context, others, [geometrySql(geometry)]);
+  const { cells, sql } = typedSelect(context, others, [cell.geometry(geometry, 'text')]);
   const widths = await textWidths(context, cells);
   const names = dbfNames(others.map((c) => context.options.headers.get(c.key) ?? c.key));
   const fields = cells.map((c, i) => dbfField(names[i]!, c.kind, widths[i] ?? 1));

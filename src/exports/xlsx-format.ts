@@ -3,10 +3,18 @@
 import type { Readable } from 'node:stream';
 import yazl from 'yazl';
 import type { Chunk } from '../engine/engine.js';
-import type { OutputColumn } from '../odsql/index.js';
+import { cellSql, xmlEscapedSql as xmlEscaped, type OutputColumn } from '../odsql/index.js';
 import type { ExportContext, Exporter } from './export-context.js';
 import { streamQuery } from './query-stream.js';
-import { doubleText, typedCell, xmlEscaped, xmlText, type CellKind } from './sql-cells.js';
+import { typedCell, xmlText, type CellKind } from './sql-cells.js';
+
+/**
+ * VARCHAR of a DOUBLE as the record API writes it: a whole value without `.0` (`2`, not `2.0`),
+ * others in DuckDB's shortest round-trip text (`0.25`, `1e+20`, `inf`, `nan`).
+ */
+function doubleText(sql: string): string {
+  return `CASE WHEN ${sql} = trunc(${sql}) AND abs(${sql}) < 1e15 THEN CAST(CAST(${sql} AS BIGINT) AS VARCHAR) ELSE CAST(${sql} AS VARCHAR) END`;
+}
 import { DATE_STYLE, DATETIME_STYLE, workbookParts } from './xlsx-parts.js';
 
 /** Data rows a sheet holds below its header row (1,048,576 rows in all). */
@@ -38,7 +46,8 @@ function excelSerial(timestamp: string): string {
 
 /** SQL of one cell element (an empty `<c r=".."/>` for null). */
 function cellXml(column: OutputColumn, index: number, separator: string): string {
-  const { kind, sql } = typedCell(column, separator);
+  const typed = typedCell(column, separator);
+  const [kind, sql] = [typed.kind, cellSql(typed.cell)];
   const ref = `r="${columnLetters(index)}' || chr(1) || '"`;
   const inline = (xmlSql: string): string =>
     `'<c ${ref} t="inlineStr"><is><t xml:space="preserve">' || ${xmlSql} || '</t></is></c>'`;
@@ -68,7 +77,7 @@ async function writeXlsx(context: ExportContext): Promise<Readable> {
     )
     .join('');
   const cells = context.columns.map((c, i) => cellXml(c, i, context.options.listSeparator));
-  const sql = `SELECT ${cells.join(' || ') || "''"} FROM (${context.sql})`;
+  const sql = `SELECT ${cells.join(' || ') || "''"} FROM (${context.query.sql})`;
   const head =
     '<?xml version="1.0" encoding="UTF-8" standalone="yes"?>\n<worksheet xmlns="http://schemas.openxmlformats.org/spreadsheetml/2006/main"><sheetData>' +
     `<row r="1">${header}</row>\n`;

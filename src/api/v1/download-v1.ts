@@ -1,6 +1,6 @@
-// v1 download: every matching record streamed as csv, json (v1 records) or geojson by DuckDB's COPY.
+// v1 download: every matching record streamed as csv, json (v1 records) or geojson by the engine's copy.
 import type Router from '@koa/router';
-import { compileQuery } from '../../odsql/index.js';
+import { compileQuery, shapedSql } from '../../odsql/index.js';
 import { sendExport } from '../export-response.js';
 import { integer, oneOf, parseParams } from '../params.js';
 import { requireDataSource, signalOf, type Services } from '../services.js';
@@ -28,13 +28,13 @@ export function v1DownloadRoutes(router: Router, services: Services): void {
     const query = v1QueryParams(source, params, facetParamsOf(ctx.query));
     const page = { limit: params.rows, offset: params.start };
     const compiled = compileQuery(source, { ...query, ...page, withRecordId: true }, writer.output);
-    const select = writer.select(compiled.columns, {
+    const shaped = writer.shape(compiled.columns, {
       datasetId: dataset.id,
       recordTimestamp: dataset.file.computed.data_processed,
     });
     const file = { name: dataset.id, extension: format, contentType: writer.contentType, compressed: false };
     await sendExport(ctx, services, file, () =>
-      engine.copyToStream(`SELECT ${select} FROM (${compiled.sql})`, writer.copyFormat, signalOf(ctx), {
+      engine.copyToStream(shapedSql(compiled, shaped), writer.copyFormat, signalOf(ctx), {
         head: writer.prefix,
         tail: writer.suffix,
       }),

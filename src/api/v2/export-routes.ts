@@ -122,7 +122,7 @@ async function exportContext(
     engine,
     name,
     baseUrl: apiBase(ctx),
-    sql: compiled.sql,
+    query: compiled,
     columns: compiled.columns,
     recordIds: exporter.recordIds === true && !compiled.grouped,
     options: {

@@ -1,0 +1,99 @@
+// Shaped rows in DuckDB's SQL: one entry per cell kind (shape.ts), and the SELECT of the shaped
+// columns over a compiled query.
+import type { CompiledQuery } from './compile.js';
+import { quoteIdentifier, quoteString } from './dialect/duckdb/quoting.js';
+import { RECORD_ID_OUTPUT } from './hidden-columns.js';
+import type { Cell, CellType, ShapedColumn } from './shape.js';
+
+type Writers = { readonly [K in Cell['kind']]: (cell: Extract<Cell, { kind: K }>) => string };
+
+/** Above 2^53 JSON writes a double's shortest digits padded with zeros; DuckDB's text stays. */
+const EXACT_WHOLE = 2 ** 53;
+
+const CASTS = {
+  int: 'BIGINT',
+  double: 'DOUBLE',
+  bool: 'BOOLEAN',
+  date: 'DATE',
+  instant: 'TIMESTAMPTZ',
+  'text-list': 'VARCHAR[]',
+} as const satisfies Record<CellType, string>;
+
+const XML_ESCAPES: readonly (readonly [string, string])[] = [
+  ['&', '&amp;'],
+  ['<', '&lt;'],
+  ['>', '&gt;'],
+  ['"', '&quot;'],
+];
+
+/** XML character data of a VARCHAR expression: escaped, characters XML 1.0 forbids removed. */
+export function xmlEscapedSql(sql: string): string {
+  const stripped = `regexp_replace(${sql}, '[\\x00-\\x08\\x0B\\x0C\\x0E-\\x1F]', '', 'g')`;
+  return XML_ESCAPES.reduce((inner, [from, to]) => `replace(${inner}, '${from}', '${to}')`, stripped);
+}
+
+const WRITERS: Writers = {
+  value: ({ column }) => quoteIdentifier(column.key),
+  text: ({ column, separator }) => {
+    const name = quoteIdentifier(column.key);
+    if (column.multivalued) return `array_to_string(${name}, ${quoteString(separator)})`;
+    if (column.type === 'geo_point_2d') {
+      // As doubles: a point's storage type may be DECIMAL, whose text keeps trailing zeros.
+      return `CASE WHEN ${name} IS NULL THEN NULL ELSE CAST(${name}.lat AS DOUBLE) || ', ' || CAST(${name}.lon AS DOUBLE) END`;
+    }
+    return `CAST(${name} AS VARCHAR)`;
+  },
+  'number-text': ({ column }) => {
+    const n = quoteIdentifier(column.key);
+    return `CASE WHEN abs(${n}) < ${EXACT_WHOLE} AND ${n} = trunc(${n}) THEN CAST(CAST(${n} AS BIGINT) AS VARCHAR) ELSE CAST(${n} AS VARCHAR) END`;
+  },
+  cast: ({ column, type }) => `CAST(${quoteIdentifier(column.key)} AS ${CASTS[type]})`,
+  'record-id': () => quoteIdentifier(RECORD_ID_OUTPUT),
+  literal: ({ value }) => (value === null ? 'NULL' : quoteString(value)),
+  concat: ({ parts }) => parts.map(cellSql).join(' || '),
+  coalesce: ({ cell, otherwise }) => `coalesce(${cellSql(cell)}, ${cellSql(otherwise)})`,
+  xml: ({ cell }) => xmlEscapedSql(cellSql(cell)),
+  'json-text': ({ cell }) => `CAST(${cellSql(cell)} AS VARCHAR)`,
+  object: ({ form, entries }) => {
+    if (form === 'struct')
+      return `{${entries.map(([k, v]) => `${quoteString(k)}: ${cellSql(v)}`).join(', ')}}`;
+    if (form === 'json')
+      return `json_object(${entries.map(([k, v]) => `${quoteString(k)}, ${cellSql(v)}`).join(', ')})`;
+    const packed = entries.map(([k, v]) => `struct_pack(k := ${quoteString(k)}, v := ${cellSql(v)})`);
+    return `to_json(map_from_entries(list_filter([${packed.join(', ')}], e -> e.v IS NOT NULL)))`;
+  },
+  'json-value': ({ column }) => {
+    const name = quoteIdentifier(column.key);
+    if (column.type === 'geo_point_2d')
+      return `CASE WHEN ${name} IS NULL THEN NULL ELSE json_array(${name}.lat, ${name}.lon) END`;
+    if (column.type === 'geo_shape') return `json_extract(${name}, '$.geometry')`;
+    return `to_json(${name})`;
+  },
+  geometry: ({ column, form }) => {
+    if (column === null) return form === 'json' ? 'NULL::JSON' : 'NULL';
+    const name = quoteIdentifier(column.key);
+    if (column.type === 'geo_shape') {
+      const geometry = `json_extract(${name}, '$.geometry')`;
+      return form === 'text' ? `CAST(${geometry} AS VARCHAR)` : geometry;
+    }
+    const point = {
+      text: `'{"type":"Point","coordinates":[' || ${name}.lon || ',' || ${name}.lat || ']}'`,
+      json: `json_object('type', 'Point', 'coordinates', json_array(${name}.lon, ${name}.lat))`,
+      nested: `{'type': 'Point', 'coordinates': [${name}.lon, ${name}.lat]}`,
+    }[form];
+    return `CASE WHEN ${name} IS NULL THEN NULL ELSE ${point} END`;
+  },
+};
+
+/** The SQL of one cell over the columns of a compiled query. */
+export function cellSql(cell: Cell): string {
+  return (WRITERS[cell.kind] as (c: Cell) => string)(cell);
+}
+
+/** The SELECT of `columns` over the rows of `query`. */
+export function shapedSql(query: CompiledQuery, columns: readonly ShapedColumn[]): string {
+  const list = columns.map(({ name, cell }) =>
+    name === null ? cellSql(cell) : `${cellSql(cell)} AS ${quoteIdentifier(name)}`,
+  );
+  return `SELECT ${list.join(', ') || 'NULL'} FROM (${query.sql})`;
+}

@@ -1,0 +1,86 @@
+// Shaped rows: the output columns of a compiled query re-expressed cell by cell for a writer (an
+// export format), as a small closed AST that odsql writes in the engine's SQL (shape-sql.ts). A
+// writer says what each cell holds (a value as text, XML-escaped, inside an object...), never
+// how the engine spells it: the formatting per value is still the engine's work.
+import type { OutputColumn } from './compile.js';
+
+/** Storage types a cell can be cast to for writers of typed values (Arrow, dBASE, shapes). */
+export type CellType = 'int' | 'double' | 'bool' | 'date' | 'instant' | 'text-list';
+
+/** One entry of an object cell: its key as written, its value. */
+export type ObjectEntry = readonly [key: string, value: Cell];
+
+/** A cell of a shaped row. Each kind is written by one entry of shape-sql.ts's table. */
+export type Cell =
+  /** The output column's value as compiled. */
+  | { readonly kind: 'value'; readonly column: OutputColumn }
+  /** The value as text (null stays null): points as "lat, lon", lists joined by `separator`. */
+  | { readonly kind: 'text'; readonly column: OutputColumn; readonly separator: string }
+  /** A number's text as JSON writes it: a whole double without `.0` (exact below 2^53), -0 as 0. */
+  | { readonly kind: 'number-text'; readonly column: OutputColumn }
+  /** The value cast to a storage type. */
+  | { readonly kind: 'cast'; readonly column: OutputColumn; readonly type: CellType }
+  /** The record id the query added to ungrouped rows (withRecordId). */
+  | { readonly kind: 'record-id' }
+  /** A constant text, or null. */
+  | { readonly kind: 'literal'; readonly value: string | null }
+  /** The texts of `parts` one after the other; null when one of them is null. */
+  | { readonly kind: 'concat'; readonly parts: readonly Cell[] }
+  /** `cell`, or `otherwise` where it is null. */
+  | { readonly kind: 'coalesce'; readonly cell: Cell; readonly otherwise: Cell }
+  /** XML character data of a text: escaped, the characters XML 1.0 forbids removed. */
+  | { readonly kind: 'xml'; readonly cell: Cell }
+  /** A JSON cell's text. */
+  | { readonly kind: 'json-text'; readonly cell: Cell }
+  /**
+   * An object of `entries`: 'json' a JSON object, 'struct' a struct (which the engine's JSON
+   * writer writes as fast as plain columns; keys must differ beyond case), 'json-non-null' a JSON
+   * object of the entries whose value is not null.
+   */
+  | {
+      readonly kind: 'object';
+      readonly form: 'json' | 'struct' | 'json-non-null';
+      readonly entries: readonly ObjectEntry[];
+    }
+  /** A value as JSON (v1's records): a point as [lat, lon], a shape its bare geometry. */
+  | { readonly kind: 'json-value'; readonly column: OutputColumn }
+  /**
+   * A geo column's GeoJSON geometry (null: none): 'text' its text, 'json' a JSON value, 'nested' a
+   * value the engine's JSON writer nests as it is (a point built as a struct).
+   */
+  | {
+      readonly kind: 'geometry';
+      readonly column: OutputColumn | null;
+      readonly form: 'text' | 'json' | 'nested';
+    };
+
+/** A column of shaped rows: its name (null: unnamed, for writers that read cells by position). */
+export interface ShapedColumn {
+  readonly name: string | null;
+  readonly cell: Cell;
+}
+
+/** Cell factories, so that writers read as what they write. */
+export const cell = {
+  value: (column: OutputColumn): Cell => ({ kind: 'value', column }),
+  text: (column: OutputColumn, separator: string): Cell => ({ kind: 'text', column, separator }),
+  numberText: (column: OutputColumn): Cell => ({ kind: 'number-text', column }),
+  cast: (column: OutputColumn, type: CellType): Cell => ({ kind: 'cast', column, type }),
+  recordId: (): Cell => ({ kind: 'record-id' }),
+  literal: (value: string | null): Cell => ({ kind: 'literal', value }),
+  concat: (...parts: readonly Cell[]): Cell => ({ kind: 'concat', parts }),
+  coalesce: (of: Cell, otherwise: Cell): Cell => ({ kind: 'coalesce', cell: of, otherwise }),
+  xml: (of: Cell): Cell => ({ kind: 'xml', cell: of }),
+  jsonText: (of: Cell): Cell => ({ kind: 'json-text', cell: of }),
+  object: (form: 'json' | 'struct' | 'json-non-null', entries: readonly ObjectEntry[]): Cell => ({
+    kind: 'object',
+    form,
+    entries,
+  }),
+  jsonValue: (column: OutputColumn): Cell => ({ kind: 'json-value', column }),
+  geometry: (column: OutputColumn | null, form: 'text' | 'json' | 'nested'): Cell => ({
+    kind: 'geometry',
+    column,
+    form,
+  }),
+} as const;
