@@ -5,8 +5,7 @@ import { open, rm, type FileHandle } from 'node:fs/promises';
 import path from 'node:path';
 import type { Readable } from 'node:stream';
 import yazl from 'yazl';
-import { cell, cellSql } from '../odsql/index.js';
-import { quoteIdentifier } from '../odsql/dialect/duckdb/quoting.js';
+import { cell, textWidthsSql } from '../odsql/index.js';
 import { dbfField, dbfHeader, dbfNames, dbfRecord, dbfTextual } from './dbf.js';
 import type { ExportContext, Exporter } from './export-context.js';
 import { geometryColumn } from './geometry.js';
@@ -19,13 +18,12 @@ export const openShapefiles = new Set<string>();
 
 /** The longest text (in bytes) of each text or list cell, for the dBASE widths. */
 async function textWidths(context: ExportContext, cells: readonly TypedCell[]) {
-  const measures = cells.map(({ kind, cell: typed }, i) =>
-    dbfTextual(kind)
-      ? `max(strlen(CAST(${kind === 'list' ? `array_to_string(${cellSql(typed)}, '${context.options.listSeparator.replaceAll("'", "''")}')` : cellSql(typed)} AS VARCHAR))) AS ${quoteIdentifier(`w${i}`)}`
-      : `0 AS ${quoteIdentifier(`w${i}`)}`,
-  );
-  if (measures.length === 0) return [];
-  const sql = `SELECT ${measures.join(', ')} FROM (${context.query.sql})`;
+  if (cells.length === 0) return [];
+  const measured = cells.map(({ kind, cell: typed }) => {
+    if (!dbfTextual(kind)) return null;
+    return kind === 'list' ? cell.join(typed, context.options.listSeparator) : typed;
+  });
+  const sql = textWidthsSql(context.query, measured);
   const [row] = await context.engine.withExportConnection(
     (connection) => connection.readJson(sql),
     context.signal,

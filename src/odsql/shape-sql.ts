@@ -52,6 +52,7 @@ const WRITERS: Writers = {
   literal: ({ value }) => (value === null ? 'NULL' : quoteString(value)),
   concat: ({ parts }) => parts.map(cellSql).join(' || '),
   coalesce: ({ cell, otherwise }) => `coalesce(${cellSql(cell)}, ${cellSql(otherwise)})`,
+  join: ({ cell, separator }) => `array_to_string(${cellSql(cell)}, ${quoteString(separator)})`,
   xml: ({ cell }) => xmlEscapedSql(cellSql(cell)),
   'json-text': ({ cell }) => `CAST(${cellSql(cell)} AS VARCHAR)`,
   object: ({ form, entries }) => {
@@ -88,6 +89,18 @@ const WRITERS: Writers = {
 /** The SQL of one cell over the columns of a compiled query. */
 export function cellSql(cell: Cell): string {
   return (WRITERS[cell.kind] as (c: Cell) => string)(cell);
+}
+
+/**
+ * The SELECT of one row over the rows of `query`: the longest text, in bytes, of each cell (0 for
+ * a null entry), in columns w0, w1, ...
+ */
+export function textWidthsSql(query: CompiledQuery, cells: readonly (Cell | null)[]): string {
+  const widths = cells.map((c, i) => {
+    const width = c === null ? '0' : `max(strlen(CAST(${cellSql(c)} AS VARCHAR)))`;
+    return `${width} AS ${quoteIdentifier(`w${i}`)}`;
+  });
+  return `SELECT ${widths.join(', ') || 'NULL'} FROM (${query.sql})`;
 }
 
 /** The SELECT of `columns` over the rows of `query`. */

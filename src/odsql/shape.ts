@@ -28,6 +28,8 @@ export type Cell =
   | { readonly kind: 'concat'; readonly parts: readonly Cell[] }
   /** `cell`, or `otherwise` where it is null. */
   | { readonly kind: 'coalesce'; readonly cell: Cell; readonly otherwise: Cell }
+  /** A list cell's items joined by `separator` into one text. */
+  | { readonly kind: 'join'; readonly cell: Cell; readonly separator: string }
   /** XML character data of a text: escaped, the characters XML 1.0 forbids removed. */
   | { readonly kind: 'xml'; readonly cell: Cell }
   /** A JSON cell's text. */
@@ -70,6 +72,7 @@ export const cell = {
   literal: (value: string | null): Cell => ({ kind: 'literal', value }),
   concat: (...parts: readonly Cell[]): Cell => ({ kind: 'concat', parts }),
   coalesce: (of: Cell, otherwise: Cell): Cell => ({ kind: 'coalesce', cell: of, otherwise }),
+  join: (of: Cell, separator: string): Cell => ({ kind: 'join', cell: of, separator }),
   xml: (of: Cell): Cell => ({ kind: 'xml', cell: of }),
   jsonText: (of: Cell): Cell => ({ kind: 'json-text', cell: of }),
   object: (form: 'json' | 'struct' | 'json-non-null', entries: readonly ObjectEntry[]): Cell => ({
