@@ -4,6 +4,7 @@ import { FILE_ROW_NUMBER } from './schema.js';
 import type { Expr } from '../odsql/index.js';
 import type { Dataset } from './portal.js';
 import { searchViewName, type QuerySource } from './source.js';
+import { clickhouseDialect } from '../odsql/dialect/clickhouse/dialect.js';
 
 /** What a caller may query of a dataset: fields hidden from it, and its row filter. */
 export interface SourceView {
@@ -34,6 +35,7 @@ export function querySource(dataset: Dataset, view?: SourceView): QuerySource {
         ? searchViewName(dataset.view)
         : null,
     fields: view ? dataset.file.fields.filter((f) => !view.hiddenFields.has(f.name)) : dataset.file.fields,
+    ...(dataset.file.engine && { dialect: clickhouseDialect }),
     rowFilter: rowFilterOf(dataset, view?.rowFilter ?? null),
     rows: dataset.file.computed.records_count,
     distinctCounts: new Map(Object.entries(dataset.file.computed.distinct_counts)),

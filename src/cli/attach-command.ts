@@ -22,6 +22,7 @@ import {
 } from '../catalog/schema.js';
 import { ClickHouseClient } from '../engine/clickhouse/http-client.js';
 import { fieldKindOf } from '../engine/clickhouse/types.js';
+import { isoNow } from '../ingest/computed.js';
 import { newDatasetUid } from '../ingest/dataset-file.js';
 import type { AttachFlags } from './attach.js';
 
@@ -120,7 +121,7 @@ export async function main(flags: AttachFlags): Promise<void> {
   }
   const fields = fieldsOf(columns, new Set(flags.facet.flat()), say);
   const [counted] = await client.queryJson(`SELECT count() AS n FROM ${quoted(table)}`);
-  const now = new Date().toISOString();
+  const now = isoNow();
   const file: DatasetFile = datasetFileSchema.parse({
     dataset_uid: newDatasetUid(),
     engine: { kind: 'clickhouse', url: server.url, table },

@@ -25,6 +25,7 @@ import {
 } from './facet-fields.js';
 import { selectionConditions, type FacetSelection } from './facet-selection.js';
 import { buildTree, type FacetGroup, type LevelCounts } from './tree.js';
+import { unavailable } from '../odsql/dialect/dialect.js';
 
 export type { FacetGroup, FacetValue } from './tree.js';
 export type { FacetRequest } from './facet-fields.js';
@@ -157,6 +158,8 @@ export async function enumerateFacets(
   query: FacetQuery,
   signal?: AbortSignal,
 ): Promise<FacetGroup[]> {
+  // Counted in DuckDB's GROUPING SETS, which ClickHouse 18.16 has not: refused before any query.
+  if (source.dialect && source.dialect.name !== 'duckdb') throw unavailable('Facet counting', source.dialect);
   const planned = plan(source, query);
   const counts: LevelCounts[] = planned.map(() => new Map<number, Map<string, number>>());
   const work = statements(source, query, planned);
