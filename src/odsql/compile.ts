@@ -150,7 +150,7 @@ export function compileAnalyzed(
     ),
   );
   if (withRecordId && !query.grouped) {
-    outputs.sql.push(`${recordIdSql(source, dialect)} AS ${quoteIdentifier(RECORD_ID_OUTPUT)}`);
+    outputs.selected.push({ sql: recordIdSql(source, dialect), key: RECORD_ID_OUTPUT });
   }
   const groupFilters = groups.flatMap((g) => [
     ...(g.filter ? [g.filter] : []),
@@ -167,8 +167,9 @@ export function compileAnalyzed(
   const groupBy = groups.length ? ` GROUP BY ${groups.map((g) => g.group).join(', ')}` : '';
   const countSql = countQuery(query, from, rowFilter, groupBy, loneSearch, dialect);
   if (withGroupCount && query.grouped)
-    outputs.sql.push(`${dialect.groupCount(countSql)} AS ${quoteIdentifier(GROUP_COUNT_OUTPUT)}`);
-  const sql = `SELECT ${outputs.sql.join(', ')} FROM ${from}${rowFilter}${groupBy}${orderBy}${limitClause(page, dialect)}`;
+    outputs.selected.push({ sql: dialect.groupCount(countSql), key: GROUP_COUNT_OUTPUT });
+  const rest = `FROM ${from}${rowFilter}${groupBy}${orderBy}${limitClause(page, dialect)}`;
+  const sql = selectSql(outputs.selected, rest, dialect);
   return Object.freeze({
     sql,
     params: [],
@@ -200,21 +201,42 @@ function countQuery(
   return `SELECT count(*) AS total_count FROM (SELECT 1 FROM ${from}${filters}${groupBy}) AS ${dialect.quoteIdentifier('groups')}`;
 }
 
+/** An output column's SQL and its key. */
+interface Selected {
+  readonly sql: string;
+  readonly key: string;
+}
+
+/**
+ * `SELECT <outputs> <rest>`. Where an alias shadows the column of the same name in the whole
+ * query (ClickHouse: `t` presented as text and aliased `t` is then what `where t > ...` reads),
+ * the outputs are computed under names no column has and renamed by an outer SELECT.
+ */
+function selectSql(selected: readonly Selected[], rest: string, dialect: Dialect): string {
+  const q = (name: string) => dialect.quoteIdentifier(name);
+  if (!dialect.aliasesShadowColumns) {
+    return `SELECT ${selected.map((s) => `${s.sql} AS ${q(s.key)}`).join(', ')} ${rest}`;
+  }
+  const inner = selected.map((s, i) => `${s.sql} AS ${q(`odsql ${i}`)}`).join(', ');
+  const outer = selected.map((s, i) => `${q(`odsql ${i}`)} AS ${q(s.key)}`).join(', ');
+  return `SELECT ${outer} FROM (SELECT ${inner} ${rest}) AS ${q('odsql')}`;
+}
+
 function compileOutputs(query: AnalyzedQuery, groups: readonly GroupSql[], compiler: ExprCompiler) {
-  const sql: string[] = [];
+  const selected: Selected[] = [];
   const columns: OutputColumn[] = [];
   for (const output of query.outputs) {
     const info = infoOf(query, output.expr);
     const groupIndex = query.groupBy.findIndex((g) => exprKey(g.expr) === exprKey(output.expr));
     const type = groupIndex >= 0 ? groups[groupIndex]!.type : info.type;
     const value = presentValue(compileExpr(output.expr, compiler), type, compiler.ctx);
-    sql.push(`${value} AS ${compiler.ctx.dialect.quoteIdentifier(output.key)}`);
+    selected.push({ sql: value, key: output.key });
     const columnType =
       compiler.ctx.output !== 'json' && type === 'json' ? 'text' : outputType({ ...info, type });
     columns.push(Object.freeze({ key: output.key, type: columnType, multivalued: info.multivalued }));
   }
-  if (sql.length === 0) throw new QueryLangError('The query selects nothing');
-  return { sql, columns: Object.freeze(columns) };
+  if (selected.length === 0) throw new QueryLangError('The query selects nothing');
+  return { selected, columns: Object.freeze(columns) };
 }
 
 /**

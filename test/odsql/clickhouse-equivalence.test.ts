@@ -55,12 +55,36 @@ function corpus(): Case[] {
     params: { select: 'n', where: [condition], ...(timezone ? { timezone } : {}) },
     output: 'json' as const,
   }));
+  // Time zones across date buckets, date parts and the written instants; quantiles off the middle;
+  // a bucket width ClickHouse cannot spell.
+  const zoned: QueryParams[] = [
+    { select: 'count(*)', groupBy: 'range(t, 1month)', timezone: 'Europe/Paris' },
+    { select: 'count(*)', groupBy: 'range(t, 1d)', timezone: 'Asia/Tokyo' },
+    { select: 'count(*)', groupBy: 'range(d, 1y)' },
+    {
+      select: 'count(*)',
+      groupBy: "range(t, *, date'2020-03', date'2021', *)",
+      timezone: 'America/New_York',
+    },
+    { select: 't, d, year(t), month(t), day(t), hour(t), minute(t)', timezone: 'Asia/Kolkata' },
+    { select: 't', where: ["t >= '2020-06-30T20:00:00-04:00'"], timezone: 'Europe/Paris' },
+    { select: 'median(n), percentile(x, 10), percentile(n, 99.5), percentile(x, 0)' },
+    { select: 'count(*)', groupBy: 'range(t, 2d)' },
+    // An output named like a field it does not hold: the conditions still read the field.
+    { select: 'count(*) as n', where: ['n > 5'] },
+    { select: 'upper(name) as name, x * 2 as x', where: ["startswith(name, 'a')", 'x > 1'], orderBy: 'x' },
+  ];
+  const zonedCases = zoned.map((params) => ({
+    title: `extra: ${JSON.stringify(params)}`,
+    params,
+    output: 'json' as const,
+  }));
   const records = ['r5', "r5' OR 1=1 --", 'r3\\'].map((recordId) => ({
     title: `record ${recordId}`,
     params: { select: '*', recordId },
     output: 'json' as const,
   }));
-  return [...golden, ...where, ...records];
+  return [...golden, ...where, ...zonedCases, ...records];
 }
 
 const REFUSAL = /^(.+) is not available on this dataset's engine \(ClickHouse\)$/;

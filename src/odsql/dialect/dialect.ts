@@ -139,6 +139,11 @@ export interface Dialect {
    * file); otherwise ungrouped rows are ordered by their ordinal, so that pages never overlap.
    */
   readonly storageOrder: boolean;
+  /**
+   * Whether an output's alias replaces the column of that name everywhere in the query (ClickHouse
+   * 18.16, qualified names included); then outputs are aliased apart and renamed outside.
+   */
+  readonly aliasesShadowColumns: boolean;
   /** The page clause (' LIMIT n OFFSET m'; '' for every row); limit null: no limit. */
   readonly limit: (limit: number | null, offset: number) => string;
   /** One spelling per scalar, predicate, aggregate or ordering function name. */

@@ -5,7 +5,7 @@ import { instantOf, localTimestamp } from './date-sql.js';
 
 type FixedUnit = 'millisecond' | 'second' | 'minute' | 'hour';
 type CalendarUnit = 'week' | 'month' | 'quarter' | 'year';
-type RangeUnit = FixedUnit | 'day' | CalendarUnit;
+export type RangeUnit = FixedUnit | 'day' | CalendarUnit;
 
 /** explore-api.md's unit spellings (case-sensitive: `m` is minute, `M` month). */
 const UNITS: Readonly<Record<string, RangeUnit>> = {
@@ -49,10 +49,11 @@ const UNIT_MICROS = {
 const MAX_WIDTH_MICROS = 10_000n * 366n * 86_400_000_000n;
 const MAX_WIDTH_DAYS = 10_000 * 366;
 
-const isCalendar = (unit: RangeUnit): unit is CalendarUnit =>
+export const isCalendar = (unit: RangeUnit): unit is CalendarUnit =>
   unit === 'week' || unit === 'month' || unit === 'quarter' || unit === 'year';
 
-function unitOf(n: number, spelling: string): RangeUnit {
+/** The unit of a width `n` written `spelling`; an unknown unit or a width out of bounds throws QueryLangError. */
+export function unitOf(n: number, spelling: string): RangeUnit {
   const unit = Object.prototype.hasOwnProperty.call(UNITS, spelling) ? UNITS[spelling] : undefined;
   if (unit === undefined) {
     throw new QueryLangError(

@@ -36,6 +36,8 @@ export const clickhouseDialect: Dialect = Object.freeze({
   unnest,
   // Shards answer in any order.
   storageOrder: false,
+  // `SELECT toString(t) AS t ... WHERE t >= ...` compares the text.
+  aliasesShadowColumns: true,
   // No window functions in 18.16: the number of groups is a scalar subquery, run once.
   groupCount: (count: string) => `(${count})`,
   limit: (limit: number | null, offset: number) =>

@@ -27,6 +27,7 @@ export const duckdbDialect: Dialect = Object.freeze({
   present: PRESENTERS,
   unnest,
   storageOrder: true,
+  aliasesShadowColumns: false,
   // One aggregation gives a page of groups and their number.
   groupCount: () => 'count(*) OVER ()',
   limit: (limit: number | null, offset: number) =>
