@@ -1,6 +1,6 @@
 // Facet enumeration: the values of every requested facet with their counts under the request's
 // filters, nested for hierarchies and dates. Scalar facets sharing one filter, fields and
-// functions of fields alike (`range(delay, 10)`), are counted in a single scan (GROUPING SETS);
+// functions of fields alike (`range(delay, 10)`), are counted in a single statement (DuckDB: one GROUPING SETS scan);
 // a multivalued facet, or a disjunctive facet whose own refinements must be left out, gets its
 // own statement; all statements run side by side.
 import type { QuerySource } from '../catalog/source.js';
@@ -25,7 +25,6 @@ import {
 } from './facet-fields.js';
 import { selectionConditions, type FacetSelection } from './facet-selection.js';
 import { buildTree, type FacetGroup, type LevelCounts } from './tree.js';
-import { unavailable } from '../odsql/dialect/dialect.js';
 
 export type { FacetGroup, FacetValue } from './tree.js';
 export type { FacetRequest } from './facet-fields.js';
@@ -158,8 +157,6 @@ export async function enumerateFacets(
   query: FacetQuery,
   signal?: AbortSignal,
 ): Promise<FacetGroup[]> {
-  // Counted in DuckDB's GROUPING SETS, which ClickHouse 18.16 has not: refused before any query.
-  if (source.dialect && source.dialect.name !== 'duckdb') throw unavailable('Facet counting', source.dialect);
   const planned = plan(source, query);
   const counts: LevelCounts[] = planned.map(() => new Map<number, Map<string, number>>());
   const work = statements(source, query, planned);

@@ -11,19 +11,7 @@ import type { Lang } from './functions/date.js';
 import { parseGroupBy } from './parse.js';
 import { presentValue } from './present.js';
 import { findField, isMultivalued } from './scope.js';
-
-/** SQL over the source's columns, one row at a time. */
-export interface GroupKeySql {
-  /** What rows are grouped on. */
-  readonly group: string;
-  /**
-   * The key as text, as group_by writes it in JSON (`10-20`, `*-90`, `2001-01-01`), null outside
-   * every bucket. The same for every row of a group: computed once per group from any of its rows.
-   */
-  readonly text: string;
-  /** The fields the key reads. */
-  readonly fields: readonly string[];
-}
+import type { GroupKeySql } from './facet-key.js';
 
 function fieldsOf(expr: Expr, names: Set<string> = new Set()): Set<string> {
   if (expr.kind === 'field') names.add(expr.name);

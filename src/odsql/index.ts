@@ -5,7 +5,7 @@ import type { Expr } from './ast.js';
 import { analyzeQuery, type ClauseCondition, type ParsedItems } from './analyze.js';
 import { compileAnalyzed, type CompiledQuery } from './compile.js';
 import { QueryLangError } from './errors.js';
-import { facetCountsSql, facetKeyFields, type FacetKey } from './facet-counts.js';
+import { facetKeyFields, type FacetKey } from './facet-key.js';
 import type { Lang } from './functions/date.js';
 import type { Output } from './dialect/dialect.js';
 import { checkHolisticCost, quantileLists } from './limits-holistic.js';
@@ -22,8 +22,9 @@ export type { ClauseCondition } from './analyze.js';
 export { node, NO_SPAN } from './ast.js';
 export { QueryLangError, type Clause } from './errors.js';
 export { FUNCTION_NAMES } from './functions/index.js';
-export { compileGroupKey, type GroupKeySql } from './group-key.js';
-export type { FacetKey } from './facet-counts.js';
+export { compileGroupKey } from './group-key.js';
+export type { GroupKeySql } from './facet-key.js';
+export type { FacetKey } from './facet-key.js';
 export { datePathRange, facetConditions, type RefinedFacet } from './refine.js';
 export { findField } from './scope.js';
 
@@ -142,7 +143,7 @@ export function compileFacetCounts(
     .map((name) => `\`${name}\``)
     .join(', ');
   const rows = compileQuery(source, { ...params, select, limit: null }, 'native');
-  return facetCountsSql(rows.sql, keys, unnested, params.timezone ?? 'UTC');
+  return (source.dialect ?? duckdbDialect).facetCounts(rows.sql, keys, unnested, params.timezone ?? 'UTC');
 }
 
 /** The conditions of `where` texts (blank ones add none), parsed; their errors name the where clause. */

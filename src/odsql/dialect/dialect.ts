@@ -5,6 +5,7 @@
 import type { Field } from '../../catalog/schema.js';
 import type { ArithmeticOp, Call, ComparisonOp } from '../ast.js';
 import { QueryLangError } from '../errors.js';
+import type { FacetKey } from '../facet-key.js';
 import type { Lang } from '../functions/date-names.js';
 import type { Arg, FunctionEntry } from '../functions/registry.js';
 import type { DateLikeType, ValueType } from '../types.js';
@@ -146,6 +147,18 @@ export interface Dialect {
   readonly aliasesShadowColumns: boolean;
   /** The page clause (' LIMIT n OFFSET m'; '' for every row); limit null: no limit. */
   readonly limit: (limit: number | null, offset: number) => string;
+  /**
+   * The statement counting facet `keys` over the rows of `rowsSql`, a compiled query selecting the
+   * fields the keys read (facetKeyFields): its rows are (s = index of the key in `keys`, v = value
+   * as text, n = count). `unnested`: the keys read one multivalued field, each of whose values is
+   * counted.
+   */
+  readonly facetCounts: (
+    rowsSql: string,
+    keys: readonly FacetKey[],
+    unnested: boolean,
+    timezone: string,
+  ) => string;
   /** One spelling per scalar, predicate, aggregate or ordering function name. */
   readonly functions: ReadonlyMap<string, FunctionSpelling>;
   /** One spelling per grouping function name. */

@@ -8,6 +8,7 @@ import type { Dialect, GroupingSpelling } from '../dialect.js';
 import { COMPARISON_SQL, GRANULE_SQL } from '../duckdb/operators.js';
 import { AGGREGATES } from './aggregates.js';
 import { DATES, dateGranule } from './date.js';
+import { facetCounts } from './facet-counts.js';
 import { LISTS, unnest } from './lists.js';
 import { PRESENTERS } from './present.js';
 import { quoteIdentifier, quoteString } from './quoting.js';
@@ -40,6 +41,7 @@ export const clickhouseDialect: Dialect = Object.freeze({
   aliasesShadowColumns: true,
   // No window functions in 18.16: the number of groups is a scalar subquery, run once.
   groupCount: (count: string) => `(${count})`,
+  facetCounts,
   limit: (limit: number | null, offset: number) =>
     limit === null && offset === 0
       ? ''

@@ -2,6 +2,7 @@
 import type { Dialect, GroupingSpelling } from '../dialect.js';
 import { AGGREGATES } from './aggregates.js';
 import { DATES, dateGranule } from './date.js';
+import { facetCounts } from './facet-counts.js';
 import { GEO, geoCluster } from './geo.js';
 import { LISTS, unnest } from './lists.js';
 import { ARITHMETIC_SQL, COMPARISON_SQL, GRANULE_SQL } from './operators.js';
@@ -30,6 +31,7 @@ export const duckdbDialect: Dialect = Object.freeze({
   aliasesShadowColumns: false,
   // One aggregation gives a page of groups and their number.
   groupCount: () => 'count(*) OVER ()',
+  facetCounts,
   limit: (limit: number | null, offset: number) =>
     `${limit !== null ? ` LIMIT ${limit}` : ''}${offset > 0 ? ` OFFSET ${offset}` : ''}`,
   functions: new Map([...TEXT, ...DATES, ...SEARCH, ...GEO, ...AGGREGATES]),

@@ -1,31 +1,15 @@
-// The SQL of facet counting: each facet level's key per row and its text per group, and the one
+// DuckDB's facet counting: each facet level's key per row and its text per group, in one
 // GROUPING SETS statement that counts the keys of several facets in a single scan of the rows a
-// query selects (src/facets/ plans which facets share a statement).
-import { quoteIdentifier, quoteString } from './dialect/duckdb/quoting.js';
-import { localTimestamp } from './functions/date-sql.js';
-import type { GroupKeySql } from './group-key.js';
-
-/** What one level of one facet counts, row by row. */
-export type FacetKey =
-  /** The field's values as text. */
-  | { readonly kind: 'value'; readonly field: string }
-  /** A date or datetime field's year (level 1), month (2) or day (3) in the query's time zone. */
-  | { readonly kind: 'date'; readonly field: string; readonly datetime: boolean; readonly level: number }
-  /** The first `level` parts of a text path split on `separator`. */
-  | { readonly kind: 'path'; readonly field: string; readonly separator: string; readonly level: number }
-  /** The buckets of a group_by function of fields (compileGroupKey). */
-  | { readonly kind: 'function'; readonly key: GroupKeySql };
+// query selects.
+import { facetKeyFields, functionKeyFields, type FacetKey } from '../../facet-key.js';
+import { localTimestamp } from '../../functions/date-sql.js';
+import { quoteIdentifier, quoteString } from './quoting.js';
 
 const DATE_LEVELS = [
   { unit: 'year', format: '%Y' },
   { unit: 'month', format: '%Y/%m' },
   { unit: 'day', format: '%Y/%m/%d' },
 ] as const;
-
-/** The fields `keys` read, each once, in the order of the keys. */
-export const facetKeyFields = (keys: readonly FacetKey[]): string[] => [
-  ...new Set(keys.flatMap((k) => (k.kind === 'function' ? k.key.fields : [k.field]))),
-];
 
 /**
  * A facet's key: what rows are grouped on, and how a group's key becomes its text value, once
@@ -66,7 +50,7 @@ const keyColumn = (i: number) => `"facet key ${i}"`;
 function groupingSql(keys: readonly FacetKey[], inner: string, timezone: string): string {
   const sqls = keys.map((k) => keySql(k, timezone));
   const ks = keys.map((_, i) => keyColumn(i));
-  const rowFields = [...new Set(keys.flatMap((k) => (k.kind === 'function' ? k.key.fields : [])))];
+  const rowFields = functionKeyFields(keys);
   const row = rowFields.length
     ? `, {${rowFields.map((f) => `${quoteString(f)}: ${quoteIdentifier(f)}`).join(', ')}} AS ${ROW}`
     : '';
@@ -80,12 +64,8 @@ function groupingSql(keys: readonly FacetKey[], inner: string, timezone: string)
   return `SELECT ${SET} AS s, ${value} AS v, ${COUNT} AS n FROM (${unpacked})`;
 }
 
-/**
- * The statement counting `keys` over the rows of `rowsSql`, a compiled query selecting the
- * fields the keys read (facetKeyFields): its rows are (s = index of the key in `keys`, v = value,
- * n = count). `unnested`: the keys read one multivalued field, each of whose values is counted.
- */
-export function facetCountsSql(
+/** Dialect.facetCounts: one GROUPING SETS scan. */
+export function facetCounts(
   rowsSql: string,
   keys: readonly FacetKey[],
   unnested: boolean,
