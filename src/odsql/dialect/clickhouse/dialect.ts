@@ -1,8 +1,8 @@
 // The ClickHouse dialect (ClickHouse 18.16): what the compiler writes for a dataset held in a
 // ClickHouse table (one column per field, plus `_recordid` and `_ordinal`), spelling only what
-// ClickHouse answers exactly as DuckDB does. Not spelled, so refused with a 400 at analysis: the
-// geo functions and geo_cluster (no exact equal of DuckDB's spherical geometry), search() and
-// suggest() (no full-text index: DuckDB's fuzzy token match has no equal), now(), date_format(),
+// ClickHouse answers exactly as DuckDB does, and search() and suggest() as a substring match
+// (search.ts: DuckDB's fuzzy token match has no equal in 18.16). Not spelled, so refused with a 400 at analysis: the
+// geo functions and geo_cluster (no exact equal of DuckDB's spherical geometry), now(), date_format(),
 // json_format() (no JSON validation), random() (another hash).
 import type { Dialect, GroupingSpelling } from '../dialect.js';
 import { COMPARISON_SQL, GRANULE_SQL } from '../duckdb/operators.js';
@@ -13,6 +13,7 @@ import { LISTS, unnest } from './lists.js';
 import { PRESENTERS } from './present.js';
 import { quoteIdentifier, quoteString } from './quoting.js';
 import { range } from './range.js';
+import { SEARCH } from './search.js';
 import { TEXT } from './text.js';
 import { VALUES } from './values.js';
 
@@ -46,6 +47,6 @@ export const clickhouseDialect: Dialect = Object.freeze({
     limit === null && offset === 0
       ? ''
       : ` LIMIT ${limit ?? ALL_ROWS}${offset > 0 ? ` OFFSET ${offset}` : ''}`,
-  functions: new Map([...TEXT, ...DATES, ...AGGREGATES]),
+  functions: new Map([...TEXT, ...DATES, ...SEARCH, ...AGGREGATES]),
   groupings: new Map<string, GroupingSpelling>([['range', range]]),
 });
