@@ -11,7 +11,11 @@ import path from 'node:path';
 import type { DuckDBConnection } from '@duckdb/node-api';
 import { markdownTable, medianTurnsInRounds, type MeasuredRatio, type ServedPortal } from './harness.js';
 import { closedLoopOn, type LoadResult } from './load.js';
-import { postClickHouse, startClickHouseCluster } from '../test/helpers/clickhouse-cluster.js';
+import {
+  postClickHouse,
+  startClickHouseCluster,
+  type ClickHouseCluster,
+} from '../test/helpers/clickhouse-cluster.js';
 import {
   benchFlightsFile,
   CLICKHOUSE_CASES,
@@ -25,6 +29,8 @@ const SERVER = '/usr/sbin/clickhouse-server';
 /** A running ClickHouse with flights loaded, asked over its HTTP interface. */
 export interface ClickHouse {
   readonly base: string;
+  /** The one-shard cluster serving `base`, for loading more tables. */
+  readonly cluster: ClickHouseCluster;
   readonly version: string;
   /** The table's DDL, for the report. */
   readonly table: string;
@@ -99,6 +105,7 @@ export async function startClickHouse(
     await postClickHouse(base, 'OPTIMIZE TABLE flights FINAL');
     return {
       base,
+      cluster,
       version: version.trim(),
       table,
       query: (sql) => postClickHouse(base, sql),

@@ -18,6 +18,7 @@ import { benchExports, EXPORT_MAX_TURNS, EXPORT_MEASURING_MS, type ExportResult 
 import { benchFacets } from './facets.js';
 import { benchPeer, startPeers, type Peer, type PeerTime } from './peers.js';
 import { benchClickHouse, clickHouseText, withClickHouse } from './clickhouse.js';
+import { attachedText, benchAttached, withAttachedFlights } from './clickhouse-attached.js';
 import { benchLoad, type LoadResult } from './load.js';
 import { DEFAULT_MEMORY_LIMIT } from '../src/cli/serve.js';
 import { BENCH_SECTIONS, type BenchFlags, type BenchSection } from '../src/cli/bench.js';
@@ -96,9 +97,17 @@ export async function main(flags: BenchFlags): Promise<void> {
     }
     const clickhouse = flags.peers
       ? await section('clickhouse', () =>
-          withClickHouse(duckdb!, path.join(peersDir, 'clickhouse'), threads, (server) =>
-            benchClickHouse(served, server, threads, runs, flags.loadSeconds),
-          ),
+          withClickHouse(duckdb!, path.join(peersDir, 'clickhouse'), threads, async (server) => ({
+            peer: await benchClickHouse(served, server, threads, runs, flags.loadSeconds),
+            attached: await withAttachedFlights(
+              server,
+              path.join(peersDir, 'clickhouse'),
+              flags.port + 3,
+              threads,
+              NO_CACHE,
+              (attached) => benchAttached(served, attached, runs),
+            ),
+          })),
         )
       : null;
     const host = machine();
@@ -219,7 +228,15 @@ export async function main(flags: BenchFlags): Promise<void> {
         ? [
             '## ClickHouse, the everyday questions over HTTP',
             '',
-            clickHouseText(clickhouse, (r) => known(r, (ratio) => `${ratio.toFixed(2)}x`)),
+            clickHouseText(clickhouse.peer, (r) => known(r, (ratio) => `${ratio.toFixed(2)}x`)),
+            '',
+            '## The same flights served from ClickHouse (attached) and from Parquet',
+            '',
+            'The 3M flights loaded into the same ClickHouse with their record ids and ordinals, ordered by the same key,',
+            'attached with `duckportal attach` to a portal of their own and served by a second server (same flags);',
+            'each case asked of both servers under the same path, answers checked equal, timed in turns. Ratio: ClickHouse-backed / Parquet.',
+            '',
+            ...attachedText(clickhouse.attached, (r) => known(r, (ratio) => `${ratio.toFixed(2)}x`)),
             '',
           ]
         : []),

@@ -65,13 +65,15 @@ export interface LoadedTable {
 
 /**
  * Loads the dataset in `datasetDir` (its dataset.json and data.parquet) into `cluster` as the
- * Distributed table `table`, rows dealt to the shards by their ordinal. Refuses a dataset with
- * dates outside what ClickHouse holds.
+ * Distributed table `table`, rows dealt to the shards by their ordinal, each shard's MergeTree
+ * ordered by `orderBy` (default: the ordinal; the bench gives ingest's sort key). Refuses a
+ * dataset with dates outside what ClickHouse holds.
  */
 export async function loadDataset(
   cluster: ClickHouseCluster,
   datasetDir: string,
   table: string,
+  orderBy: readonly string[] = [ORDINAL_COLUMN],
 ): Promise<LoadedTable> {
   const file = datasetFileSchema.parse(
     JSON.parse(await readFile(path.join(datasetDir, 'dataset.json'), 'utf8')),
@@ -85,7 +87,7 @@ export async function loadDataset(
   await cluster.admin(`DROP TABLE IF EXISTS ${chName(table)}`);
   await cluster.admin(`DROP TABLE IF EXISTS ${chName(local)}`);
   await cluster.admin(
-    `CREATE TABLE ${chName(local)} (${columns}) ENGINE = MergeTree() ORDER BY ${chName(ORDINAL_COLUMN)}`,
+    `CREATE TABLE ${chName(local)} (${columns}) ENGINE = MergeTree() ORDER BY (${orderBy.map(chName).join(', ')})`,
   );
   await cluster.admin(
     `CREATE TABLE ${chName(table)} AS ${chName(local)} ENGINE = Distributed(portal, default, ${chName(local)})`,
