@@ -20,6 +20,7 @@ import { benchFlightsFile, CLICKHOUSE_CASES, type ClickHouseCase } from './click
 import { BENCH_PORTAL } from './datasets.js';
 import { PORTAL_PASSWORD, PORTAL_USER } from '../test/helpers/clickhouse-cluster.js';
 import { loadDataset } from '../test/helpers/clickhouse-load.js';
+import { ensurePortalFile } from '../src/ingest/portal-file.js';
 
 const run = promisify(execFile);
 
@@ -92,6 +93,7 @@ export async function withAttachedFlights<T>(
     benchFlightsFile().computed.sort_by,
   );
   const portal = path.join(dir, 'attached-portal');
+  await ensurePortalFile(portal, { title: 'flights attached to ClickHouse' });
   const server = new URL(clickhouse.base);
   server.username = PORTAL_USER;
   server.password = PORTAL_PASSWORD;

@@ -66,7 +66,8 @@ export interface LoadedTable {
 /**
  * Loads the dataset in `datasetDir` (its dataset.json and data.parquet) into `cluster` as the
  * Distributed table `table`, rows dealt to the shards by their ordinal, each shard's MergeTree
- * ordered by `orderBy` (default: the ordinal; the bench gives ingest's sort key). Refuses a
+ * ordered by `orderBy` (default: the ordinal; the bench gives ingest's sort key, whose fields
+ * must then hold no null). Refuses a
  * dataset with dates outside what ClickHouse holds.
  */
 export async function loadDataset(
@@ -81,7 +82,12 @@ export async function loadDataset(
   const fields = file.fields;
   const local = shardTableName(table);
   const columns = [
-    ...fields.map((f) => `${chName(f.name)} ${columnTypeOf(f)}`),
+    // ClickHouse's sorting key takes no Nullable column: a key field is declared without it (a
+    // null in it fails the insert).
+    ...fields.map(
+      (f) =>
+        `${chName(f.name)} ${orderBy.includes(f.name) ? columnTypeOf(f).replace(/^Nullable\((.*)\)$/, '$1') : columnTypeOf(f)}`,
+    ),
     ...HIDDEN_COLUMNS.map((c) => `${chName(c.name)} ${c.type}`),
   ].join(', ');
   await cluster.admin(`DROP TABLE IF EXISTS ${chName(table)}`);
