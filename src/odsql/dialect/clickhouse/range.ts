@@ -5,65 +5,14 @@
 import type { Expr } from '../../ast.js';
 import { QueryLangError } from '../../errors.js';
 import { isCalendar, unitOf, type RangeUnit } from '../../functions/date-range.js';
-import { rangeSpec, type RangeSpec } from '../../functions/grouping.js';
+import { rangeSpec } from '../../functions/grouping.js';
 import { isDateLike } from '../../types.js';
 import type { CompileContext, CompiledArg, GroupingSpelling, GroupSql } from '../dialect.js';
+import { staticRangeGroups, type JoinTexts } from '../static-range.js';
 import { quoteString } from './quoting.js';
 
-type KeyPart = string | { readonly sql: string };
-
-/** Concatenates literal texts and SQL texts into one SQL text expression (concat() wants two or more). */
-function concat(parts: readonly KeyPart[]): string {
-  const merged: KeyPart[] = [];
-  for (const part of parts) {
-    const last = merged[merged.length - 1];
-    if (typeof part === 'string' && typeof last === 'string') merged[merged.length - 1] = last + part;
-    else merged.push(part);
-  }
-  const sql = merged.map((p) => (typeof p === 'string' ? quoteString(p) : p.sql));
-  return sql.length === 1 ? sql[0]! : `concat(${sql.join(', ')})`;
-}
-
-function staticGroups(
-  x: string,
-  spec: Extract<RangeSpec, { kind: 'static' }>,
-  args: readonly CompiledArg[],
-  ctx: CompileContext,
-): GroupSql {
-  const type = args[0]!.type === 'date' ? 'date' : 'datetime';
-  const value = (b: Expr): string =>
-    b.kind === 'date'
-      ? ctx.dialect.dateGranule(b.text, type, ctx.timezone).start
-      : b.kind === 'number'
-        ? `(${String(b.value)})`
-        : 'NULL';
-  const label = (b: Expr): KeyPart =>
-    b.kind === 'number' ? String(b.value) : { sql: ctx.dialect.present[type](value(b), ctx) };
-  const bounds = spec.bounds;
-  const first = bounds[0]!;
-  const last = bounds[bounds.length - 1]!;
-  const branches: string[] = [];
-  if (spec.openLow) branches.push(`WHEN ${x} < ${value(first)} THEN ${concat(['*-', label(first)])}`);
-  bounds.slice(1).forEach((high, i) => {
-    const low = bounds[i]!;
-    const test = `${x} >= ${value(low)} AND ${x} < ${value(high)}`;
-    branches.push(`WHEN ${test} THEN ${concat([label(low), '-', label(high)])}`);
-  });
-  if (spec.openHigh) branches.push(`WHEN ${x} >= ${value(last)} THEN ${concat([label(last), '-*'])}`);
-  const inside = [
-    spec.openLow ? null : `${x} >= ${value(first)}`,
-    spec.openHigh ? null : `${x} < ${value(last)}`,
-  ].filter((c) => c !== null);
-  const key = `CASE ${branches.join(' ')} END`;
-  return {
-    group: key,
-    output: key,
-    sort: `min(${x})`,
-    filter: inside.length ? `(${x} IS NULL OR (${inside.join(' AND ')}))` : null,
-    type: 'text',
-  };
-}
-
+/** Texts joined into one. */
+const JOIN_TEXTS: JoinTexts = (sqls) => `concat(${sqls.join(', ')})`;
 /** The first day of a date's calendar bucket. */
 const BUCKET_START = {
   day: 'toDate',
@@ -96,14 +45,14 @@ function dateGroups(x: string, width: Expr, args: readonly CompiledArg[], ctx: C
 function widthGroups(x: string, width: Expr): GroupSql {
   const step = width.kind === 'number' ? String(width.value) : '1';
   const low = `(floor(toFloat64(${x}) / ${step}) * ${step})`;
-  const label = `if(isNull(${low}), NULL, ${concat([{ sql: `toString(${low})` }, '-', { sql: `toString(${low} + ${step})` }])})`;
+  const label = `if(isNull(${low}), NULL, concat(toString(${low}), '-', toString(${low} + ${step})))`;
   return { group: low, output: label, sort: low, filter: null, type: 'text' };
 }
 
 export const range: GroupingSpelling = (args, ctx) => {
   const spec = rangeSpec(args);
   const x = args[0]!.sql;
-  if (spec.kind === 'static') return staticGroups(x, spec, args, ctx);
+  if (spec.kind === 'static') return staticRangeGroups(x, spec, args, ctx, JOIN_TEXTS);
   return isDateLike(args[0]!.type ?? 'null')
     ? dateGroups(x, spec.width, args, ctx)
     : widthGroups(x, spec.width);
