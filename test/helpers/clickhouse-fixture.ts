@@ -57,14 +57,23 @@ export async function writeAllTypesDataset(portalDir: string, id: string): Promi
     connection.closeSync();
     instance.closeSync();
   }
+  await writeDatasetFile(dir, { id, title: 'Every type', fields: ALL_TYPES_FIELDS, records: 5 });
+  return dir;
+}
+
+/** A dataset.json for a dataset folder of the tests: public, its fields, its count, no metadata else. */
+export async function writeDatasetFile(
+  dir: string,
+  dataset: { id: string; title: string; fields: readonly Field[]; records: number },
+): Promise<void> {
   const now = '2024-03-01T10:00:00+00:00';
   const file: DatasetFile = {
-    dataset_uid: `da_${id.replace(/\W/g, '')}`,
+    dataset_uid: `da_${dataset.id.replace(/\W/g, '')}`,
     visibility: 'public',
     access: [],
     metas: {
       default: {
-        title: 'Every type',
+        title: dataset.title,
         description: null,
         theme: null,
         keyword: null,
@@ -78,10 +87,10 @@ export async function writeAllTypesDataset(portalDir: string, id: string): Promi
         modified: null,
       },
     },
-    fields: [...ALL_TYPES_FIELDS],
+    fields: [...dataset.fields],
     app_metas: {},
     computed: {
-      records_count: 5,
+      records_count: dataset.records,
       data_processed: now,
       metadata_processed: now,
       bbox: null,
@@ -94,5 +103,4 @@ export async function writeAllTypesDataset(portalDir: string, id: string): Promi
     },
   };
   await writeFile(path.join(dir, 'dataset.json'), JSON.stringify(file, null, 2));
-  return dir;
 }

@@ -4,10 +4,9 @@
 // as the read-only user through the portal's HTTP client. An entry the ClickHouse dialect cannot
 // spell must be refused with the clean 400 naming the engine; the test prints how many ran on both.
 import { expect } from 'chai';
-import { copyFile, mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { copyFile, mkdir, mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
-import type { DatasetFile } from '../../src/catalog/schema.js';
 import type { QuerySource } from '../../src/catalog/source.js';
 import { ClickHouseClient } from '../../src/engine/clickhouse/http-client.js';
 import type { JsonValue } from '../../src/engine/engine.js';
@@ -25,6 +24,7 @@ import {
   startClickHouseCluster,
   type ClickHouseCluster,
 } from '../helpers/clickhouse-cluster.js';
+import { writeDatasetFile } from '../helpers/clickhouse-fixture.js';
 import { loadDataset } from '../helpers/clickhouse-load.js';
 import { FIELDS, openFixture, SOURCE, type Fixture } from './fixture.js';
 import { paramsOf, readCorpus } from './golden-corpus.js';
@@ -93,43 +93,7 @@ const REFUSAL = /^(.+) is not available on this dataset's engine \(ClickHouse\)$
 async function fixtureDataset(fixture: Fixture, dir: string): Promise<string> {
   await mkdir(dir, { recursive: true });
   await copyFile(path.join(fixture.dir, 'things.parquet'), path.join(dir, 'data.parquet'));
-  const now = '2026-01-01T00:00:00+00:00';
-  const file: DatasetFile = {
-    dataset_uid: 'da_things',
-    visibility: 'public',
-    access: [],
-    metas: {
-      default: {
-        title: 'Things',
-        description: null,
-        theme: null,
-        keyword: null,
-        license: null,
-        license_url: null,
-        language: null,
-        publisher: null,
-        references: null,
-        attributions: null,
-        territory: null,
-        modified: null,
-      },
-    },
-    fields: [...FIELDS],
-    app_metas: {},
-    computed: {
-      records_count: 6,
-      data_processed: now,
-      metadata_processed: now,
-      bbox: null,
-      geometry_types: [],
-      temporal_coverage_from: null,
-      temporal_coverage_to: null,
-      distinct_counts: {},
-      sort_by: [],
-      geo_point_from: null,
-    },
-  };
-  await writeFile(path.join(dir, 'dataset.json'), JSON.stringify(file));
+  await writeDatasetFile(dir, { id: 'things', title: 'Things', fields: FIELDS, records: 6 });
   return dir;
 }
 
