@@ -5,8 +5,8 @@ import { expect } from 'chai';
 import { spawn, type ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
 import { readFile } from 'node:fs/promises';
-import { createServer, type AddressInfo } from 'node:net';
 import path from 'node:path';
+import { freePort } from '../helpers/ports.js';
 import { SAMPLE_PORTAL, openReference } from '../helpers/sample-portal.js';
 
 const CLI = path.resolve('bin/duckportal.cjs');
@@ -16,15 +16,6 @@ const BOUND_MIB = 384 + 512;
 interface ServedProcess {
   readonly child: ChildProcess;
   readonly base: string;
-}
-
-/** A port free now (the command prints the port it was given, so it is chosen here). */
-async function freePort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as AddressInfo;
-  await new Promise((resolve) => server.close(resolve));
-  return port;
 }
 
 async function serve(): Promise<ServedProcess> {

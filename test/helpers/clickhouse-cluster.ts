@@ -112,6 +112,18 @@ export async function startClickHouseCluster(
   shards = 2,
   threads = 2,
 ): Promise<ClickHouseCluster> {
+  // A port probed free can still be taken by another process before the server binds it: such a
+  // start is tried again on new ports, in a new folder.
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await startOnce(path.join(dir, `attempt${attempt}`), shards, threads);
+    } catch (error) {
+      if (attempt >= 3 || !String(error).includes('Address already in use')) throw error;
+    }
+  }
+}
+
+async function startOnce(dir: string, shards: number, threads: number): Promise<ClickHouseCluster> {
   const addresses: ClickHouseShard[] = [];
   for (let i = 0; i < shards; i++) {
     const [httpPort, tcpPort] = [await freePort(), await freePort()];
