@@ -40,7 +40,9 @@ function csvCell(column: OutputColumn, options: ExportOptions): Cell {
   if (column.multivalued || ['geo_point_2d', 'json', 'geo_shape', 'json_blob'].includes(column.type)) {
     return cell.text(column, options.listSeparator);
   }
-  return column.type === 'double' || column.type === 'number' ? cell.numberText(column) : cell.value(column);
+  return column.type === 'double' || column.type === 'number'
+    ? cell.numberText(cell.value(column))
+    : cell.value(column);
 }
 
 /** Columns written as numbers or booleans: quote_all leaves them unquoted ("Quote all strings"). */

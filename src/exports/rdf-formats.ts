@@ -1,8 +1,7 @@
 // Records as linked data: Turtle (also served as N3, of which it is a subset), RDF/XML and
 // JSON-LD, the same graph in each (rdf-terms.ts): a record is its API URL, part of the dataset's
-// IRI, with one property per field; literals are formatted in SQL.
-import { xmlEscapedSql as xmlEscaped } from '../odsql/index.js';
-import { quoteIdentifier, quoteString } from '../odsql/dialect/duckdb/quoting.js';
+// IRI, with one property per field; each row's statements are shaped cells written by the engine.
+import { cell, shapedSql, type Cell, type ShapedColumn } from '../odsql/index.js';
 import type { ExportContext, Exporter } from './export-context.js';
 import { streamQuery, type ChunkEncoder } from './query-stream.js';
 import { PREFIXES } from './rdf-graph.js';
@@ -10,31 +9,23 @@ import {
   datasetRef,
   fieldNamespace,
   rdfProperties,
-  recordRefSql,
+  recordRef,
   recordsBase,
   type RdfProperty,
 } from './rdf-terms.js';
 import { xmlName, xmlText } from './sql-cells.js';
 
-/** A Turtle string literal body of a VARCHAR expression (quotes, backslashes, line breaks escaped). */
-function turtleEscaped(sql: string): string {
-  const replacements: [string, string][] = [
-    ['\\', '\\\\'],
-    ['"', '\\"'],
-    ['\n', '\\n'],
-    ['\r', '\\r'],
-    ['\t', '\\t'],
-  ];
-  return replacements.reduce(
-    (inner, [from, to]) => `replace(${inner}, ${quoteString(from)}, ${quoteString(to)})`,
-    sql,
-  );
-}
-
 const IS_PART_OF = `${PREFIXES.dct}isPartOf`;
 
-/** SQL of each row's record IRI relative to recordsBase, NULL for grouped rows (blank nodes). */
-const subjectSql = (context: ExportContext): string => recordRefSql(context) ?? 'NULL';
+/** Each row's record IRI relative to recordsBase, null for grouped rows (blank nodes). */
+const subject = (context: ExportContext): Cell => recordRef(context) ?? cell.literal(null);
+
+/** The rows' shaped statement text, then their subject IRI (what rowLines reads). */
+const statements = (context: ExportContext, text: Cell): string =>
+  shapedSql(context.query, [
+    { name: null, cell: text },
+    { name: null, cell: subject(context) },
+  ]);
 
 /** A chunk encoder of rows (statement text, subject IRI or null), each line made by `line`. */
 const rowLines =
@@ -64,47 +55,45 @@ function turtleNames(context: ExportContext) {
   return { name, head };
 }
 
-/** Turtle `predicate object(s)` of one property, or NULL when the value is null or empty. */
-function turtlePredicate(property: RdfProperty, name: (iri: string) => string): string {
-  const column = quoteIdentifier(property.column.key);
-  const predicate = quoteString(`${name(property.iri)} `);
+/** Turtle `predicate object(s)` of one property, null when the value is null or an empty list. */
+function turtlePredicate(property: RdfProperty, name: (iri: string) => string): Cell {
   const type = property.datatype ? `^^${name(property.datatype)}` : '';
-  const literal = `'"' || ${turtleEscaped(property.lexical)} || ${quoteString(`"${type}`)}`;
-  if (property.column.multivalued) {
-    const objects = `array_to_string(list_transform(${column}, lambda v: ${literal}), ', ')`;
-    return `CASE WHEN ${column} IS NULL OR len(${column}) = 0 THEN NULL ELSE ${predicate} || ${objects} END`;
-  }
-  return `CASE WHEN ${column} IS NULL THEN NULL ELSE ${predicate} || ${literal} END`;
+  const literal = cell.concat(
+    cell.literal('"'),
+    cell.turtleString(property.lexical),
+    cell.literal(`"${type}`),
+  );
+  const objects = property.column.multivalued
+    ? cell.join(cell.each(property.column, literal), ', ')
+    : literal;
+  return cell.whenPresent(property.column, cell.concat(cell.literal(`${name(property.iri)} `), objects));
 }
 
-/** Turtle: prefixes, then one subject per row with its predicate list written by DuckDB. */
+/** Turtle: prefixes, then one subject per row with its predicate list written by the engine. */
 function writeTurtle(context: ExportContext) {
   const { name, head } = turtleNames(context);
   const predicates = rdfProperties(context).map((p) => turtlePredicate(p, name));
-  const partOf = quoteString(`${name(IS_PART_OF)} <${datasetRef(context)}>`);
-  const sql = `SELECT concat_ws(' ;\n  ', ${[partOf, ...predicates].join(', ')}), ${subjectSql(context)} FROM (${context.query.sql})`;
+  const partOf = cell.literal(`${name(IS_PART_OF)} <${datasetRef(context)}>`);
+  const sql = statements(context, cell.separated(' ;\n  ', [partOf, ...predicates]));
   let blank = 0;
   const encode = rowLines((text, iri) => `${iri === null ? `_:r${++blank}` : `<${iri}>`} ${text} .\n`);
   return streamQuery(context.engine, sql, encode, { head, tail: '' }, context.signal);
 }
 
 /** RDF/XML property elements of one property ('' when null). */
-function xmlProperty(property: RdfProperty): string {
-  const column = quoteIdentifier(property.column.key);
+function xmlProperty(property: RdfProperty): Cell {
   const tag = `f:${xmlName(property.column.key)}`;
   const open = `<${tag}${property.datatype ? ` rdf:datatype="${xmlText(property.datatype)}"` : ''}>`;
-  const element = `${quoteString(open)} || ${xmlEscaped(property.lexical)} || ${quoteString(`</${tag}>`)}`;
-  if (property.column.multivalued) {
-    return `coalesce(array_to_string(list_transform(${column}, lambda v: ${element}), ''), '')`;
-  }
-  return `coalesce(${element}, '')`;
+  const element = cell.concat(cell.literal(open), cell.xml(property.lexical), cell.literal(`</${tag}>`));
+  const elements = property.column.multivalued ? cell.join(cell.each(property.column, element), '') : element;
+  return cell.coalesce(elements, cell.literal(''));
 }
 
 /** RDF/XML: one rdf:Description per row, about its record IRI. */
 function writeRdfXml(context: ExportContext) {
-  const partOf = `<dct:isPartOf rdf:resource="${xmlText(datasetRef(context))}"/>`;
-  const body = [quoteString(partOf), ...rdfProperties(context).map(xmlProperty)].join(' || ');
-  const sql = `SELECT ${body} || '</rdf:Description>', ${subjectSql(context)} FROM (${context.query.sql})`;
+  const partOf = cell.literal(`<dct:isPartOf rdf:resource="${xmlText(datasetRef(context))}"/>`);
+  const properties = rdfProperties(context).map(xmlProperty);
+  const sql = statements(context, cell.concat(partOf, ...properties, cell.literal('</rdf:Description>')));
   const head =
     '<?xml version="1.0" encoding="UTF-8"?>\n' +
     `<rdf:RDF xml:base="${xmlText(recordsBase(context))}" xmlns:rdf="${PREFIXES.rdf}" ` +
@@ -120,15 +109,14 @@ async function writeJsonLd(context: ExportContext) {
   const keyOf = (p: RdfProperty): string => context.options.headers.get(p.column.key) ?? p.column.key;
   const properties = rdfProperties(context);
   // Every value as its lexical form (a string), typed by the @context: the literals of the other syntaxes.
-  const values = properties.map((p) => {
-    const column = quoteIdentifier(p.column.key);
-    const value = p.column.multivalued ? `list_transform(${column}, lambda v: ${p.lexical})` : p.lexical;
-    return `${value} AS ${quoteIdentifier(keyOf(p))}`;
-  });
-  const ref = recordRefSql(context);
-  const select = [
-    ...(ref ? [`${ref} AS "@id"`] : []),
-    `${quoteString(datasetRef(context))} AS ${quoteIdentifier(IS_PART_OF)}`,
+  const values = properties.map((p) => ({
+    name: keyOf(p),
+    cell: p.column.multivalued ? cell.each(p.column, p.lexical) : p.lexical,
+  }));
+  const ref = recordRef(context);
+  const columns: ShapedColumn[] = [
+    ...(ref ? [{ name: '@id', cell: ref }] : []),
+    { name: IS_PART_OF, cell: cell.literal(datasetRef(context)) },
     ...values,
   ];
   // Record IRIs relative to @base; isPartOf by its absolute IRI, which no field name is.
@@ -143,7 +131,7 @@ async function writeJsonLd(context: ExportContext) {
     ),
   };
   return context.engine.copyToStream(
-    `SELECT ${select.join(', ')} FROM (${context.query.sql})`,
+    shapedSql(context.query, columns),
     { format: 'json', array: true },
     context.signal,
     { head: `{"@context":${JSON.stringify(terms)},"@graph":`, tail: '}\n' },

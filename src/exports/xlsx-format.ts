@@ -1,20 +1,13 @@
-// XLSX: the sheet's rows formatted as SpreadsheetML by DuckDB (inline strings, numbers, booleans,
-// dates as day numbers with a date format), streamed into a zip with the workbook's fixed parts.
+// XLSX: the sheet's rows formatted as SpreadsheetML by the engine (inline strings, numbers,
+// booleans, dates as day numbers with a date format), streamed into a zip with the workbook's
+// fixed parts.
 import type { Readable } from 'node:stream';
 import yazl from 'yazl';
 import type { Chunk } from '../engine/engine.js';
-import { cellSql, xmlEscapedSql as xmlEscaped, type OutputColumn } from '../odsql/index.js';
+import { cell, shapedSql, type Cell, type OutputColumn } from '../odsql/index.js';
 import type { ExportContext, Exporter } from './export-context.js';
 import { streamQuery } from './query-stream.js';
 import { typedCell, xmlText, type CellKind } from './sql-cells.js';
-
-/**
- * VARCHAR of a DOUBLE as the record API writes it: a whole value without `.0` (`2`, not `2.0`),
- * others in DuckDB's shortest round-trip text (`0.25`, `1e+20`, `inf`, `nan`).
- */
-function doubleText(sql: string): string {
-  return `CASE WHEN ${sql} = trunc(${sql}) AND abs(${sql}) < 1e15 THEN CAST(CAST(${sql} AS BIGINT) AS VARCHAR) ELSE CAST(${sql} AS VARCHAR) END`;
-}
 import { DATE_STYLE, DATETIME_STYLE, workbookParts } from './xlsx-parts.js';
 
 /** Data rows a sheet holds below its header row (1,048,576 rows in all). */
@@ -34,38 +27,37 @@ export function columnLetters(index: number): string {
  */
 const ROW_MARK = '\u0001';
 
-/**
- * SQL of Excel's serial day number of a TIMESTAMP as text (days since 1899-12-30 and the fraction
- * of the day), null where a sheet cannot show the date: before 1900 or after 9999. Excel counts a
- * 1900-02-29 that never was, so days before 1900-03-01 are one less (as Excel and readers expect).
- */
-function excelSerial(timestamp: string): string {
-  const days = `(epoch_us(${timestamp}) / 86400000000 + 25569)`;
-  return `CASE WHEN ${timestamp} >= TIMESTAMP '1900-03-01' AND year(${timestamp}) <= 9999 THEN ${doubleText(days)} WHEN ${timestamp} >= TIMESTAMP '1900-01-01' AND ${timestamp} < TIMESTAMP '1900-03-01' THEN ${doubleText(`${days} - 1`)} END`;
-}
+/** Whole numbers a sheet shows as written: Excel keeps 15 significant digits. */
+const SHEET_DIGITS = 1e15;
 
-/** SQL of one cell element (an empty `<c r=".."/>` for null). */
-function cellXml(column: OutputColumn, index: number, separator: string): string {
+/** One cell element (an empty `<c r=".."/>` for null). */
+function cellXml(column: OutputColumn, index: number, separator: string): Cell {
   const typed = typedCell(column, separator);
-  const [kind, sql] = [typed.kind, cellSql(typed.cell)];
-  const ref = `r="${columnLetters(index)}' || chr(1) || '"`;
-  const inline = (xmlSql: string): string =>
-    `'<c ${ref} t="inlineStr"><is><t xml:space="preserve">' || ${xmlSql} || '</t></is></c>'`;
+  const ref = `r="${columnLetters(index)}${ROW_MARK}"`;
+  const valued = (attributes: string, value: Cell): Cell =>
+    cell.concat(cell.literal(`<c ${ref}${attributes}><v>`), value, cell.literal('</v></c>'));
+  const number = (value: Cell): Cell => cell.numberText(value, SHEET_DIGITS);
+  const inline = (text: Cell): Cell =>
+    cell.concat(
+      cell.literal(`<c ${ref} t="inlineStr"><is><t xml:space="preserve">`),
+      text,
+      cell.literal('</t></is></c>'),
+    );
   // A date out of a sheet's range stays its ISO text.
-  const dated = (timestamp: string, style: number): string =>
-    `coalesce('<c ${ref} s="${style}"><v>' || ${excelSerial(timestamp)} || '</v></c>', ${inline(sql)})`;
-  // The wall-clock time of the request's time zone: the text without its offset.
-  const wallClock = `TRY_CAST(regexp_replace(${sql}, '([+-][0-9][0-9]:?[0-9][0-9]|Z)$', '') AS TIMESTAMP)`;
-  const forms: Record<CellKind, string> = {
-    int: `'<c ${ref}><v>' || ${sql} || '</v></c>'`,
-    double: `CASE WHEN isfinite(${sql}) THEN '<c ${ref}><v>' || ${doubleText(sql)} || '</v></c>' ELSE ${inline(`CAST(${sql} AS VARCHAR)`)} END`,
-    bool: `'<c ${ref} t="b"><v>' || CAST(${sql} AS INTEGER) || '</v></c>'`,
-    date: dated(`TRY_CAST(${sql} AS TIMESTAMP)`, DATE_STYLE),
-    datetime: dated(wallClock, DATETIME_STYLE),
-    text: inline(xmlEscaped(sql)),
-    list: inline(xmlEscaped(`array_to_string(${sql}, '${separator.replaceAll("'", "''")}')`)),
+  const dated = (from: 'date' | 'datetime', style: number): Cell =>
+    cell.coalesce(valued(` s="${style}"`, number(cell.excelSerial(typed.cell, from))), inline(typed.cell));
+  const forms: Record<CellKind, () => Cell> = {
+    int: () => valued('', typed.cell),
+    // NaN and the infinities are no number of a sheet: they stay text.
+    double: () =>
+      cell.coalesce(valued('', number(cell.finite(typed.cell))), inline(cell.text(column, separator))),
+    bool: () => valued(' t="b"', cell.cast(column, 'int')),
+    date: () => dated('date', DATE_STYLE),
+    datetime: () => dated('datetime', DATETIME_STYLE),
+    text: () => inline(cell.xml(typed.cell)),
+    list: () => inline(cell.xml(cell.join(typed.cell, separator))),
   };
-  return `coalesce(${forms[kind]}, '<c ${ref}/>')`;
+  return cell.coalesce(forms[typed.kind](), cell.literal(`<c ${ref}/>`));
 }
 
 /** The workbook: a header row of names (or labels), then one row per record. */
@@ -77,7 +69,8 @@ async function writeXlsx(context: ExportContext): Promise<Readable> {
     )
     .join('');
   const cells = context.columns.map((c, i) => cellXml(c, i, context.options.listSeparator));
-  const sql = `SELECT ${cells.join(' || ') || "''"} FROM (${context.query.sql})`;
+  const rowXml = cells.length > 0 ? cell.concat(...cells) : cell.literal('');
+  const sql = shapedSql(context.query, [{ name: null, cell: rowXml }]);
   const head =
     '<?xml version="1.0" encoding="UTF-8" standalone="yes"?>\n<worksheet xmlns="http://schemas.openxmlformats.org/spreadsheetml/2006/main"><sheetData>' +
     `<row r="1">${header}</row>\n`;

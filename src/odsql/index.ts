@@ -16,7 +16,7 @@ export type { Output } from './dialect/dialect.js';
 export type { CompiledQuery, OutputColumn } from './compile.js';
 export { splitRow, type SplitRow } from './hidden-columns.js';
 export { cell, type Cell, type CellType, type ObjectEntry, type ShapedColumn } from './shape.js';
-export { cellSql, shapedSql, textWidthsSql, xmlEscapedSql } from './shape-sql.js';
+export { shapedSql, textWidthsSql } from './shape-sql.js';
 export type { Expr } from './ast.js';
 export type { ClauseCondition } from './analyze.js';
 export { node, NO_SPAN } from './ast.js';

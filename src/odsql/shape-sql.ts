@@ -1,14 +1,16 @@
 // Shaped rows in DuckDB's SQL: one entry per cell kind (shape.ts), and the SELECT of the shaped
 // columns over a compiled query.
 import type { CompiledQuery } from './compile.js';
+import { rdfLexicalSql, turtleStringSql, uriComponentSql } from './dialect/duckdb/linked-data.js';
 import { quoteIdentifier, quoteString } from './dialect/duckdb/quoting.js';
+import { excelSerialSql, numberTextSql, xmlEscapedSql } from './dialect/duckdb/text-forms.js';
 import { RECORD_ID_OUTPUT } from './hidden-columns.js';
 import type { Cell, CellType, ShapedColumn } from './shape.js';
 
-type Writers = { readonly [K in Cell['kind']]: (cell: Extract<Cell, { kind: K }>) => string };
+/** The name of the element of a list inside an 'each' cell. */
+const ITEM = 'v';
 
-/** Above 2^53 JSON writes a double's shortest digits padded with zeros; DuckDB's text stays. */
-const EXACT_WHOLE = 2 ** 53;
+type Writers = { readonly [K in Cell['kind']]: (cell: Extract<Cell, { kind: K }>) => string };
 
 const CASTS = {
   int: 'BIGINT',
@@ -18,19 +20,6 @@ const CASTS = {
   instant: 'TIMESTAMPTZ',
   'text-list': 'VARCHAR[]',
 } as const satisfies Record<CellType, string>;
-
-const XML_ESCAPES: readonly (readonly [string, string])[] = [
-  ['&', '&amp;'],
-  ['<', '&lt;'],
-  ['>', '&gt;'],
-  ['"', '&quot;'],
-];
-
-/** XML character data of a VARCHAR expression: escaped, characters XML 1.0 forbids removed. */
-export function xmlEscapedSql(sql: string): string {
-  const stripped = `regexp_replace(${sql}, '[\\x00-\\x08\\x0B\\x0C\\x0E-\\x1F]', '', 'g')`;
-  return XML_ESCAPES.reduce((inner, [from, to]) => `replace(${inner}, '${from}', '${to}')`, stripped);
-}
 
 const WRITERS: Writers = {
   value: ({ column }) => quoteIdentifier(column.key),
@@ -43,9 +32,10 @@ const WRITERS: Writers = {
     }
     return `CAST(${name} AS VARCHAR)`;
   },
-  'number-text': ({ column }) => {
-    const n = quoteIdentifier(column.key);
-    return `CASE WHEN abs(${n}) < ${EXACT_WHOLE} AND ${n} = trunc(${n}) THEN CAST(CAST(${n} AS BIGINT) AS VARCHAR) ELSE CAST(${n} AS VARCHAR) END`;
+  'number-text': ({ cell, wholeBelow }) => numberTextSql(cellSql(cell), wholeBelow),
+  finite: ({ cell }) => {
+    const n = cellSql(cell);
+    return `CASE WHEN isfinite(${n}) THEN ${n} END`;
   },
   cast: ({ column, type }) => `CAST(${quoteIdentifier(column.key)} AS ${CASTS[type]})`,
   'record-id': () => quoteIdentifier(RECORD_ID_OUTPUT),
@@ -55,6 +45,20 @@ const WRITERS: Writers = {
   join: ({ cell, separator }) => `array_to_string(${cellSql(cell)}, ${quoteString(separator)})`,
   xml: ({ cell }) => xmlEscapedSql(cellSql(cell)),
   'json-text': ({ cell }) => `CAST(${cellSql(cell)} AS VARCHAR)`,
+  'when-present': ({ column, cell }) => {
+    const name = quoteIdentifier(column.key);
+    const empty = column.multivalued ? ` OR len(${name}) = 0` : '';
+    return `CASE WHEN ${name} IS NULL${empty} THEN NULL ELSE ${cellSql(cell)} END`;
+  },
+  separated: ({ parts, separator }) =>
+    `concat_ws(${[quoteString(separator), ...parts.map(cellSql)].join(', ')})`,
+  each: ({ column, item }) =>
+    `list_transform(${quoteIdentifier(column.key)}, lambda ${ITEM}: ${cellSql(item)})`,
+  item: () => ITEM,
+  'rdf-lexical': ({ type, of }) => rdfLexicalSql(type, cellSql(of)),
+  'turtle-string': ({ cell }) => turtleStringSql(cellSql(cell)),
+  'uri-component': ({ cell }) => uriComponentSql(cellSql(cell)),
+  'excel-serial': ({ cell, from }) => excelSerialSql(cellSql(cell), from),
   object: ({ form, entries }) => {
     if (form === 'struct')
       return `{${entries.map(([k, v]) => `${quoteString(k)}: ${cellSql(v)}`).join(', ')}}`;
@@ -87,7 +91,7 @@ const WRITERS: Writers = {
 };
 
 /** The SQL of one cell over the columns of a compiled query. */
-export function cellSql(cell: Cell): string {
+function cellSql(cell: Cell): string {
   return (WRITERS[cell.kind] as (c: Cell) => string)(cell);
 }
 

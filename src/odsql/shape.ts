@@ -16,8 +16,13 @@ export type Cell =
   | { readonly kind: 'value'; readonly column: OutputColumn }
   /** The value as text (null stays null): points as "lat, lon", lists joined by `separator`. */
   | { readonly kind: 'text'; readonly column: OutputColumn; readonly separator: string }
-  /** A number's text as JSON writes it: a whole double without `.0` (exact below 2^53), -0 as 0. */
-  | { readonly kind: 'number-text'; readonly column: OutputColumn }
+  /**
+   * A number's text as JSON writes it: a whole double below `wholeBelow` without `.0` (2^53: as
+   * long as it is exact), -0 as 0.
+   */
+  | { readonly kind: 'number-text'; readonly cell: Cell; readonly wholeBelow: number }
+  /** A number, or null where it is NaN or infinite. */
+  | { readonly kind: 'finite'; readonly cell: Cell }
   /** The value cast to a storage type. */
   | { readonly kind: 'cast'; readonly column: OutputColumn; readonly type: CellType }
   /** The record id the query added to ungrouped rows (withRecordId). */
@@ -34,6 +39,29 @@ export type Cell =
   | { readonly kind: 'xml'; readonly cell: Cell }
   /** A JSON cell's text. */
   | { readonly kind: 'json-text'; readonly cell: Cell }
+  /** `cell` where `column` holds a value (not null, not an empty list), else null. */
+  | { readonly kind: 'when-present'; readonly column: OutputColumn; readonly cell: Cell }
+  /** The texts of `parts` that are not null, separated by `separator`. */
+  | { readonly kind: 'separated'; readonly parts: readonly Cell[]; readonly separator: string }
+  /** A multivalued column's list with each element replaced by `item` (which reads it as 'item'). */
+  | { readonly kind: 'each'; readonly column: OutputColumn; readonly item: Cell }
+  /** The element of the list that the enclosing 'each' replaces. */
+  | { readonly kind: 'item' }
+  /**
+   * The RDF lexical form of a value `of` of `type` (a column's value, or an item of its list):
+   * XSD's numbers (NaN, INF), points and shapes as WKT, other values as text without the
+   * characters XML 1.0 forbids.
+   */
+  | { readonly kind: 'rdf-lexical'; readonly type: OutputColumn['type']; readonly of: Cell }
+  /** A text as the body of a Turtle string: backslashes, quotes, line breaks and tabs escaped. */
+  | { readonly kind: 'turtle-string'; readonly cell: Cell }
+  /** A text percent-encoded as encodeURIComponent does, `.` and `..` too (an IRI's path segment). */
+  | { readonly kind: 'uri-component'; readonly cell: Cell }
+  /**
+   * Excel's serial day number (a double) of a date's or datetime's ISO text at its wall clock;
+   * null where a sheet cannot show it (before 1900, after 9999).
+   */
+  | { readonly kind: 'excel-serial'; readonly cell: Cell; readonly from: 'date' | 'datetime' }
   /**
    * An object of `entries`: 'json' a JSON object, 'struct' a struct (which the engine's JSON
    * writer writes as fast as plain columns; keys must differ beyond case), 'json-non-null' a JSON
@@ -66,7 +94,8 @@ export interface ShapedColumn {
 export const cell = {
   value: (column: OutputColumn): Cell => ({ kind: 'value', column }),
   text: (column: OutputColumn, separator: string): Cell => ({ kind: 'text', column, separator }),
-  numberText: (column: OutputColumn): Cell => ({ kind: 'number-text', column }),
+  numberText: (of: Cell, wholeBelow = 2 ** 53): Cell => ({ kind: 'number-text', cell: of, wholeBelow }),
+  finite: (of: Cell): Cell => ({ kind: 'finite', cell: of }),
   cast: (column: OutputColumn, type: CellType): Cell => ({ kind: 'cast', column, type }),
   recordId: (): Cell => ({ kind: 'record-id' }),
   literal: (value: string | null): Cell => ({ kind: 'literal', value }),
@@ -75,6 +104,14 @@ export const cell = {
   join: (of: Cell, separator: string): Cell => ({ kind: 'join', cell: of, separator }),
   xml: (of: Cell): Cell => ({ kind: 'xml', cell: of }),
   jsonText: (of: Cell): Cell => ({ kind: 'json-text', cell: of }),
+  whenPresent: (column: OutputColumn, of: Cell): Cell => ({ kind: 'when-present', column, cell: of }),
+  separated: (separator: string, parts: readonly Cell[]): Cell => ({ kind: 'separated', parts, separator }),
+  each: (column: OutputColumn, item: Cell): Cell => ({ kind: 'each', column, item }),
+  item: (): Cell => ({ kind: 'item' }),
+  rdfLexical: (type: OutputColumn['type'], of: Cell): Cell => ({ kind: 'rdf-lexical', type, of }),
+  turtleString: (of: Cell): Cell => ({ kind: 'turtle-string', cell: of }),
+  uriComponent: (of: Cell): Cell => ({ kind: 'uri-component', cell: of }),
+  excelSerial: (of: Cell, from: 'date' | 'datetime'): Cell => ({ kind: 'excel-serial', cell: of, from }),
   object: (form: 'json' | 'struct' | 'json-non-null', entries: readonly ObjectEntry[]): Cell => ({
     kind: 'object',
     form,
