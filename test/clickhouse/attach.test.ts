@@ -4,24 +4,12 @@
 // answers 503 with Retry-After on that dataset while the others answer 200; the credentials are
 // in clickhouse.json alone, never in dataset.json, an answer, a log line or the metrics.
 import { expect } from 'chai';
-import { execFile } from 'node:child_process';
-import { cp, mkdir, mkdtemp, readFile, rm, stat, writeFile } from 'node:fs/promises';
-import os from 'node:os';
+import { readFile, stat } from 'node:fs/promises';
 import path from 'node:path';
-import { promisify } from 'node:util';
 import { CLICKHOUSE_FILE } from '../../src/catalog/clickhouse-servers.js';
-import {
-  PORTAL_PASSWORD,
-  PORTAL_USER,
-  startClickHouseCluster,
-  type ClickHouseCluster,
-} from '../helpers/clickhouse-cluster.js';
-import { loadDataset } from '../helpers/clickhouse-load.js';
-import { SAMPLE_PORTAL } from '../helpers/sample-portal.js';
+import { portalWithAttachedCopy, type AttachedCopy } from '../helpers/clickhouse-attached.js';
+import { PORTAL_PASSWORD, PORTAL_USER, type ClickHouseCluster } from '../helpers/clickhouse-cluster.js';
 import { startTestServer, type TestServer } from '../helpers/server.js';
-
-const run = promisify(execFile);
-const CLI = path.resolve('dist/src/cli.js');
 
 /** The dataset served from Parquet, and its copy attached to the cluster. */
 const PARQUET = 'seattle';
@@ -29,47 +17,23 @@ const ATTACHED = 'seattle-ch';
 
 describe('duckportal attach: a dataset served from a two-shard ClickHouse cluster', function () {
   this.timeout(180_000);
-  let dir: string;
+  let copy: AttachedCopy;
   let portalDir: string;
   let cluster: ClickHouseCluster;
   let server: TestServer;
   let url: string;
   let plainAttach: string;
 
-  /** Runs `duckportal attach` on the test portal; its stderr. */
-  const attach = async (args: readonly string[], server: string): Promise<string> =>
-    (await run(process.execPath, [CLI, 'attach', '--portal', portalDir, '--clickhouse', server, ...args]))
-      .stderr;
+  const attach = (args: readonly string[], server: string): Promise<string> => copy.attach(args, server);
 
   before(async () => {
-    dir = await mkdtemp(path.join(os.tmpdir(), 'duckportal-attach-'));
-    cluster = await startClickHouseCluster(path.join(dir, 'cluster'), 2);
-    portalDir = path.join(dir, 'portal');
-    await mkdir(path.join(portalDir, 'datasets'), { recursive: true });
-    await writeFile(path.join(portalDir, 'portal.json'), JSON.stringify({ title: 'Attached' }));
-    await cp(
-      path.join(SAMPLE_PORTAL, 'datasets', 'seattle-weather'),
-      path.join(portalDir, 'datasets', PARQUET),
-      {
-        recursive: true,
-      },
+    copy = await portalWithAttachedCopy(
+      'seattle-weather',
+      { parquetId: PARQUET, attachedId: ATTACHED, table: 'weather' },
+      ['--title', 'Seattle weather, from ClickHouse', '--facet', 'weather'],
     );
-    await loadDataset(cluster, path.join(portalDir, 'datasets', PARQUET), 'weather');
+    ({ portalDir, cluster } = copy);
     url = cluster.shards[0]!.url;
-    const credentials = `${encodeURIComponent(PORTAL_USER)}:${encodeURIComponent(PORTAL_PASSWORD)}`;
-    await attach(
-      [
-        '--id',
-        ATTACHED,
-        '--table',
-        'weather',
-        '--title',
-        'Seattle weather, from ClickHouse',
-        '--facet',
-        'weather',
-      ],
-      url.replace('//', `//${credentials}@`),
-    );
     // A table of another server without the hidden columns, attached by its admin: a view adds them.
     await cluster.admin(
       'CREATE TABLE plain (name String, counts Array(Int64), at DateTime) ENGINE = MergeTree() ORDER BY name',
@@ -85,8 +49,7 @@ describe('duckportal attach: a dataset served from a two-shard ClickHouse cluste
   });
   after(async () => {
     await server?.close();
-    await cluster?.stop();
-    await rm(dir, { recursive: true, force: true });
+    await copy?.remove();
   });
 
   it('writes dataset.json with the server and table, the credentials only in clickhouse.json (owner only)', async () => {
