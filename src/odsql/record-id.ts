@@ -10,7 +10,7 @@ const OPAQUE_ID_LENGTH = 32;
 export function recordIdSql(source: QuerySource, dialect: Dialect): string {
   const column = dialect.quoteIdentifier(RECORD_ID_COLUMN);
   if (!source.recordIdKey) return column;
-  return `left(sha256(${dialect.quoteString(source.recordIdKey)} || ${column}), ${OPAQUE_ID_LENGTH})`;
+  return dialect.keyedDigest(dialect.quoteString(source.recordIdKey), column, OPAQUE_ID_LENGTH);
 }
 
 /** The condition keeping only the record of id `id` (the single-record operation). */

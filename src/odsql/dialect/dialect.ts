@@ -110,6 +110,8 @@ export interface Dialect {
   readonly isFalse: (sql: string) => string;
   /** Whether `text` contains `pattern`, case-insensitively (LIKE). */
   readonly containsText: (text: string, pattern: string) => string;
+  /** The first `digits` lowercase hex digits of SHA-256 of the texts `key` then `value` (opaque ids). */
+  readonly keyedDigest: (key: string, value: string, digits: number) => string;
   readonly lists: ListSpelling;
   /**
    * SQL of a date literal's granule [start, end) as values comparable with a field of

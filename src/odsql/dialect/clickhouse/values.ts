@@ -5,7 +5,15 @@ import type { Dialect } from '../dialect.js';
 
 type Values = Pick<
   Dialect,
-  'arithmetic' | 'boolean' | 'toDouble' | 'toText' | 'not' | 'isTrue' | 'isFalse' | 'containsText'
+  | 'arithmetic'
+  | 'boolean'
+  | 'toDouble'
+  | 'toText'
+  | 'not'
+  | 'isTrue'
+  | 'isFalse'
+  | 'containsText'
+  | 'keyedDigest'
 >;
 
 export const VALUES: Values = Object.freeze({
@@ -24,4 +32,7 @@ export const VALUES: Values = Object.freeze({
   isFalse: (sql: string) => `(coalesce(${sql}, 1) = 0)`,
   // DuckDB's contains(lower(text), lower(pattern)), over UTF-8 characters.
   containsText: (text: string, pattern: string) => `(positionCaseInsensitiveUTF8(${text}, ${pattern}) > 0)`,
+  // DuckDB's sha256() answers lowercase hex; ClickHouse's SHA256() the 32 bytes.
+  keyedDigest: (key: string, value: string, digits: number) =>
+    `substring(lower(hex(SHA256(concat(${key}, ${value})))), 1, ${digits})`,
 });

@@ -3,7 +3,7 @@ import type { Dialect } from '../dialect.js';
 
 type Values = Pick<
   Dialect,
-  'boolean' | 'toDouble' | 'toText' | 'not' | 'isTrue' | 'isFalse' | 'containsText'
+  'boolean' | 'toDouble' | 'toText' | 'not' | 'isTrue' | 'isFalse' | 'containsText' | 'keyedDigest'
 >;
 
 export const VALUES: Values = Object.freeze({
@@ -14,4 +14,5 @@ export const VALUES: Values = Object.freeze({
   isTrue: (sql: string) => `(${sql} IS TRUE)`,
   isFalse: (sql: string) => `(${sql} IS FALSE)`,
   containsText: (text: string, pattern: string) => `contains(lower(${text}), lower(${pattern}))`,
+  keyedDigest: (key: string, value: string, digits: number) => `left(sha256(${key} || ${value}), ${digits})`,
 });
