@@ -66,10 +66,15 @@ export async function streamQuery(
       await push(typeof frame.tail === 'function' ? frame.tail() : frame.tail);
     }, signal)
     .finally(() => runningStreams--);
+  let handedOver = false;
   writing.then(
     () => output.end(),
-    (error: unknown) => output.destroy(error instanceof Error ? error : new Error(String(error))),
+    // Before the first byte the failure is the answer (the caller's rejection), and nobody
+    // listens to the stream yet: an error emitted then would be uncaught.
+    (error: unknown) =>
+      output.destroy(handedOver ? (error instanceof Error ? error : new Error(String(error))) : undefined),
   );
   await Promise.race([firstByte, writing]);
+  handedOver = true;
   return output;
 }

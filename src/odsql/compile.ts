@@ -6,7 +6,13 @@ import type { ExprInfo } from './expr-info.js';
 import { exprKey } from './clause-rules.js';
 import { compileArgs, compileExpr, type ExprCompiler } from './compile-expr.js';
 import { QueryLangError, type Clause } from './errors.js';
-import { unavailable, type CompileContext, type Dialect, type GroupSql } from './dialect/dialect.js';
+import {
+  unavailable,
+  type CompileContext,
+  type Dialect,
+  type GroupSql,
+  type Output,
+} from './dialect/dialect.js';
 import { GROUP_COUNT_OUTPUT, RECORD_ID_OUTPUT } from './hidden-columns.js';
 import { presentValue } from './present.js';
 import { recordIdCondition, recordIdSql } from './record-id.js';
@@ -26,6 +32,10 @@ export interface CompiledQuery {
   readonly countParams: readonly unknown[];
   readonly columns: readonly OutputColumn[];
   readonly grouped: boolean;
+  /** The engine's spelling the SQL is written in (shaped rows over it are written in it too). */
+  readonly dialect: Dialect;
+  /** The shapes its values are presented in. */
+  readonly output: Output;
 }
 
 export interface Page {
@@ -177,6 +187,8 @@ export function compileAnalyzed(
     countParams: [],
     columns: outputs.columns,
     grouped: query.grouped,
+    dialect,
+    output: context.output,
   });
 }
 

@@ -1,6 +1,10 @@
-// Shaped rows in DuckDB's SQL: one entry per cell kind (shape.ts), and the SELECT of the shaped
-// columns over a compiled query.
+// Shaped rows in the SQL of the query's engine: DuckDB's entry per cell kind (shape.ts) here,
+// ClickHouse's in dialect/clickhouse/cells.ts, and the SELECT of the shaped columns over a compiled
+// query.
 import type { CompiledQuery } from './compile.js';
+import type { CellSpelling } from './dialect/cell-spelling.js';
+import { CELLS as CLICKHOUSE_CELLS, maxBytesSql as clickhouseMaxBytes } from './dialect/clickhouse/cells.js';
+import type { Output } from './dialect/dialect.js';
 import { rdfLexicalSql, turtleStringSql, uriComponentSql } from './dialect/duckdb/linked-data.js';
 import { quoteIdentifier, quoteString } from './dialect/duckdb/quoting.js';
 import { excelSerialSql, numberTextSql, xmlEscapedSql } from './dialect/duckdb/text-forms.js';
@@ -9,8 +13,6 @@ import type { Cell, CellType, ShapedColumn } from './shape.js';
 
 /** The name of the element of a list inside an 'each' cell. */
 const ITEM = 'v';
-
-type Writers = { readonly [K in Cell['kind']]: (cell: Extract<Cell, { kind: K }>) => string };
 
 const CASTS = {
   int: 'BIGINT',
@@ -21,7 +23,7 @@ const CASTS = {
   'text-list': 'VARCHAR[]',
 } as const satisfies Record<CellType, string>;
 
-const WRITERS: Writers = {
+const WRITERS: CellSpelling = {
   value: ({ column }) => quoteIdentifier(column.key),
   text: ({ column, separator }) => {
     const name = quoteIdentifier(column.key);
@@ -90,9 +92,33 @@ const WRITERS: Writers = {
   },
 };
 
-/** The SQL of one cell over the columns of a compiled query. */
+/** The SQL of one cell over the columns of a compiled query of DuckDB. */
 function cellSql(cell: Cell): string {
   return (WRITERS[cell.kind] as (c: Cell) => string)(cell);
+}
+
+/** Cells as one engine writes them, and the longest text of a cell's values in bytes. */
+interface ShapeSpelling {
+  readonly cells: CellSpelling;
+  readonly maxBytes: (sql: string) => string;
+}
+
+const SPELLINGS: ReadonlyMap<string, ShapeSpelling> = new Map([
+  ['duckdb', { cells: WRITERS, maxBytes: (sql: string) => `max(strlen(CAST(${sql} AS VARCHAR)))` }],
+  ['clickhouse', { cells: CLICKHOUSE_CELLS, maxBytes: clickhouseMaxBytes }],
+]);
+
+/** The spelling of the engine of `query`, and its writer of one cell. */
+function spellingOf(query: CompiledQuery): ShapeSpelling & { readonly sql: (cell: Cell) => string } {
+  const spelling = SPELLINGS.get(query.dialect.name);
+  if (!spelling) throw new Error(`internal: no cells spelled for the ${query.dialect.name} dialect`);
+  const sql = (cell: Cell): string =>
+    (spelling.cells[cell.kind] as (c: Cell, sql: (c: Cell) => string, output: Output) => string)(
+      cell,
+      sql,
+      query.output,
+    );
+  return { ...spelling, sql };
 }
 
 /**
@@ -100,17 +126,29 @@ function cellSql(cell: Cell): string {
  * a null entry), in columns w0, w1, ...
  */
 export function textWidthsSql(query: CompiledQuery, cells: readonly (Cell | null)[]): string {
+  const { sql, maxBytes } = spellingOf(query);
   const widths = cells.map((c, i) => {
-    const width = c === null ? '0' : `max(strlen(CAST(${cellSql(c)} AS VARCHAR)))`;
-    return `${width} AS ${quoteIdentifier(`w${i}`)}`;
+    const width = c === null ? '0' : maxBytes(sql(c));
+    return `${width} AS ${query.dialect.quoteIdentifier(`w${i}`)}`;
   });
   return `SELECT ${widths.join(', ') || 'NULL'} FROM (${query.sql})`;
 }
 
 /** The SELECT of `columns` over the rows of `query`. */
 export function shapedSql(query: CompiledQuery, columns: readonly ShapedColumn[]): string {
+  const { sql } = spellingOf(query);
+  const quote = (name: string): string => query.dialect.quoteIdentifier(name);
+  if (query.dialect.aliasesShadowColumns && columns.some((c) => c.name !== null)) {
+    // A name of a shaped column would replace the query's column of that name inside the cells
+    // (ClickHouse 18.16): cells are computed under names of their own and renamed outside.
+    const inner = columns.map(({ cell }, i) => `${sql(cell)} AS ${quote(`_shaped${i}`)}`);
+    const outer = columns.map(
+      ({ name }, i) => quote(`_shaped${i}`) + (name === null ? '' : ` AS ${quote(name)}`),
+    );
+    return `SELECT ${outer.join(', ')} FROM (SELECT ${inner.join(', ')} FROM (${query.sql}))`;
+  }
   const list = columns.map(({ name, cell }) =>
-    name === null ? cellSql(cell) : `${cellSql(cell)} AS ${quoteIdentifier(name)}`,
+    name === null ? sql(cell) : `${sql(cell)} AS ${quote(name)}`,
   );
   return `SELECT ${list.join(', ') || 'NULL'} FROM (${query.sql})`;
 }

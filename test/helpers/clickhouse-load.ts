@@ -3,9 +3,12 @@
 // a Distributed table over them, one column per field typed by src/engine/clickhouse/types.ts
 // plus the hidden `_recordid` and `_ordinal` of DuckDB's dataset view. DuckDB reads the Parquet
 // and writes each shard's rows as JSON lines that the `default` user inserts. Used by the tests
-// and by the bench.
+// and by the bench. ClickHouse 18.16 reads a double's text in its input formats to a neighbour of
+// the nearest double now and then (-114.6580911 as -114.65809110000001; its SQL literals are
+// exact), so doubles and points travel as their bits (a UInt64) into a staging table of the shard,
+// and are made doubles again by reinterpreting those bits.
 import { createReadStream } from 'node:fs';
-import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { DuckDBInstance } from '@duckdb/node-api';
@@ -28,15 +31,19 @@ export const shardTableName = (table: string): string => `${table}_local`;
 
 /**
  * DuckDB's SQL of a field's value as ClickHouse's JSONEachRow reads it into `columnTypeOf(field)`:
- * a point as [lon, lat], an instant as whole seconds since the epoch, a date as its text, a
- * missing list as [] (ClickHouse's arrays are never null).
+ * a point as [lon, lat] and a double as their texts (made bits by insertShard), an instant as
+ * whole seconds since the epoch, a date as its text, a missing list as [] (ClickHouse's arrays are
+ * never null).
  */
 function jsonValueSql(field: Field): string {
   const column = quoteIdentifier(field.name);
   if (field.annotations.multivalued !== undefined) return `coalesce(${column}, []::VARCHAR[])`;
   switch (field.type) {
+    // As their texts, which the loader makes their bits (insertShard).
     case 'geo_point_2d':
-      return `[${column}.lon, ${column}.lat]`;
+      return `[CAST(${column}.lon AS VARCHAR), CAST(${column}.lat AS VARCHAR)]`;
+    case 'double':
+      return `CAST(${column} AS VARCHAR)`;
     case 'datetime':
       return `CAST(floor(epoch(${column})) AS BIGINT)`;
     case 'date':
@@ -55,6 +62,82 @@ function outOfRangeSql(fields: readonly Field[]): string | null {
         `${quoteIdentifier(f.name)} < DATE '1970-01-01' OR ${quoteIdentifier(f.name)} >= DATE '2106-01-01'`,
     );
   return checks.length > 0 ? checks.join(' OR ') : null;
+}
+
+/** A double's text as DuckDB writes it (inf, nan included) -> its bits as a UInt64's decimal text. */
+function bitsOf(text: string | null): string | null {
+  if (text === null) return null;
+  const value = text === 'inf' ? Infinity : text === '-inf' ? -Infinity : Number(text);
+  return new BigUint64Array(new Float64Array([value]).buffer)[0]!.toString();
+}
+
+/**
+ * A JSON line with the texts of its doubles and points' coordinates made their bits. The line is
+ * parsed only to read those texts: it is edited as text, so that its 64-bit integers keep every
+ * digit (JSON.parse would round them to doubles).
+ */
+function withBits(line: string, fields: readonly Field[]): string {
+  const row = JSON.parse(line) as Record<string, string | null | (string | null)[]>;
+  return fields.reduce((edited, field) => {
+    const key = `${JSON.stringify(field.name)}:`;
+    const value = row[field.name] ?? null;
+    const bits = Array.isArray(value) ? value.map(bitsOf) : bitsOf(value);
+    return edited.replace(key + JSON.stringify(value), key + JSON.stringify(bits));
+  }, line);
+}
+
+/** Fields whose doubles travel as bits: single doubles and points. */
+const exactFields = (fields: readonly Field[]): Field[] =>
+  fields.filter(
+    (f) => f.annotations.multivalued === undefined && (f.type === 'double' || f.type === 'geo_point_2d'),
+  );
+
+/** A staging column of a field: its doubles as their bits. */
+const stagedType = (field: Field, type: string): string =>
+  field.type === 'double'
+    ? 'Nullable(UInt64)'
+    : field.type === 'geo_point_2d'
+      ? 'Tuple(Nullable(UInt64), Nullable(UInt64))'
+      : type;
+
+/** SQL of a staged column made the field's value again. */
+function unstagedSql(field: Field): string {
+  const double = (bits: string) =>
+    `if(isNull(${bits}), NULL, reinterpretAsFloat64(reinterpretAsString(assumeNotNull(${bits}))))`;
+  const name = chName(field.name);
+  if (field.type === 'double') return double(name);
+  if (field.type === 'geo_point_2d')
+    return `tuple(${double(`tupleElement(${name}, 1)`)}, ${double(`tupleElement(${name}, 2)`)})`;
+  return name;
+}
+
+/**
+ * Inserts the JSON lines of `file` into the shard's `local` table; with exact fields, through a
+ * staging table holding their bits.
+ */
+async function insertShard(
+  url: string,
+  local: string,
+  columns: readonly (readonly [Field | null, string, string])[],
+  file: string,
+): Promise<void> {
+  const exact = exactFields(columns.flatMap(([field]) => (field ? [field] : [])));
+  if (exact.length === 0) {
+    await postClickHouse(url, `INSERT INTO ${chName(local)} FORMAT JSONEachRow`, createReadStream(file));
+    return;
+  }
+  const stage = `${local}_stage`;
+  const staged = columns.map(
+    ([field, name, type]) => `${chName(name)} ${field ? stagedType(field, type) : type}`,
+  );
+  await postClickHouse(url, `DROP TABLE IF EXISTS ${chName(stage)}`);
+  await postClickHouse(url, `CREATE TABLE ${chName(stage)} (${staged.join(', ')}) ENGINE = Memory`);
+  const lines = (await readFile(file, 'utf8')).split('\n').filter((line) => line !== '');
+  await writeFile(file, lines.map((line) => withBits(line, exact)).join('\n'));
+  await postClickHouse(url, `INSERT INTO ${chName(stage)} FORMAT JSONEachRow`, createReadStream(file));
+  const select = columns.map(([field, name]) => (field ? unstagedSql(field) : chName(name)));
+  await postClickHouse(url, `INSERT INTO ${chName(local)} SELECT ${select.join(', ')} FROM ${chName(stage)}`);
+  await postClickHouse(url, `DROP TABLE ${chName(stage)}`);
 }
 
 export interface LoadedTable {
@@ -81,15 +164,21 @@ export async function loadDataset(
   );
   const fields = file.fields;
   const local = shardTableName(table);
-  const columns = [
+  // Each column: its field (none for the hidden ones), name and type.
+  const typed: (readonly [Field | null, string, string])[] = [
     // ClickHouse's sorting key takes no Nullable column: a key field is declared without it (a
     // null in it fails the insert).
     ...fields.map(
       (f) =>
-        `${chName(f.name)} ${orderBy.includes(f.name) ? columnTypeOf(f).replace(/^Nullable\((.*)\)$/, '$1') : columnTypeOf(f)}`,
+        [
+          f,
+          f.name,
+          orderBy.includes(f.name) ? columnTypeOf(f).replace(/^Nullable\((.*)\)$/, '$1') : columnTypeOf(f),
+        ] as const,
     ),
-    ...HIDDEN_COLUMNS.map((c) => `${chName(c.name)} ${c.type}`),
-  ].join(', ');
+    ...HIDDEN_COLUMNS.map((c) => [null, c.name, c.type] as const),
+  ];
+  const columns = typed.map(([, name, type]) => `${chName(name)} ${type}`).join(', ');
   await cluster.admin(`DROP TABLE IF EXISTS ${chName(table)}`);
   await cluster.admin(`DROP TABLE IF EXISTS ${chName(local)}`);
   await cluster.admin(
@@ -122,11 +211,7 @@ export async function loadDataset(
         `COPY (SELECT ${select} FROM ${rowsSql} WHERE ${quoteIdentifier(ORDINAL_COLUMN)} % ${shards} = ${i})
          TO ${quoteString(lines)} (FORMAT json)`,
       );
-      await postClickHouse(
-        shard.url,
-        `INSERT INTO ${chName(local)} FORMAT JSONEachRow`,
-        createReadStream(lines),
-      );
+      await insertShard(shard.url, local, typed, lines);
     }
     return { table, rows: Number(await cluster.admin(`SELECT count() FROM ${chName(table)}`, 0)) };
   } finally {

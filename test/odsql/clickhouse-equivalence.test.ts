@@ -99,22 +99,15 @@ async function fixtureDataset(fixture: Fixture, dir: string): Promise<string> {
 
 /**
  * A value as the portal serves it, from either engine. ClickHouse's JSON writes what the
- * ClickHouse engine reads back into the API's shapes: a boolean's Enum8 text, a point's (lon, lat)
- * tuple, a geo shape's and a JSON blob's stored text, and an empty list, its null. Doubles are
- * compared apart (within 1e-9 relative).
+ * ClickHouse engine reads back into the API's shapes: a boolean's Enum8 text, a JSON blob's stored
+ * text, and an empty list, its null (its client reads points and presented shapes already).
+ * Doubles are compared apart (within 1e-9 relative).
  */
 function served(value: JsonValue, column: OutputColumn, output: string): JsonValue {
   if (value === null) return null;
   if (output === 'native') return stored(value, column);
   if (column.multivalued && Array.isArray(value) && value.length === 0) return null;
   if (column.type === 'boolean' && typeof value === 'string') return value === 'true';
-  if (column.type === 'geo_point_2d' && Array.isArray(value)) {
-    const [lon, lat] = value as (number | null)[];
-    return lon === null || lat === null ? null : { lon: lon!, lat: lat! };
-  }
-  if (column.type === 'geo_shape' && output === 'json' && typeof value === 'string') {
-    return { type: 'Feature', geometry: parseOrNull(value), properties: {} };
-  }
   if (column.type === 'json_blob' && output === 'json' && typeof value === 'string') {
     return parseOrNull(value) ?? value;
   }
@@ -132,7 +125,6 @@ function stored(value: JsonValue, column: OutputColumn): JsonValue {
     const iso = value.replace(' ', 'T').replace(/\+00$/, '');
     return new Date(`${iso}Z`).toISOString();
   }
-  if (column.type === 'geo_point_2d' && Array.isArray(value)) return served(value, column, 'json');
   if (column.multivalued && Array.isArray(value) && value.length === 0) return null;
   return value;
 }

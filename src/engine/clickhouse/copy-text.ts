@@ -2,10 +2,12 @@
 // values (the exports of a ClickHouse dataset equal a Parquet one's): DuckDB quotes a CSV cell
 // holding the delimiter, a quote or a line break, and the empty string; it writes a double with
 // `.0` when whole and in exponent form outside 1e-4..1e16 in CSV (1e-05), outside 1e-7..1e21 in
-// JSON (1e-7); JSON rows are compact objects, one per line, or an array of tab-indented lines.
+// JSON (1e-7); JSON rows are compact objects, one per line, or an array of tab-indented lines; a
+// point is its struct {"lon":..,"lat":..}, a JSON value (types.ts) written as it is.
 // Checked against DuckDB's own bytes in test/engine/results.test.ts.
 import type { CellValue, Chunk, CopyFormat } from '../engine.js';
 import type { ResultColumn } from './tsv-rows.js';
+import { isJsonValueType, isPointType } from './types.js';
 
 /** A double as DuckDB's CSV writer writes it. */
 function csvDouble(value: number): string {
@@ -41,6 +43,21 @@ function jsonCell(value: CellValue, double: boolean): string {
 
 /** Whether a column holds doubles (written apart from integers). */
 const isDouble = (column: ResultColumn): boolean => /^(?:Nullable\()?Float(?:32|64)\)?$/.test(column.type);
+
+/** A cell of a JSON row: points as DuckDB's struct, JSON values as they are, the rest by jsonCell. */
+function jsonWriter(column: ResultColumn): (value: CellValue) => string {
+  if (isPointType(column.type)) {
+    return (value) => {
+      const [lon, lat] = value as readonly (number | null)[];
+      return lon === null || lat === null || lon === undefined || lat === undefined
+        ? 'null'
+        : `{"lon":${jsonDouble(lon)},"lat":${jsonDouble(lat)}}`;
+    };
+  }
+  if (isJsonValueType(column.type)) return (value) => (value === null ? 'null' : (value as string));
+  const double = isDouble(column);
+  return (value) => jsonCell(value, double);
+}
 
 /** How one copy writes its rows: the text of a chunk, of an empty result, and after the last row. */
 export interface CopyEncoder {
@@ -88,9 +105,9 @@ function csvEncoder(
 
 function jsonEncoder(columns: readonly ResultColumn[], array: boolean): CopyEncoder {
   const keys = columns.map((c) => `${JSON.stringify(c.name)}:`);
-  const doubles = columns.map(isDouble);
+  const writers = columns.map(jsonWriter);
   const object = (row: readonly CellValue[]): string =>
-    `{${row.map((v, i) => keys[i]! + jsonCell(v, doubles[i]!)).join(',')}}`;
+    `{${row.map((v, i) => keys[i]! + writers[i]!(v)).join(',')}}`;
   return {
     rows: (chunk, first) => {
       const objects = rowsOf(chunk, columns.length).map(object);

@@ -16,7 +16,7 @@ import {
   QueryOutOfMemory,
   type JsonValue,
 } from '../engine.js';
-import { BOOLEAN_TYPE } from './types.js';
+import { BOOLEAN_TYPE, isJsonValueType, isPointType } from './types.js';
 
 export interface ClickHouseOptions {
   /** The HTTP interface, `http://host:port` (no credentials in it). */
@@ -196,13 +196,27 @@ function readText(response: http.IncomingMessage, signal: AbortSignal): Promise<
 /** ClickHouse's types of booleans in results (src/engine/clickhouse/types.ts). */
 const BOOLEANS: ReadonlySet<string> = new Set([BOOLEAN_TYPE, `Nullable(${BOOLEAN_TYPE})`]);
 
+/** A point's tuple [lon, lat] (FORMAT JSON writes tuples as arrays) as DuckDB's {lon, lat}; (NULL, NULL) is null. */
+function pointOf(value: JsonValue | undefined): JsonValue {
+  const [lon, lat] = Array.isArray(value) ? value : [];
+  return typeof lon === 'number' && typeof lat === 'number' ? { lon, lat } : null;
+}
+
+/** A JSON value's tuple [text] parsed. */
+function jsonOf(value: JsonValue | undefined): JsonValue {
+  const [text] = Array.isArray(value) ? value : [];
+  return typeof text === 'string' ? (JSON.parse(text) as JsonValue) : null;
+}
+
 /**
  * A row with its quoted 64-bit integers made numbers (text past 2^53 stays text: no precision
- * lost) and its booleans (written `true` or `false`) made booleans.
+ * lost), its booleans (written `true` or `false`) made booleans, its points and JSON values read.
  */
 function valuesOf(row: Record<string, JsonValue>, meta: readonly JsonMeta[]): Record<string, JsonValue> {
   for (const { name, type } of meta) {
     const value = row[name];
+    if (isPointType(type)) row[name] = pointOf(value);
+    else if (isJsonValueType(type)) row[name] = jsonOf(value);
     if (typeof value !== 'string') continue;
     if (BOOLEANS.has(type)) row[name] = value === 'true';
     else if (QUOTED_INTEGER.test(type)) {

@@ -42,6 +42,11 @@ function arrayItems(text: string): (string | null)[] | null {
   return items;
 }
 
+/** The text inside a one-element tuple of a string (`('...')`, `(NULL)`): a JSON value's text. */
+function tupleText(text: string): string | null {
+  return text === '(NULL)' ? null : unescape(text.slice(2, -2));
+}
+
 /** A Float's text as a number: ClickHouse writes inf, -inf and nan. */
 function float(text: string): number {
   if (text === 'inf' || text === '+inf') return Infinity;
@@ -70,6 +75,7 @@ const KINDS: readonly (readonly [RegExp, ColumnKind])[] = [
   [/^Date$/u, { cell: (t) => (t === ZERO_DATE_TEXT ? '1970-01-01' : t), arrow: 'date32' }],
   [/^DateTime(?:\('UTC'\))?$/u, { cell: instant, arrow: 'timestamp_us' }],
   [/^Array\((?:Nullable\()?String\)?\)$/u, { cell: arrayItems, arrow: 'list' }],
+  [/^Tuple\((?:Nullable\()?String\)?\)$/u, { cell: tupleText, arrow: 'utf8' }],
   [
     /^Tuple\(.*\)$/su,
     {

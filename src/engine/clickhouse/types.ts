@@ -46,6 +46,17 @@ export const ZERO_DATE_TEXT = '0000-00-00';
  */
 export const BOOLEAN_TYPE = "Enum8('false' = 0, 'true' = 1)";
 
+/**
+ * A JSON value in a result (a GeoJSON Feature, an export's JSON object): ClickHouse 18.16 builds
+ * no JSON, so the compiler writes its text and wraps it in a one-element tuple, the type the engine
+ * reads as JSON rather than as a text to quote.
+ */
+export const isJsonValueType = (type: string): boolean => /^Tuple\((?:Nullable\()?String\)?\)$/.test(type);
+
+/** Whether a result's column holds points: the tuples (lon, lat) of a geo_point_2d. */
+export const isPointType = (type: string): boolean =>
+  /^Tuple\((?:Nullable\()?Float64\)?, (?:Nullable\()?Float64\)?\)$/.test(type);
+
 /** Whether a field holds a list of texts (the `multivalued` annotation). */
 const multivalued = (field: Field): boolean => field.annotations.multivalued !== undefined;
 

@@ -1,10 +1,19 @@
 // ClickHouse's output shapes of values. A boolean is cast to the Enum8 the ClickHouse engine reads
 // as a boolean (BOOLEAN_TYPE in src/engine/clickhouse/types.ts: 0 or 1 alone could be a number);
-// geo shapes and JSON texts are written as stored, for the engine to shape (ClickHouse 18.16 builds
-// no JSON); a point is its (lon, lat) tuple.
+// a geo shape is DuckDB's GeoJSON Feature around its stored geometry, written as text and handed
+// as a JSON value (ClickHouse 18.16 builds no JSON); JSON texts are written as stored; a point is
+// its (lon, lat) tuple, which the engine reads as a point.
 import type { ValueType } from '../../types.js';
 import type { Presenter } from '../dialect.js';
 import { presentDate, presentDatetime } from './date.js';
+import { FEATURE_HEAD, FEATURE_TAIL, jsonValue } from './json-text.js';
+import { quoteString } from './quoting.js';
+
+/** A stored GeoJSON geometry as DuckDB presents it: a Feature without properties. */
+const feature: Presenter = (sql) =>
+  jsonValue(
+    `if(isNull(${sql}), NULL, concat(${quoteString(FEATURE_HEAD)}, ${sql}, ${quoteString(FEATURE_TAIL)}))`,
+  );
 
 const asIs: Presenter = (sql) => sql;
 
@@ -16,7 +25,7 @@ export const PRESENTERS = Object.freeze({
   date: presentDate,
   datetime: presentDatetime,
   geo_point_2d: asIs,
-  geo_shape: asIs,
+  geo_shape: feature,
   file: asIs,
   json_blob: asIs,
   json: asIs,
