@@ -74,7 +74,7 @@ async function rssKiB(pid: number): Promise<number | null> {
 }
 
 /** Samples a process's VmRSS every 50 ms until stopped; `stop` gives the highest, in MiB. */
-function sampleRss(pid: number): { stop(): number | null } {
+export function sampleRss(pid: number): { stop(): number | null } {
   let peak: number | null = null;
   const take = (): void =>
     void rssKiB(pid).then((kib) => {
@@ -96,7 +96,7 @@ function sampleRss(pid: number): { stop(): number | null } {
  * the 30M-row aggregations: 448 MiB falling to 190 MiB within 5 s): an export's peak measured
  * during that fall would be the earlier query's memory plus the export's.
  */
-async function restingRss(pid: number): Promise<number | null> {
+export async function restingRss(pid: number): Promise<number | null> {
   let last = await rssKiB(pid);
   for (let waited = 0; last !== null && waited < 20_000; waited += 1000) {
     await new Promise((resolve) => setTimeout(resolve, 1000));

@@ -3,7 +3,7 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import { DEFAULT_CONNECTIONS, DEFAULT_EXPORT_CONNECTIONS, DuckDBEngine } from './engine/duckdb/engine.js';
-import { EngineUnavailable, type Engine } from './engine/engine.js';
+import { EngineUnavailable, type Engine, type ParquetEncoder } from './engine/engine.js';
 import { ClickHouseEngine } from './engine/clickhouse/engine.js';
 import { readClickHouseServers } from './catalog/clickhouse-servers.js';
 import { loadPortal, type Dataset, type Portal } from './catalog/portal.js';
@@ -21,6 +21,7 @@ import type { QuerySource } from './catalog/source.js';
 import { definePortalViews } from './dataset-views.js';
 import { ProcessFolder } from './process-folder.js';
 import { startFifoHelper } from './engine/duckdb/fifo.js';
+import { parquetEncoder } from './engine/duckdb/parquet-encoder.js';
 import { catalogTable } from './catalog/catalog-table.js';
 import { entityTagKey, portalVersions } from './http/etag.js';
 import { CachePartition, ResponseCache } from './http/response-cache.js';
@@ -79,6 +80,8 @@ export interface PortalServer {
 /** What the portals of one server share: one engine (one memory bound, one waiting line), the response cache's bound, the metrics. */
 interface Shared {
   readonly engine: Engine;
+  /** DuckDB encoding the Parquet exports of datasets attached to ClickHouse. */
+  readonly parquetEncoder: ParquetEncoder;
   readonly responses: ResponseCache;
   readonly metrics: Metrics;
   readonly log: Logger;
@@ -113,6 +116,7 @@ export async function openServer(options: ServerOptions): Promise<PortalServer> 
   });
   const shared: Shared = {
     engine,
+    parquetEncoder: parquetEncoder(engine),
     responses: new ResponseCache(options.cacheBytes ?? bytes.parse(DEFAULT_CACHE_SIZE)!),
     metrics: new Metrics(engine),
     log,
@@ -162,7 +166,7 @@ export async function openServer(options: ServerOptions): Promise<PortalServer> 
 
 /** One portal over the shared engine: its views named `viewPrefix` + dataset id. */
 async function openPortal(
-  { engine, responses: cache, metrics: allMetrics, log }: Shared,
+  { engine, parquetEncoder, responses: cache, metrics: allMetrics, log }: Shared,
   portalDir: string,
   folder: ProcessFolder,
   viewPrefix: string,
@@ -170,7 +174,7 @@ async function openPortal(
 ): Promise<OpenPortal> {
   let portal = await definePortalViews(engine, folder, await loadPortal(portalDir, viewPrefix), null, log);
   let catalog = await defineCatalog(engine, portal);
-  let attached = await clickHouseEngines(portalDir, engine.tempDirectory, log);
+  let attached = await clickHouseEngines(portalDir, engine.tempDirectory, parquetEncoder, log);
   const secret = portalSecret(portalDir);
   const store = options.quotaStore ?? null;
   let limits = guardLimits(portal, store, secret);
@@ -216,7 +220,7 @@ async function openPortal(
       portal = await definePortalViews(engine, folder, await loadPortal(portalDir, viewPrefix), portal, log);
       catalog = await defineCatalog(engine, portal);
       for (const remote of attached.values()) remote.close();
-      attached = await clickHouseEngines(portalDir, engine.tempDirectory, log);
+      attached = await clickHouseEngines(portalDir, engine.tempDirectory, parquetEncoder, log);
       versions = await portalVersions(portal);
       responses.retain(({ scope, version }) => {
         const current = scope === null ? versions.catalog : versions.datasets.get(scope);
@@ -236,6 +240,7 @@ async function openPortal(
 async function clickHouseEngines(
   portalDir: string,
   tempDirectory: string,
+  parquetEncoder: ParquetEncoder,
   log: Logger,
 ): Promise<ReadonlyMap<string, Engine>> {
   const servers = await readClickHouseServers(portalDir).catch((error: unknown) => {
@@ -245,7 +250,7 @@ async function clickHouseEngines(
   return new Map(
     [...servers].map(([url, credentials]) => [
       url,
-      new ClickHouseEngine({ url, ...credentials, tempDirectory }),
+      new ClickHouseEngine({ url, ...credentials, tempDirectory, parquetEncoder }),
     ]),
   );
 }

@@ -126,6 +126,30 @@ export type CopyFormat =
   | { readonly format: 'json'; readonly array: boolean }
   | { readonly format: 'parquet'; readonly compression: 'snappy' | 'zstd' };
 
+/**
+ * A column of rows handed to a Parquet encoder as CSV and the type it is stored as: 'point' is a
+ * {lon, lat} struct, 'text-list' a list of texts. The CSV: one line per row, no header, cells
+ * separated by commas; a null is an empty cell, a text always between double quotes (doubled
+ * inside); numbers as JavaScript writes them (inf, -inf, nan); booleans true or false; a date
+ * YYYY-MM-DD, an instant YYYY-MM-DD HH:MM:SS+00; a list its JSON array as a text; a point two
+ * cells, its longitude then its latitude.
+ */
+export interface EncodedColumn {
+  readonly name: string;
+  readonly kind: 'text' | 'int' | 'double' | 'bool' | 'date' | 'instant' | 'text-list' | 'point';
+}
+
+/**
+ * Encodes rows streamed as CSV (EncodedColumn) as Parquet with `compression`, streamed as it is
+ * written; settles at the first byte. `signal` stops it.
+ */
+export type ParquetEncoder = (
+  rows: Readable,
+  columns: readonly EncodedColumn[],
+  compression: 'snappy' | 'zstd',
+  signal: AbortSignal,
+) => Promise<Readable>;
+
 /** Bytes written before and after the engine's output (a BOM, a JSON document around an array). */
 export interface CopyFrame {
   readonly head?: string;

@@ -228,17 +228,6 @@ describe('duckportal attach: a dataset served from a two-shard ClickHouse cluste
     expect(shape(attached)).to.deep.equal(shape(parquet));
   });
 
-  it('refuses a Parquet export, which ClickHouse 18.16 cannot write, with a 400', async () => {
-    const answer = await server.json(`${v2}/${ATTACHED}/exports/parquet`);
-    expect(answer).to.deep.equal({
-      status: 400,
-      body: {
-        error_code: 'InvalidRESTParameterError',
-        message: 'This dataset cannot be exported as parquet.',
-      },
-    });
-  });
-
   it('answers 503 with Retry-After while ClickHouse is down, and the other datasets 200', async () => {
     await cluster.stop();
     const down = await server.get(`${v2}/${ATTACHED}/records?limit=1&select=weather`);

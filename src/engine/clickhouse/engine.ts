@@ -2,7 +2,8 @@
 // over the HTTP client (http-client.ts): JSON rows, counts (with the count cache), admission
 // through a waiting line as DuckDB's, exports streamed as chunks read from ClickHouse's
 // TSVWithNamesAndTypes output, and CSV and JSON written from those chunks in DuckDB's bytes
-// (copy-text.ts). ClickHouse 18.16 writes no Parquet: a Parquet copy is refused (CopyUnsupported).
+// (copy-text.ts). ClickHouse 18.16 writes no Parquet: a Parquet copy is encoded by DuckDB's engine
+// (parquet-rows.ts, engine/duckdb/parquet-encoder.ts), refused without it (CopyUnsupported).
 // A server down or silent is EngineUnavailable. Knows nothing of HTTP routes or ODSQL.
 import { once } from 'node:events';
 import { PassThrough, type Readable } from 'node:stream';
@@ -18,10 +19,12 @@ import {
   type Engine,
   type ExportConnection,
   type JsonValue,
+  type ParquetEncoder,
   type SqlParam,
 } from '../engine.js';
 import { copyEncoder, type CopyEncoder } from './copy-text.js';
 import { ClickHouseClient, type ClickHouseOptions } from './http-client.js';
+import { csvRows, encodedColumns } from './parquet-rows.js';
 import { tsvResult, type TsvResult } from './tsv-rows.js';
 
 export interface ClickHouseEngineOptions extends ClickHouseOptions {
@@ -33,6 +36,8 @@ export interface ClickHouseEngineOptions extends ClickHouseOptions {
   readonly exportConnections?: number;
   /** total_count answers kept by their SQL; 0 keeps none. Default 4,096. */
   readonly countEntries?: number;
+  /** Encodes a result as Parquet (DuckDB's engine); without it a Parquet copy is refused. */
+  readonly parquetEncoder?: ParquetEncoder;
   /** The longest a caller should wait in line, in ms (src/engine/admission.ts). Default 2 s. */
   readonly targetWaitMs?: number;
   readonly maxWaiting?: number;
@@ -66,6 +71,7 @@ class ClickHouseExportConnection implements ExportConnection {
 export class ClickHouseEngine implements Engine {
   readonly tempDirectory: string;
   private readonly client: ClickHouseClient;
+  private readonly parquetEncoder: ParquetEncoder | undefined;
   private readonly admission: Admission;
   private readonly counts: CountCache;
   private readonly slots: number;
@@ -77,6 +83,7 @@ export class ClickHouseEngine implements Engine {
   constructor(options: ClickHouseEngineOptions) {
     this.tempDirectory = options.tempDirectory;
     this.client = new ClickHouseClient(options);
+    this.parquetEncoder = options.parquetEncoder;
     this.slots = options.connections ?? DEFAULT_CONNECTIONS;
     this.exportSlots = options.exportConnections ?? DEFAULT_EXPORT_CONNECTIONS;
     this.counts = new CountCache(options.countEntries ?? DEFAULT_COUNT_ENTRIES);
@@ -146,8 +153,8 @@ export class ClickHouseEngine implements Engine {
   }
 
   /**
-   * Streams the rows of `selectSql` written as DuckDB writes `format`, between the frame's head
-   * and tail; settles at the first byte. Parquet is refused before any work (CopyUnsupported).
+   * Streams the rows of `selectSql` written as DuckDB writes `format` (Parquet by the Parquet
+   * encoder, refused without one), between the frame's head and tail; settles at the first byte.
    */
   async copyToStream(
     selectSql: string,
@@ -155,29 +162,62 @@ export class ClickHouseEngine implements Engine {
     signal: AbortSignal,
     frame: CopyFrame = {},
   ): Promise<Readable> {
-    if (format.format === 'parquet') throw new CopyUnsupported('parquet');
+    if (format.format === 'parquet' && !this.parquetEncoder) throw new CopyUnsupported('parquet');
     if (signal.aborted) throw new QueryInterrupted();
     if (this.exporting >= this.exportSlots) throw new EngineSaturated();
     this.exporting++;
     const stop = new AbortController();
+    const stopped = AbortSignal.any([signal, stop.signal]);
     let stream: Readable | undefined;
     let result: TsvResult;
     try {
-      stream = await this.client.stream(
-        selectSql,
-        'TSVWithNamesAndTypes',
-        AbortSignal.any([signal, stop.signal]),
-      );
+      stream = await this.client.stream(selectSql, 'TSVWithNamesAndTypes', stopped);
       result = await tsvResult(stream);
     } catch (error) {
       this.exporting--;
       stream?.destroy();
       throw error;
     }
+    if (format.format === 'parquet')
+      return this.encodeParquet(stream, result, format.compression, stop, stopped);
     const output = new PassThrough({ highWaterMark: 1 << 20 });
     output.once('close', () => stop.abort());
     void this.pump(output, stream, copyEncoder(result.columns, format), result.chunks, frame);
     return output;
+  }
+
+  /**
+   * The rows of a result encoded as Parquet (by DuckDB: ClickHouse 18.16 writes none); a reader
+   * gone stops both the encoder and the query, and the export's place is freed at the end.
+   */
+  private async encodeParquet(
+    stream: Readable,
+    result: TsvResult,
+    compression: 'snappy' | 'zstd',
+    stop: AbortController,
+    stopped: AbortSignal,
+  ): Promise<Readable> {
+    const columns = encodedColumns(result.columns);
+    let freed = false;
+    const free = (): void => {
+      if (freed) return;
+      freed = true;
+      this.exporting--;
+      stream.destroy();
+    };
+    const rows = csvRows(result.chunks, columns, free);
+    try {
+      const output = await this.parquetEncoder!(rows, columns, compression, stopped);
+      output.once('close', () => {
+        stop.abort();
+        rows.destroy();
+      });
+      return output;
+    } catch (error) {
+      rows.destroy();
+      free();
+      throw error;
+    }
   }
 
   /**
