@@ -143,7 +143,7 @@ const HANDLERS: { [K in ExprKind]: Handler<K> } = {
   },
   boolean: literal(() => 'boolean'),
   null: literal(() => 'null'),
-  date: (expr, analyzer) => analyzer.record(expr, plain(dateLiteralType(expr.text, analyzer.timezone))),
+  date: (expr, analyzer) => analyzer.record(expr, plain(dateLiteralType(expr.text))),
   geometry: notAValue("A geometry literal (geom'...') can only be an argument of a geo function"),
   quantity: notAValue('A distance or width such as 10km can only be an argument of a function'),
   star: notAValue('* can only be used alone in select, in count(*) or in search(*, ...)'),

@@ -1,7 +1,8 @@
 // date_format() executed in DuckDB: every symbol in French and English, spot checks in other languages, quoting, errors.
 import { expect } from 'chai';
 import { QueryLangError } from '../../src/odsql/errors.js';
-import { compileDateFormat, LANGS, type Lang } from '../../src/odsql/functions/date.js';
+import { compileDateFormat } from '../../src/odsql/dialect/duckdb/date-format.js';
+import { LANGS, type Lang } from '../../src/odsql/functions/date.js';
 import { DATE_NAMES, resolvedLocale } from '../../src/odsql/functions/date-names.js';
 import { openDateDb, rowsOf, type DateDb } from './date-db.js';
 

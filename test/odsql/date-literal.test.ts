@@ -1,8 +1,15 @@
 // Date literals executed in DuckDB: every form, in UTC, Paris and New York on both sides of a DST change; granules; errors.
 import { expect } from 'chai';
 import { QueryLangError } from '../../src/odsql/errors.js';
+import { dateLiteralSql } from '../../src/odsql/dialect/duckdb/date.js';
 import { parseDateLiteral } from '../../src/odsql/functions/date.js';
 import { openDateDb, rowsOf, type DateDb } from './date-db.js';
+
+/** A literal read, with DuckDB's SQL of its granule [start, end) in `timezone`. */
+function literalSql(text: string, timezone: string) {
+  const literal = parseDateLiteral(text);
+  return { ...literal, ...dateLiteralSql(literal.reading, timezone) };
+}
 
 describe('date literals', () => {
   let db: DateDb;
@@ -13,12 +20,12 @@ describe('date literals', () => {
 
   /** The literal's granule [start, end) as DuckDB text, with its type and granularity. */
   async function granule(text: string, timezone = 'UTC') {
-    const literal = parseDateLiteral(text, timezone);
+    const literal = literalSql(text, timezone);
     return {
       type: literal.type,
       granularity: literal.granularity,
-      start: await db.text(literal.sql),
-      end: await db.text(literal.endSql),
+      start: await db.text(literal.start),
+      end: await db.text(literal.end),
     };
   }
 
@@ -115,23 +122,23 @@ describe('date literals', () => {
 
   it('keeps an hour granule one real hour long on the night clocks go back', async () => {
     // 02:00 happens twice in Paris that night; the granule is the hour from the instant DuckDB picks.
-    const literal = parseDateLiteral('2021-10-31T02', 'Europe/Paris');
-    expect(await db.text(`epoch(${literal.endSql}) - epoch(${literal.sql})`)).to.equal('3600.0');
-    expect(['2021-10-31 00:00:00+00', '2021-10-31 01:00:00+00']).to.include(await db.text(literal.sql));
+    const literal = literalSql('2021-10-31T02', 'Europe/Paris');
+    expect(await db.text(`epoch(${literal.end}) - epoch(${literal.start})`)).to.equal('3600.0');
+    expect(['2021-10-31 00:00:00+00', '2021-10-31 01:00:00+00']).to.include(await db.text(literal.start));
   });
 
   it('gives granules that make the documented comparisons day-granular', async () => {
     // x > lit is x >= end, x <= lit is x < end, x = lit is start <= x < end, x < lit is x < start, x >= lit is x >= start.
-    const literal = parseDateLiteral('2026-08-29', 'UTC');
+    const literal = literalSql('2026-08-29', 'UTC');
     const days = ['2026-08-28', '2026-08-29', '2026-08-30'].map((d) => `DATE '${d}'`);
     const rows = rowsOf(days);
     const matching = async (test: string): Promise<(string | null)[]> =>
       (await db.texts(`CASE WHEN ${test} THEN x END`, rows)).filter((v) => v !== null);
-    expect(await matching(`x >= ${literal.endSql}`)).to.deep.equal(['2026-08-30']);
-    expect(await matching(`x < ${literal.endSql}`)).to.deep.equal(['2026-08-28', '2026-08-29']);
-    expect(await matching(`x >= ${literal.sql} AND x < ${literal.endSql}`)).to.deep.equal(['2026-08-29']);
-    expect(await matching(`x < ${literal.sql}`)).to.deep.equal(['2026-08-28']);
-    expect(await matching(`x >= ${literal.sql}`)).to.deep.equal(['2026-08-29', '2026-08-30']);
+    expect(await matching(`x >= ${literal.end}`)).to.deep.equal(['2026-08-30']);
+    expect(await matching(`x < ${literal.end}`)).to.deep.equal(['2026-08-28', '2026-08-29']);
+    expect(await matching(`x >= ${literal.start} AND x < ${literal.end}`)).to.deep.equal(['2026-08-29']);
+    expect(await matching(`x < ${literal.start}`)).to.deep.equal(['2026-08-28']);
+    expect(await matching(`x >= ${literal.start}`)).to.deep.equal(['2026-08-29', '2026-08-30']);
   });
 
   it('refuses malformed and impossible literals with the text in the message', () => {
@@ -158,7 +165,7 @@ describe('date literals', () => {
       "2020-11-05'; DROP TABLE x; --",
     ];
     for (const text of invalid) {
-      expect(() => parseDateLiteral(text, 'UTC'), text)
+      expect(() => parseDateLiteral(text), text)
         .to.throw(QueryLangError)
         .with.property('message', `Invalid date literal: ${text}`);
     }

@@ -2,7 +2,7 @@
 import { expect } from 'chai';
 import fc from 'fast-check';
 import { QueryLangError } from '../../src/odsql/errors.js';
-import { compileNow } from '../../src/odsql/functions/date.js';
+import { compileNow } from '../../src/odsql/dialect/duckdb/date-now.js';
 import { openDateDb, type DateDb } from './date-db.js';
 import { nowModel, WEEKDAY_NAMES, type Named } from './date-now-model.js';
 

@@ -1,11 +1,8 @@
 // Date parts and the JSON text of dates and datetimes, executed in DuckDB around DST changes and odd offsets.
 import { expect } from 'chai';
-import {
-  compileDatePart,
-  presentDate,
-  presentDatetime,
-  type DatePart,
-} from '../../src/odsql/functions/date.js';
+import { compileDatePart } from '../../src/odsql/dialect/duckdb/date.js';
+import { presentDate, presentDatetime } from '../../src/odsql/dialect/duckdb/date-present.js';
+import type { DatePart } from '../../src/odsql/functions/temporal.js';
 import { openDateDb, rowsOf, type DateDb } from './date-db.js';
 
 const PARTS: readonly DatePart[] = ['year', 'month', 'day', 'hour', 'minute', 'second'];

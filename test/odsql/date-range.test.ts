@@ -1,7 +1,8 @@
 // range(<date field>, <n><unit>) buckets executed in DuckDB: every unit spelling, both types, time zones, DST nights, errors.
 import { expect } from 'chai';
 import { QueryLangError } from '../../src/odsql/errors.js';
-import { compileDateRangeWidth, type DateLikeType } from '../../src/odsql/functions/date.js';
+import { compileDateRangeWidth } from '../../src/odsql/dialect/duckdb/date-buckets.js';
+import type { DateLikeType } from '../../src/odsql/functions/date.js';
 import { openDateDb, rowsOf, type DateDb } from './date-db.js';
 
 // Wednesday 2021-05-19 13:47:25.678912 UTC.

@@ -1,7 +1,11 @@
 // bbox(), envelope() and geo_cluster() executed as aggregates over Parquet fixtures of points and shapes.
 import { expect } from 'chai';
 import { QueryLangError } from '../../src/odsql/errors.js';
-import { compileBbox, compileEnvelope, compileGeoCluster } from '../../src/odsql/functions/geo.js';
+import {
+  compileBbox,
+  compileEnvelope,
+  compileGeoCluster,
+} from '../../src/odsql/dialect/duckdb/geo-builders.js';
 import { FixtureDb } from '../search/fixture-db.js';
 
 type Point = [number, number];

@@ -1,12 +1,8 @@
 // distance() and within_distance() executed on Parquet fixtures: known distances, every unit, wrap-arounds.
 import { expect } from 'chai';
 import { QueryLangError } from '../../src/odsql/errors.js';
-import {
-  compileDistance,
-  compileWithinDistance,
-  parseDistance,
-  parseGeometryLiteral,
-} from '../../src/odsql/functions/geo.js';
+import { compileDistance, compileWithinDistance } from '../../src/odsql/dialect/duckdb/geo-builders.js';
+import { parseDistance, parseGeometryLiteral } from '../../src/odsql/functions/geo.js';
 import { FixtureDb } from '../search/fixture-db.js';
 
 const R = 6371008.8;

@@ -1,13 +1,8 @@
 // intersects / disjoint / within and in_bbox executed on Parquet fixtures of points and GeoJSON shapes.
 import { expect } from 'chai';
 import { QueryLangError } from '../../src/odsql/errors.js';
-import {
-  compileInBbox,
-  compileSpatial,
-  parseGeometryLiteral,
-  type Geometry,
-  type SpatialRelation,
-} from '../../src/odsql/functions/geo.js';
+import { compileInBbox, compileSpatial } from '../../src/odsql/dialect/duckdb/geo-builders.js';
+import { parseGeometryLiteral, type Geometry, type SpatialRelation } from '../../src/odsql/functions/geo.js';
 import { FixtureDb } from '../search/fixture-db.js';
 
 /** A square polygon ring from (x1, y1) to (x2, y2). */

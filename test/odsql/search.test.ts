@@ -3,11 +3,8 @@ import { expect } from 'chai';
 import type { QuerySource } from '../../src/catalog/source.js';
 import { QueryLangError } from '../../src/odsql/errors.js';
 import { compileQuery } from '../../src/odsql/index.js';
-import {
-  compileSearch as searchOf,
-  compileStartsWith,
-  type SearchMode,
-} from '../../src/odsql/functions/search.js';
+import { compileSearch as searchOf, compileStartsWith } from '../../src/odsql/dialect/duckdb/search-sql.js';
+import type { SearchMode } from '../../src/odsql/functions/search.js';
 import type { FixtureDb } from '../search/fixture-db.js';
 import { searchFixture } from '../search/search-fixture.js';
 

@@ -1,6 +1,7 @@
 // SQL is written only where the engine's language is known: the ODSQL compiler (src/odsql/), the
 // engines (src/engine/), ingest, the search index built at ingest, and attach's ClickHouse view.
-// Everywhere else a query is asked of src/odsql/ in typed options, never composed as text.
+// Everywhere else a query is asked of src/odsql/ in typed options, never composed as text. Inside
+// src/odsql/, the function registry (functions/) keeps meaning and each dialect writes its SQL.
 // Strings and templates are read with TypeScript's own parser, so comments and prose do not
 // count, and a keyword split across a template's substitutions still does.
 import { readdirSync, readFileSync } from 'node:fs';
@@ -27,6 +28,13 @@ const ALLOWED = [
 /** Words that only SQL text holds, in the upper case every SQL string of the project uses. */
 const SQL_WORDS =
   /\b(SELECT|FROM|WHERE|GROUP BY|ORDER BY|GROUPING SETS|CASE WHEN|CAST\(|COPY|CREATE (OR REPLACE )?(TABLE|VIEW)|UNION ALL|NULLS LAST|IS NOT NULL|IS NULL|VARCHAR)\b/;
+
+/**
+ * DuckDB's functions that only its spelling of ODSQL calls: the function registry
+ * (src/odsql/functions/) says what a function means, and writes none of them.
+ */
+const DUCKDB_CALLS =
+  /\b(strftime|date_trunc|time_bucket|epoch_us|make_timestamp|to_microseconds|list_transform|json_extract|regexp_replace|starts_with|levenshtein)\(/;
 
 /** Every TypeScript file under `folder`, as a path relative to the checkout. */
 function sourceFiles(folder: string): string[] {
@@ -65,6 +73,13 @@ function sqlWriters(): Map<string, string> {
 describe('SQL text', () => {
   it('is written only by the compiler, the engines, ingest, the index build and attach', () => {
     expect(Object.fromEntries(sqlWriters())).to.deep.equal({});
+  });
+
+  it('is not written by the function registry: its entries keep meaning, each dialect spells them', () => {
+    const writers = sourceFiles('src/odsql/functions').filter((file) =>
+      stringsOf(file).some((text) => SQL_WORDS.test(text) || DUCKDB_CALLS.test(text)),
+    );
+    expect(writers).to.deep.equal([]);
   });
 
   it('is seen where it is written (the check reads strings and templates)', () => {

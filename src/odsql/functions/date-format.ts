@@ -1,46 +1,41 @@
-// date_format(): an ODSQL date pattern -> concatenated strftime pieces and localized names, on the request's wall clock.
-import { quoteString } from '../dialect/duckdb/quoting.js';
+// date_format()'s patterns: an ODSQL date pattern read into free text and the symbols of
+// explore-api.md, with its errors; each dialect writes the symbols (dialect/duckdb/date-format.ts).
 import { QueryLangError } from '../errors.js';
-import type { DateLikeType } from '../types.js';
-import { DATE_NAMES, type DateNames, type Lang } from './date-names.js';
-import { localTimestamp } from './date-sql.js';
 
-/** A symbol is either a strftime directive or SQL over the local value (`v`) and the language's names. */
-type FormatSymbol = { strftime: string } | { sql: (v: string, names: DateNames) => string };
+/** explore-api.md's symbols of a date pattern. */
+export const DATE_SYMBOLS = [
+  'yy',
+  'YY',
+  'yyyy',
+  'YYYY',
+  'xx',
+  'xxxx',
+  'w',
+  'ww',
+  'e',
+  'E',
+  'EEEE',
+  'D',
+  'DDD',
+  'M',
+  'MM',
+  'MMMM',
+  'd',
+  'dd',
+  'H',
+  'HH',
+  'm',
+  'mm',
+  's',
+  'ss',
+] as const;
 
-const nameOf = (list: readonly string[], index: string): string =>
-  `list_extract([${list.map(quoteString).join(', ')}], ${index})`;
+export type DateSymbol = (typeof DATE_SYMBOLS)[number];
 
-/** explore-api.md's symbols. DuckDB's strftime has no two-digit week-year nor unpadded week. */
-const SYMBOLS: Readonly<Record<string, FormatSymbol>> = {
-  yy: { strftime: '%y' },
-  YY: { strftime: '%y' },
-  yyyy: { strftime: '%Y' },
-  YYYY: { strftime: '%Y' },
-  xx: { sql: (v) => `right(strftime(${v}, '%G'), 2)` },
-  xxxx: { strftime: '%G' },
-  w: { sql: (v) => `CAST(week(${v}) AS VARCHAR)` },
-  ww: { strftime: '%V' },
-  e: { strftime: '%u' },
-  E: { sql: (v, names) => nameOf(names.weekdaysShort, `isodow(${v})`) },
-  EEEE: { sql: (v, names) => nameOf(names.weekdays, `isodow(${v})`) },
-  D: { strftime: '%-j' },
-  DDD: { strftime: '%j' },
-  M: { strftime: '%-m' },
-  MM: { strftime: '%m' },
-  MMMM: { sql: (v, names) => nameOf(names.months, `month(${v})`) },
-  d: { strftime: '%-d' },
-  dd: { strftime: '%d' },
-  H: { strftime: '%-H' },
-  HH: { strftime: '%H' },
-  m: { strftime: '%-M' },
-  mm: { strftime: '%M' },
-  s: { strftime: '%-S' },
-  ss: { strftime: '%S' },
-};
+const SYMBOL_SET: ReadonlySet<string> = new Set(DATE_SYMBOLS);
 
-/** A piece of the output: free text, a strftime directive, or SQL of its own. */
-type Piece = { text: string } | { strftime: string } | { sql: string };
+/** A piece of a pattern: free text, or a symbol. */
+export type DatePiece = { readonly text: string } | { readonly symbol: DateSymbol };
 
 /** Quoted free text starting at `start` (on the opening quote): its text and the index after it. */
 function quoted(format: string, start: number): { text: string; next: number } {
@@ -57,9 +52,13 @@ function quoted(format: string, start: number): { text: string; next: number } {
   throw new QueryLangError(`Unterminated quoted text in date format: ${format}`);
 }
 
-/** The pattern as pieces: quoted text, runs of one letter looked up in SYMBOLS, any other character as text. */
-function piecesOf(format: string, value: string, names: DateNames): Piece[] {
-  const pieces: Piece[] = [];
+/**
+ * The pattern as pieces: free text in single quotes (`''` a quote), runs of one letter as symbols,
+ * any other character as text. An unknown letter run or unterminated quoted text throws
+ * QueryLangError.
+ */
+export function parseDateFormat(format: string): DatePiece[] {
+  const pieces: DatePiece[] = [];
   let i = 0;
   while (i < format.length) {
     const char = format[i]!;
@@ -73,61 +72,11 @@ function piecesOf(format: string, value: string, names: DateNames): Piece[] {
       next = free.next;
     } else if (/[A-Za-z]/.test(char)) {
       while (format[next] === char) next++;
-      const symbol = SYMBOLS[format.slice(i, next)];
-      if (symbol === undefined)
-        throw new QueryLangError(`Unknown date format symbol: ${format.slice(i, next)}`);
-      pieces.push('sql' in symbol ? { sql: symbol.sql(value, names) } : symbol);
+      const symbol = format.slice(i, next);
+      if (!SYMBOL_SET.has(symbol)) throw new QueryLangError(`Unknown date format symbol: ${symbol}`);
+      pieces.push({ symbol: symbol as DateSymbol });
     } else pieces.push({ text: char });
     i = next;
   }
   return pieces;
-}
-
-/** SQL terms to concatenate: consecutive text and directives share one strftime call. */
-function termsOf(pieces: readonly Piece[], value: string): string[] {
-  const terms: string[] = [];
-  let pattern = '';
-  let text = '';
-  let hasDirective = false;
-  const flush = (): void => {
-    if (pattern) terms.push(hasDirective ? `strftime(${value}, ${quoteString(pattern)})` : quoteString(text));
-    pattern = text = '';
-    hasDirective = false;
-  };
-  for (const piece of pieces) {
-    if ('sql' in piece) {
-      flush();
-      terms.push(piece.sql);
-    } else if ('text' in piece) {
-      pattern += piece.text.replaceAll('%', '%%');
-      text += piece.text;
-    } else {
-      pattern += piece.strftime;
-      hasDirective = true;
-    }
-  }
-  flush();
-  return terms;
-}
-
-/**
- * VARCHAR SQL of a date or datetime formatted with an ODSQL date_format pattern: symbols of
- * explore-api.md, free text in single quotes (`''` a quote), any other non-letter verbatim.
- * Datetimes are read on the wall clock of `timezone`; names are in `lang`. An unknown letter
- * run throws QueryLangError. A null value gives null.
- */
-export function compileDateFormat(
-  sqlExpr: string,
-  format: string,
-  type: DateLikeType,
-  lang: Lang,
-  timezone: string,
-): string {
-  const value = type === 'date' ? sqlExpr : localTimestamp(sqlExpr, timezone);
-  const pieces = piecesOf(format, value, DATE_NAMES[lang]);
-  const terms = termsOf(pieces, value);
-  const text = terms.length ? terms.join(' || ') : "''";
-  // Without any symbol the text does not depend on the value: keep null for null all the same.
-  const constant = pieces.every((piece) => 'text' in piece);
-  return constant ? `CASE WHEN ${sqlExpr} IS NULL THEN NULL ELSE ${text} END` : `(${text})`;
 }

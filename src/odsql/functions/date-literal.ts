@@ -1,28 +1,24 @@
-// Date literals (date'...'): ISO-style text -> SQL of the granule it denotes, naive forms read in the request time zone.
-import { quoteString } from '../dialect/duckdb/quoting.js';
+// Date literals (date'...'): ISO-style text -> the granule it denotes, naive forms local to the
+// request time zone (each dialect writes the granule: dialect/duckdb/date.ts).
 import { QueryLangError } from '../errors.js';
 import type { DateLikeType } from '../types.js';
-import { daysInMonth, instantOf } from './date-sql.js';
 
 /** The precision a date literal is written with; a fraction of a second of any length is 'millisecond'. */
 export type DateGranularity = 'year' | 'month' | 'day' | 'hour' | 'minute' | 'second' | 'millisecond';
 
 /**
- * A parsed date literal as the granule [sql, endSql) it denotes. `type` is 'date' (DATE values)
- * for the forms without a time of day and 'datetime' (TIMESTAMPTZ values) for the others.
+ * A parsed date literal as the granule [start, end) it denotes. `type` is 'date' (dates) for the
+ * forms without a time of day and 'datetime' (instants) for the others.
  *
  * Comparisons with a literal cover its whole granule (supplement: `t > date'2026-08-29'`
- * excludes the whole 29th): `x > lit` is `x >= endSql`, `x <= lit` is `x < endSql`,
- * `x = lit` is `x >= sql AND x < endSql`, `x < lit` is `x < sql`, `x >= lit` is `x >= sql`.
- * A date granule compared with a datetime field starts at the local midnight of the request
- * time zone.
+ * excludes the whole 29th): `x > lit` is `x >= end`, `x <= lit` is `x < end`, `x = lit` is
+ * `x >= start AND x < end`, `x < lit` is `x < start`, `x >= lit` is `x >= start`. A date granule
+ * compared with a datetime field starts at the local midnight of the request time zone.
  */
 export interface DateLiteral {
-  sql: string;
   type: DateLikeType;
   granularity: DateGranularity;
-  endSql: string;
-  /** The granule as read, for dialects other than DuckDB's to write. */
+  /** The granule as read, for each dialect to write. */
   reading: DateReading;
 }
 
@@ -60,6 +56,12 @@ const GRANULE_MICROS = {
   minute: 60_000_000,
   second: 1_000_000,
 } as const satisfies Partial<Record<DateGranularity, number>>;
+
+/** Number of days of a month (1-12) of a proleptic Gregorian year. */
+export function daysInMonth(year: number, month: number): number {
+  const leap = (year % 4 === 0 && year % 100 !== 0) || year % 400 === 0;
+  return month === 2 ? (leap ? 29 : 28) : [4, 6, 9, 11].includes(month) ? 30 : 31;
+}
 
 const pad = (n: number, width = 2): string => String(n).padStart(width, '0');
 const dateText = (y: number, m: number, d: number): string => `${pad(y, 4)}-${pad(m)}-${pad(d)}`;
@@ -105,37 +107,26 @@ function isValid(p: Parts): boolean {
   );
 }
 
-/** SQL of a datetime literal's granule: offset forms are absolute, naive ones local to `timezone`. */
-function datetimeLiteral(
-  parts: Parts,
-  granularity: DateGranularity,
-  offset: string | null,
-  timezone: string,
-): { sql: string; endSql: string; reading: DateReading } {
+/** A datetime literal's granule: offset forms are absolute, naive ones local to the request's zone. */
+function datetimeReading(parts: Parts, granularity: DateGranularity, offset: string | null): DateReading {
   const { year, month, day, hour, minute, second, fraction } = parts;
   const wall = `${dateText(year, month, day)} ${pad(hour)}:${pad(minute)}:${pad(second)}${fraction ? `.${fraction}` : ''}`;
-  const sql =
-    offset === null
-      ? instantOf(`TIMESTAMP ${quoteString(wall)}`, timezone)
-      : `TIMESTAMPTZ '${wall}${offset}'`;
   // A fraction's granule is one unit of its last digit: '.5' spans 100 ms, '.123456' 1 µs.
   const micros =
     granularity === 'millisecond'
       ? 10 ** (6 - fraction.length)
       : GRANULE_MICROS[granularity as keyof typeof GRANULE_MICROS];
-  return {
-    sql,
-    endSql: `(${sql} + to_microseconds(${micros}))`,
-    reading: { kind: 'datetime', wall, offset, micros },
-  };
+  return { kind: 'datetime', wall, offset, micros };
 }
 
 /**
  * Parses the text of a date literal (year alone, year-month, date, date and time with optional
  * seconds, fraction and `Z` or `±HH:MM` offset; `/` may separate the date's parts). Throws
- * QueryLangError `Invalid date literal: <text>` for anything else or an impossible date.
+ * QueryLangError `Invalid date literal: <text>` for anything else or an impossible date. The
+ * reading is the same in every time zone (`_timezone` is not read: a dialect places naive forms in
+ * the request's zone when it writes the granule).
  */
-export function parseDateLiteral(text: string, timezone: string): DateLiteral {
+export function parseDateLiteral(text: string, _timezone?: string): DateLiteral {
   const invalid = new QueryLangError(`Invalid date literal: ${text}`);
   const groups = LITERAL.exec(text.trim())?.groups;
   if (!groups) throw invalid;
@@ -156,13 +147,7 @@ export function parseDateLiteral(text: string, timezone: string): DateLiteral {
   if (groups.hour === undefined) {
     const start = dateText(parts.year, parts.month, parts.day);
     const end = granuleEnd(parts, granularity);
-    return {
-      sql: `DATE '${start}'`,
-      endSql: `DATE '${end}'`,
-      type: 'date',
-      granularity,
-      reading: { kind: 'date', start, end },
-    };
+    return { type: 'date', granularity, reading: { kind: 'date', start, end } };
   }
-  return { ...datetimeLiteral(parts, granularity, offset, timezone), type: 'datetime', granularity };
+  return { type: 'datetime', granularity, reading: datetimeReading(parts, granularity, offset) };
 }

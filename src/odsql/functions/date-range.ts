@@ -1,10 +1,10 @@
-// range(<date field>, <n><unit>): equal-width buckets aligned on the request time zone's wall clock.
+// range(<date field>, <n><unit>): equal-width buckets aligned on the request time zone's wall
+// clock. Here the units and their checks; each dialect writes the buckets
+// (dialect/duckdb/date-buckets.ts).
 import { QueryLangError } from '../errors.js';
-import type { DateLikeType } from '../types.js';
-import { instantOf, localTimestamp } from './date-sql.js';
 
-type FixedUnit = 'millisecond' | 'second' | 'minute' | 'hour';
-type CalendarUnit = 'week' | 'month' | 'quarter' | 'year';
+export type FixedUnit = 'millisecond' | 'second' | 'minute' | 'hour';
+export type CalendarUnit = 'week' | 'month' | 'quarter' | 'year';
 export type RangeUnit = FixedUnit | 'day' | CalendarUnit;
 
 /** explore-api.md's unit spellings (case-sensitive: `m` is minute, `M` month). */
@@ -38,7 +38,8 @@ const UNITS: Readonly<Record<string, RangeUnit>> = {
   years: 'year',
 };
 
-const UNIT_MICROS = {
+/** Microseconds of each unit below a day. */
+export const UNIT_MICROS = {
   millisecond: 1_000n,
   second: 1_000_000n,
   minute: 60_000_000n,
@@ -70,55 +71,4 @@ export function unitOf(n: number, spelling: string): RangeUnit {
       : !isCalendar(unit) && BigInt(n) * UNIT_MICROS[unit] > MAX_WIDTH_MICROS;
   if (tooWide) throw new QueryLangError(`range() width is too large: ${n}${spelling}`);
   return unit;
-}
-
-/** DATE SQL of the bucket of a date; a date has no time of day, so units below a day give the date itself. */
-function dateBucket(x: string, n: number, unit: RangeUnit): string {
-  if (isCalendar(unit)) return `CAST(date_trunc('${unit}', ${x}) AS DATE)`;
-  return unit === 'day' && n > 1 ? `time_bucket(to_days(${n}), ${x})` : x;
-}
-
-/** A bucket's SQL: what rows are grouped on, and the group's TIMESTAMPTZ (or DATE) start. */
-export interface BucketSql {
-  readonly group: string;
-  readonly output: string;
-}
-
-/**
- * The bucket of an instant, bucketed on the wall clock. Calendar and day buckets group on the
- * local start (cheap per row) and convert it back once per group. Below a day the start keeps
- * the instant's own offset when that is a reading of the same wall-clock start, so the two
- * passes of a repeated autumn hour stay apart; otherwise the wall-clock start is converted back
- * (a bucket straddling a change of offset).
- */
-function datetimeBucket(x: string, n: number, unit: RangeUnit, timezone: string): BucketSql {
-  const local = localTimestamp(x, timezone);
-  if (isCalendar(unit) || unit === 'day') {
-    const group =
-      unit === 'day' && n > 1 ? `time_bucket(to_days(${n}), ${local})` : `date_trunc('${unit}', ${local})`;
-    return { group, output: instantOf(group, timezone) };
-  }
-  const start = `time_bucket(to_microseconds(${BigInt(n) * UNIT_MICROS[unit]}), ${local})`;
-  const sameOffset = `make_timestamptz(epoch_us(${x}) - (epoch_us(${local}) - epoch_us(${start})))`;
-  const bucket = `CASE WHEN ${localTimestamp(sameOffset, timezone)} = ${start} THEN ${sameOffset} ELSE ${instantOf(start, timezone)} END`;
-  return { group: bucket, output: bucket };
-}
-
-/**
- * The equal-width bucket holding a date (DATE) or datetime (TIMESTAMPTZ): its grouping SQL and
- * its start, of the field's type. Units as explore-api.md; more than one week, month, quarter or
- * year, an unknown unit or a width that is not a positive integer throw QueryLangError. Buckets
- * of several days or sub-day widths start from DuckDB's time_bucket origin (Monday 2000-01-03).
- */
-export function compileDateRangeWidth(
-  sqlExpr: string,
-  n: number,
-  unit: string,
-  type: DateLikeType,
-  timezone: string,
-): BucketSql {
-  const rangeUnit = unitOf(n, unit);
-  if (type === 'datetime') return datetimeBucket(sqlExpr, n, rangeUnit, timezone);
-  const bucket = dateBucket(sqlExpr, n, rangeUnit);
-  return { group: bucket, output: bucket };
 }

@@ -1,70 +1,8 @@
-// ODSQL date and time builders (literals, now(), date parts, date_format, range widths, output text) as DuckDB SQL.
-import type { DateLikeType } from '../types.js';
-import { localTimestamp } from './date-sql.js';
-import { inWindowSql, steadyOffset } from './zone-offsets.js';
-
+// The meaning of ODSQL's dates and times: literals, now()'s parameters, date_format()'s patterns,
+// range() units and the output languages (their DuckDB spelling: dialect/duckdb/date*.ts).
 export { parseDateLiteral } from './date-literal.js';
-export { compileNow } from './date-now.js';
-export { compileDateFormat } from './date-format.js';
-export { compileDateRangeWidth } from './date-range.js';
+export { nowSpec } from './date-now.js';
+export { parseDateFormat } from './date-format.js';
 export { LANGS, type Lang } from './date-names.js';
 export type { DateGranularity, DateLiteral, DateReading } from './date-literal.js';
 export type { DateLikeType } from '../types.js';
-
-/** The components date parts extract. */
-export type DatePart = 'year' | 'month' | 'day' | 'hour' | 'minute' | 'second';
-
-/**
- * BIGINT SQL of one component of a date or datetime, read on the request time zone's wall
- * clock for datetimes; hour, minute and second of a date are 0 (null stays null).
- */
-export function compileDatePart(
-  part: DatePart,
-  sqlExpr: string,
-  type: DateLikeType,
-  timezone: string,
-): string {
-  const value = type === 'date' ? sqlExpr : localTimestamp(sqlExpr, timezone);
-  return `${part}(${value})`;
-}
-
-/** VARCHAR SQL of a date as 'YYYY-MM-DD'. */
-export function presentDate(sqlExpr: string): string {
-  return `strftime(${sqlExpr}, '%Y-%m-%d')`;
-}
-
-/** '+HH:MM' or '-HH:MM' of an offset in microseconds. */
-function offsetText(offsetUs: number): string {
-  const minutes = Math.abs(offsetUs) / 60_000_000;
-  const pad = (n: number) => String(Math.floor(n)).padStart(2, '0');
-  return `${offsetUs < 0 ? '-' : '+'}${pad(minutes / 60)}:${pad(minutes % 60)}`;
-}
-
-/**
- * VARCHAR SQL of an instant as 'YYYY-MM-DDTHH:MM:SS+HH:MM' on the wall clock of `timezone`,
- * with the offset in force at that instant (never 'Z'). The offset is the difference between
- * the local and the UTC reading of the same instant, so one time zone lookup serves both. A zone
- * with one offset (UTC at every instant, or one without DST within 1970-2037) writes it as
- * constant text in one strftime: a COPY of the 3M flights to CSV in UTC took 0.8-1.2 s this
- * way, 1.1-1.5 s with the offset computed per row (DuckDB alone, 2 threads, 3 runs each).
- */
-export function presentDatetime(sqlExpr: string, timezone: string): string {
-  const steady = steadyOffset(timezone);
-  if (steady) {
-    const shifted = steady.offsetUs === 0 ? '' : ` + ${steady.offsetUs}`;
-    const text = `strftime(make_timestamp(epoch_us(${sqlExpr})${shifted}), '%Y-%m-%dT%H:%M:%S${offsetText(steady.offsetUs)}')`;
-    if (steady.always) return text;
-    return `CASE WHEN ${inWindowSql(sqlExpr)} THEN ${text} ELSE ${offsetPerRow(sqlExpr, timezone)} END`;
-  }
-  return offsetPerRow(sqlExpr, timezone);
-}
-
-/** presentDatetime with the offset computed for each instant. */
-function offsetPerRow(sqlExpr: string, timezone: string): string {
-  const local = localTimestamp(sqlExpr, timezone);
-  const ahead = `epoch_us(${local}) - epoch_us(${sqlExpr})`;
-  const behind = `epoch_us(${sqlExpr}) - epoch_us(${local})`;
-  // Offsets are under a day, so formatting them as a time of day gives the padded HH:MM.
-  const offset = `CASE WHEN ${behind} > 0 THEN strftime(make_timestamp(${behind}), '-%H:%M') ELSE strftime(make_timestamp(${ahead}), '+%H:%M') END`;
-  return `(strftime(${local}, '%Y-%m-%dT%H:%M:%S') || ${offset})`;
-}

@@ -1,5 +1,9 @@
-// Distances of ODSQL (10km, 300yd): the units of supplement 5 and their length in meters.
+// Distances of ODSQL (10km, 300yd): the units of supplement 5 and their length in meters, and the
+// sphere they are measured on.
 import { QueryLangError } from '../errors.js';
+
+/** Mean Earth radius (IUGG), the sphere every distance is measured on. */
+export const EARTH_RADIUS_METERS = 6371008.8;
 
 /** Meters in one of each distance unit (international yard and foot, statute mile). */
 export const METERS_PER_UNIT = {

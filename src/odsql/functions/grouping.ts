@@ -2,7 +2,7 @@
 import type { Expr } from '../ast.js';
 import { QueryLangError } from '../errors.js';
 import { isDateLike, isNumeric } from '../types.js';
-import { compileDateRangeWidth } from './date.js';
+import { unitOf } from './date-range.js';
 import { fixed, repeated, type Arg, type FunctionEntry } from './registry.js';
 
 /** A range() call read from its arguments: static bounds with optional open ends, or one width. */
@@ -32,10 +32,9 @@ function checkRange(args: readonly Arg[]): void {
   const dates = type !== null && type !== undefined && isDateLike(type);
   if (spec.kind === 'width') {
     const ok = dates ? spec.width.kind === 'quantity' : spec.width.kind === 'number' && spec.width.value > 0;
-    if (ok && spec.width.kind === 'quantity' && (type === 'date' || type === 'datetime')) {
-      // The builder validates the unit and the count: run it now so the error names group_by.
-      compileDateRangeWidth('NULL', spec.width.value, spec.width.unit, type, 'UTC');
-    }
+    // The unit and the count are checked now so that the error names group_by.
+    if (ok && spec.width.kind === 'quantity' && (type === 'date' || type === 'datetime'))
+      unitOf(spec.width.value, spec.width.unit);
     if (!ok)
       throw new QueryLangError(
         `range() on ${dates ? 'a date expects a width such as 1month' : 'a number expects a positive width'}`,

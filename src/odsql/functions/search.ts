@@ -1,41 +1,31 @@
-// search(), suggest() and startswith() as SQL: over the full-text index when the dataset has one, else over the fields.
+// search(), suggest() and startswith(): what a search matches, and the fields it reads (DuckDB's
+// spelling: dialect/duckdb/search-sql.ts, over the full-text index when the dataset has one).
 //
 // search: every term but the last is fuzzy (Levenshtein <= 1 for 3-5 characters, <= 2 above, exact
 // below 3), the last is a prefix; suggest: every term is a prefix. Terms and tokens are compared
 // lowercased and without accents, and every term must match a token of the same record (in any of
-// the chosen fields). The fuzzy step runs on the index's vocabulary, never on every row.
-import { ORDINAL_COLUMN, type Field } from '../../catalog/schema.js';
-import { INDEX_COLUMNS as C } from '../../search/layout.js';
-import { lambdaName, normalizeSql, queryTerms, tokensSql } from '../../search/tokens.js';
+// the chosen fields).
+import type { Field } from '../../catalog/schema.js';
+import { queryTerms } from '../../search/tokens.js';
 import type { SpelledSource } from '../dialect/dialect.js';
-import { quoteIdentifier, quoteString } from '../dialect/duckdb/quoting.js';
 import { QueryLangError } from '../errors.js';
-import { isMultivalued } from '../scope.js';
 
 export type SearchMode = 'search' | 'suggest';
 
-type Match = 'fuzzy' | 'prefix';
+/** How tokens must match a term: within a few edits (fuzzy), or starting with it (prefix). */
+export type Match = 'fuzzy' | 'prefix';
 
-/** A query term: its normalized form as SQL, and how tokens must match it. */
-interface Term {
-  readonly sql: string;
+/** A query term of a search: its text (as the index's tokens are cut), and how tokens must match it. */
+export interface SearchTerm {
+  readonly text: string;
   readonly match: Match;
 }
 
-/** Whether the token `tokenSql` matches a term, by kind of match. */
-const MATCHES = {
-  prefix: (token, term) => `starts_with(${token}, ${term})`,
-  fuzzy: (token, term) => {
-    const edits = `(CASE WHEN length(${term}) < 3 THEN 0 WHEN length(${term}) <= 5 THEN 1 ELSE 2 END)`;
-    const lengths = `length(${token}) BETWEEN length(${term}) - ${edits} AND length(${term}) + ${edits}`;
-    return `(${lengths} AND levenshtein(${token}, ${term}) <= ${edits})`;
-  },
-} as const satisfies Record<Match, (tokenSql: string, termSql: string) => string>;
-
-function termsOf(text: string, mode: SearchMode): Term[] {
+/** The terms of a search's text: every one a prefix in suggest, the last one in search. */
+export function searchTerms(text: string, mode: SearchMode): SearchTerm[] {
   const terms = queryTerms(text);
   return terms.map((term, i) => ({
-    sql: normalizeSql(quoteString(term)),
+    text: term,
     match: mode === 'suggest' || i === terms.length - 1 ? 'prefix' : 'fuzzy',
   }));
 }
@@ -48,86 +38,4 @@ export function fieldsOf(source: SpelledSource, names: readonly string[] | '*'):
     if (!field) throw new QueryLangError(`Unknown field: ${name}`);
     return field;
   });
-}
-
-/** A compiled search: its condition on the rows, and the ordinals it keeps when read from the index. */
-export interface SearchSql {
-  readonly condition: string;
-  /** SQL of the ordinals of the matching records (repeats possible), or null without an index. */
-  readonly ordinals: string | null;
-}
-
-/**
- * A boolean SQL expression over the rows of `source.table`: the record matches every term of
- * `text` in one of `fields` (a search without terms matches every record).
- */
-export function compileSearch(
-  source: SpelledSource,
-  fields: readonly string[] | '*',
-  text: string,
-  mode: SearchMode,
-): SearchSql {
-  const chosen = fieldsOf(source, fields);
-  const terms = termsOf(text, mode);
-  if (terms.length === 0) return { condition: 'TRUE', ordinals: null };
-  if (chosen.length === 0) return { condition: 'FALSE', ordinals: null };
-  if (source.searchTable === null || !chosen.every((f) => f.type === 'text')) {
-    return { condition: scanSearchSql(chosen, terms), ordinals: null };
-  }
-  const ordinals = indexOrdinalsSql(source.searchTable, chosen, terms);
-  return { condition: `(${quoteIdentifier(ORDINAL_COLUMN)} IN (${ordinals}))`, ordinals };
-}
-
-/**
- * The ordinals of the records whose postings cover every term. Each term first picks its tokens
- * from the index's vocabulary (its distinct tokens, a few hundred to a few hundred thousand, where
- * the fuzzy test runs once per token instead of once per posting block: 4x faster on the 3M
- * flights), then unnests the ordinals of those tokens in the chosen fields; INTERSECT keeps the
- * ordinals every term reached (faster in DuckDB than grouping and counting). The rows are picked
- * by their ordinal (an integer semi-join, 4x cheaper than on record ids).
- */
-function indexOrdinalsSql(searchTable: string, fields: readonly Field[], terms: readonly Term[]): string {
-  const index = quoteIdentifier(searchTable);
-  const names = fields.map((f) => quoteString(f.name)).join(', ');
-  const vocabulary = `(SELECT DISTINCT ${C.token} FROM ${index}) AS ${quoteIdentifier('vocabulary')}`;
-  const perTerm = terms.map(
-    (term) =>
-      `SELECT unnest(${C.ordinals}) FROM ${index} WHERE ${C.field} IN (${names}) AND ${C.token} IN` +
-      ` (SELECT ${C.token} FROM ${vocabulary} WHERE ${MATCHES[term.match](C.token, term.sql)})`,
-  );
-  return perTerm.join(' INTERSECT ');
-}
-
-/**
- * The same test over each row's tokens, computed on the fly (no index: slower, same answers). The
- * fields are joined by a space before one split: each regexp_split_to_array compiles its Unicode
- * pattern anew (7 ms), which made a search of the catalog's 19 text fields take 140 ms of 5 rows.
- */
-function scanSearchSql(fields: readonly Field[], terms: readonly Term[]): string {
-  const [all, token] = [lambdaName('all'), lambdaName('t')];
-  const texts = fields.map((f) =>
-    isMultivalued(f) ? `array_to_string(${quoteIdentifier(f.name)}, ' ')` : quoteIdentifier(f.name),
-  );
-  const tokens = tokensSql(`concat_ws(' ', ${texts.join(', ')})`);
-  const everyTerm = terms.map(
-    (term) => `len(list_filter(${all}, lambda ${token}: ${MATCHES[term.match](token, term.sql)})) > 0`,
-  );
-  return `list_transform([${tokens}], lambda ${all}: ${everyTerm.join(' AND ')})[1]`;
-}
-
-/** startswith(): the whole value begins with `prefix`, case-sensitive; for a multivalued field, any element. */
-export function compileStartsWith(
-  source: SpelledSource,
-  fields: readonly string[] | '*',
-  prefix: string,
-): string {
-  const chosen = fieldsOf(source, fields);
-  if (chosen.length === 0) return 'FALSE';
-  const item = lambdaName('item');
-  const tests = chosen.map((f) =>
-    isMultivalued(f)
-      ? `list_bool_or(list_transform(${quoteIdentifier(f.name)}, lambda ${item}: starts_with(${item}, ${quoteString(prefix)})))`
-      : `starts_with(${quoteIdentifier(f.name)}, ${quoteString(prefix)})`,
-  );
-  return `(${tests.join(' OR ')})`;
 }

@@ -1,15 +1,18 @@
-// Registry entries of the date and time functions (their DuckDB spelling: dialect/duckdb/date.ts),
+// Registry entries of the date and time functions (their DuckDB spelling: dialect/duckdb/date*.ts),
 // and the type the analyzer gives a date literal.
 import { QueryLangError } from '../errors.js';
 import { ALL_CLAUSES } from '../types.js';
-import { compileDateFormat, compileNow, parseDateLiteral, type DateLikeType } from './date.js';
+import { nowSpec, parseDateFormat, parseDateLiteral, type DateLikeType } from './date.js';
 import { fixed, repeated, type Arg, type FunctionEntry } from './registry.js';
 
 export const DATE_PARTS = ['year', 'month', 'day', 'hour', 'minute', 'second'] as const;
 
+/** The components date parts extract. */
+export type DatePart = (typeof DATE_PARTS)[number];
+
 /** The type (date or datetime) a date literal denotes; throws QueryLangError when it is invalid. */
-export function dateLiteralType(text: string, timezone: string): DateLikeType {
-  return parseDateLiteral(text, timezone).type;
+export function dateLiteralType(text: string): DateLikeType {
+  return parseDateLiteral(text).type;
 }
 
 /** now()'s named arguments: `days=-1` -> { name: 'days', value: -1 }. */
@@ -40,8 +43,8 @@ export const TEMPORAL_FUNCTIONS: readonly FunctionEntry[] = [
     clauses: ['select', 'where', 'order_by'],
     params: repeated('named_integer', 0),
     arity: 'named integer',
-    // The builders validate their arguments: run them during analysis so errors name the clause.
-    check: (args) => void compileNow(namedValues(args), 'UTC'),
+    // Arguments are checked during analysis so that errors name the clause.
+    check: (args) => void nowSpec(namedValues(args)),
     returns: () => 'datetime',
   },
   {
@@ -50,7 +53,7 @@ export const TEMPORAL_FUNCTIONS: readonly FunctionEntry[] = [
     clauses: ALL_CLAUSES,
     params: fixed('datelike', 'string'),
     arity: '2',
-    check: ([x, format]) => void compileDateFormat('NULL', formatOf(format), datelike(x), 'en', 'UTC'),
+    check: ([, format]) => void parseDateFormat(formatOf(format)),
     returns: () => 'text',
   },
 ];

@@ -1,7 +1,6 @@
-// A time zone's UTC offsets as plain arithmetic: DuckDB's ICU `timezone()` costs about 250 ns a
-// row, so converting 3M instants takes ~0.8 s, while adding an offset chosen by a few integer
-// comparisons takes ~0.05 s. The offsets come from Intl, once per zone, for the years most data
-// falls in; instants outside that window still go through ICU, so every answer stays exact.
+// A time zone's UTC offsets over the years most data falls in, from Intl, once per zone: what an
+// engine needs to read instants on a zone's wall clock by plain arithmetic instead of its time
+// zone library (DuckDB's spelling: dialect/duckdb/wall-clock.ts).
 
 /** The window of exact offsets: 1970-01-01 to 2038-01-01 UTC, in epoch microseconds. */
 export const WINDOW_START_US = 0;
@@ -74,15 +73,8 @@ export function zoneOffsets(zone: string): ZoneOffsets {
   return result;
 }
 
-/** SQL choosing the offset (µs) of `epochSql` by binary search over the window's changes. */
-function offsetTree(epochSql: string, zone: ZoneOffsets, low: number, high: number): string {
-  if (low === high) return String(zone.offsets[low]);
-  const middle = (low + high + 1) >> 1;
-  return `CASE WHEN ${epochSql} < ${zone.starts[middle]} THEN ${offsetTree(epochSql, zone, low, middle - 1)} ELSE ${offsetTree(epochSql, zone, middle, high)} END`;
-}
-
 /** Zones that are UTC at every instant, in IANA's names and DuckDB's. */
-const UTC_ZONES: ReadonlySet<string> = new Set([
+export const UTC_ZONES: ReadonlySet<string> = new Set([
   'UTC',
   'Etc/UTC',
   'Etc/GMT',
@@ -91,20 +83,6 @@ const UTC_ZONES: ReadonlySet<string> = new Set([
   'UCT',
   'Zulu',
 ]);
-
-/**
- * TIMESTAMP SQL of the wall-clock time of the instant `instantSql` in `zone`, by arithmetic
- * inside the window and ICU outside it. `icu` is the ICU spelling, used past the window and
- * when the instant's SQL is long (the arithmetic repeats it once per change of offset).
- */
-export function wallClockSql(instantSql: string, zone: string, icu: string): string {
-  const epoch = `epoch_us(${instantSql})`;
-  if (UTC_ZONES.has(zone)) return `make_timestamp(${epoch})`;
-  const offsets = zoneOffsets(zone);
-  if (offsets.starts.length > 1 && instantSql.length > 64) return icu;
-  const offset = offsetTree(epoch, offsets, 0, offsets.starts.length - 1);
-  return `CASE WHEN ${epoch} >= ${WINDOW_START_US} AND ${epoch} < ${WINDOW_END_US} THEN make_timestamp(${epoch} + ${offset}) ELSE ${icu} END`;
-}
 
 /** A zone's offset when it never changes: at every instant (UTC zones), or within the window. */
 export interface SteadyOffset {
@@ -118,10 +96,4 @@ export function steadyOffset(zone: string): SteadyOffset | null {
   if (UTC_ZONES.has(zone)) return { offsetUs: 0, always: true };
   const { offsets } = zoneOffsets(zone);
   return offsets.length === 1 ? { offsetUs: offsets[0]!, always: false } : null;
-}
-
-/** SQL of `instantSql` within the window (epoch_us of it between the window's bounds). */
-export function inWindowSql(instantSql: string): string {
-  const epoch = `epoch_us(${instantSql})`;
-  return `${epoch} >= ${WINDOW_START_US} AND ${epoch} < ${WINDOW_END_US}`;
 }

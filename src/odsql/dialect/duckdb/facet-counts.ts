@@ -2,7 +2,7 @@
 // GROUPING SETS statement that counts the keys of several facets in a single scan of the rows a
 // query selects.
 import { facetKeyFields, functionKeyFields, type FacetKey } from '../../facet-key.js';
-import { localTimestamp } from '../../functions/date-sql.js';
+import { localTimestamp } from './wall-clock.js';
 import { quoteIdentifier, quoteString } from './quoting.js';
 
 const DATE_LEVELS = [

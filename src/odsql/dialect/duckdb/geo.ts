@@ -1,5 +1,5 @@
 // DuckDB's spelling of the geo functions: distance filters, shape relations, in_bbox, distance(),
-// the geo aggregations and geo_cluster(), over the builders of functions/geo.ts.
+// the geo aggregations and geo_cluster(), over the builders of geo-builders.ts.
 import {
   compileBbox,
   compileDistance,
@@ -8,7 +8,7 @@ import {
   compileInBbox,
   compileSpatial,
   compileWithinDistance,
-} from '../../functions/geo.js';
+} from './geo-builders.js';
 import { geometryOf, geoType, metersOf, numberOf, relationOf } from '../../functions/predicate.js';
 import type { FunctionSpelling, GroupingSpelling } from '../dialect.js';
 

@@ -1,5 +1,5 @@
 // DuckDB's output shapes of values (supplement 2), computed in SQL so DuckDB's own writers can stream them.
-import { presentDate, presentDatetime } from '../../functions/date.js';
+import { presentDate, presentDatetime } from './date-present.js';
 import type { ValueType } from '../../types.js';
 import type { Presenter } from '../dialect.js';
 

@@ -1,7 +1,7 @@
 // DuckDB's spelling of range(): static bounds as a CASE of labelled ranges, equal widths as the
 // bucket's low bound (numbers) or a calendar bucket (dates, date-range.ts).
 import type { Expr } from '../../ast.js';
-import { compileDateRangeWidth } from '../../functions/date.js';
+import { compileDateRangeWidth } from './date-buckets.js';
 import { rangeSpec } from '../../functions/grouping.js';
 import { isDateLike } from '../../types.js';
 import type { CompileContext, CompiledArg, GroupingSpelling, GroupSql } from '../dialect.js';

@@ -1,8 +1,8 @@
 // DuckDB's spelling of search(), suggest() and startswith(): over the dataset's full-text index
-// when it has one, else over its text fields (functions/search.ts).
+// when it has one, else over its text fields (search-sql.ts).
 import { searchFields, textOf } from '../../functions/predicate.js';
-import { compileSearch, compileStartsWith } from '../../functions/search.js';
 import type { FunctionSpelling } from '../dialect.js';
+import { compileSearch, compileStartsWith } from './search-sql.js';
 
 /** A lone index search is counted from the index: its ordinals are kept beside its condition. */
 const search =

@@ -1,5 +1,5 @@
 // Aggregations over geo fields: bounding box, convex hull (envelope) and web-mercator clusters, as SQL.
-import { QueryLangError } from '../errors.js';
+import { QueryLangError } from '../../errors.js';
 import { lambdaName, pointCoordinates } from './geo-sql.js';
 import { shapeVerticesSql } from './geo-shape.js';
 import type { GeoFieldKind } from './geo-hull.js';

@@ -1,23 +1,8 @@
-// Great-circle distances from a constant point, and the circle and box filters built on them.
-import { QueryLangError } from '../errors.js';
-import type { Geometry, Position } from './geo-geometry.js';
-import {
-  EARTH_RADIUS_METERS,
-  haversineSql,
-  lambdaName,
-  num,
-  pointCoordinates,
-  ringsContainPointSql,
-} from './geo-sql.js';
+// Great-circle distances from a constant point in DuckDB's SQL, and the circle filters built on them.
+import type { Position } from '../../functions/geo-geometry.js';
+import { EARTH_RADIUS_METERS } from '../../functions/geo-units.js';
+import { haversineSql, lambdaName, num, pointCoordinates, ringsContainPointSql } from './geo-sql.js';
 import { withShape, type ShapeLists } from './geo-shape.js';
-
-/** The center of a distance: a POINT literal. */
-export function centerOf(geometry: Geometry, functionName: string): Position {
-  if (geometry.type !== 'Point') {
-    throw new QueryLangError(`${functionName}() measures from a POINT, got a ${geometry.type}`);
-  }
-  return geometry.coordinates;
-}
 
 /** Meters from the center to a point field (haversine). */
 export function pointDistanceSql(pointSql: string, center: Position): string {

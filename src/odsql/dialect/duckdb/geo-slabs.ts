@@ -4,7 +4,7 @@
 // geometry's edges are written out as comparisons; a larger one's are sorted into equal-height
 // slabs held in one constant list literal, which each row indexes by its latitude and filters
 // with a lambda. (A CASE tree over slabs was tried: DuckDB pays for every branch on every chunk.)
-import type { Position, Segment } from './geo-geometry.js';
+import type { Position, Segment } from '../../functions/geo-geometry.js';
 import { lambdaName, listConstant, num } from './geo-sql.js';
 
 /** Up to this many edges are written out as comparisons; more go into slabs. */

@@ -1,5 +1,5 @@
-// intersects / within / disjoint of a geo field against a constant geometry, in planar lon/lat geometry.
-import { QueryLangError } from '../errors.js';
+// intersects / within / disjoint of a geo field against a constant geometry in DuckDB's SQL, in
+// planar lon/lat geometry (within() takes an area: functions/geo.ts checks it).
 import {
   boxOf,
   isAreal,
@@ -9,7 +9,7 @@ import {
   type Geometry,
   type Position,
   type Segment,
-} from './geo-geometry.js';
+} from '../../functions/geo-geometry.js';
 import { insideRingsSql, onAnySegmentSql } from './geo-slabs.js';
 import {
   inBoxSql,
@@ -119,10 +119,6 @@ function shapeWithin(g: PreparedGeometry, shape: ShapeLists): string {
   ].join(' AND ');
 }
 
-function requireArea(g: PreparedGeometry): void {
-  if (!g.areal) throw new QueryLangError('within() needs a POLYGON or MULTIPOLYGON geometry');
-}
-
 type FieldKind = 'geo_point_2d' | 'geo_shape';
 type Relation = (fieldSql: string, g: PreparedGeometry) => string;
 
@@ -143,7 +139,7 @@ export const RELATIONS = {
     geo_shape: (field, g) => `NOT ${INTERSECTS.geo_shape(field, g)}`,
   },
   within: {
-    geo_point_2d: (field, g) => (requireArea(g), INTERSECTS.geo_point_2d(field, g)),
-    geo_shape: (field, g) => (requireArea(g), `(${withShape(field, (shape) => shapeWithin(g, shape))})`),
+    geo_point_2d: (field, g) => INTERSECTS.geo_point_2d(field, g),
+    geo_shape: (field, g) => `(${withShape(field, (shape) => shapeWithin(g, shape))})`,
   },
 } as const satisfies Record<'intersects' | 'disjoint' | 'within', Record<FieldKind, Relation>>;

@@ -1,8 +1,6 @@
-// SQL text of planar and spherical geometry on lon/lat degrees: the pieces geo predicates are built from.
-import type { Box, Segment } from './geo-geometry.js';
-
-/** Mean Earth radius (IUGG), the sphere every distance is measured on. */
-export const EARTH_RADIUS_METERS = 6371008.8;
+// DuckDB's SQL of planar and spherical geometry on lon/lat degrees: the pieces geo predicates are built from.
+import type { Box, Segment } from '../../functions/geo-geometry.js';
+import { EARTH_RADIUS_METERS } from '../../functions/geo-units.js';
 
 /** Orientations closer to zero than this (in square degrees) count as collinear. */
 const COLLINEAR_DIGITS = 12;
