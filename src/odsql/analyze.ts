@@ -133,7 +133,7 @@ const representedIn = (group: KeyedExpr, outputs: readonly KeyedExpr[]): boolean
 
 function analyzeGroupBy(clause: ParsedItems<Item> | null, scope: Scope): KeyedExpr[] {
   const analyzer = scope.analyzers.get('group_by')!;
-  return (clause?.items ?? []).map((item) => {
+  const keys = (clause?.items ?? []).map((item) => {
     const expr = scope.analyzeItem(item, 'group_by');
     const info = analyzer.infoOf(expr);
     checkClauseRules(expr, 'group_by', new Set(), analyzer.facts);
@@ -146,6 +146,7 @@ function analyzeGroupBy(clause: ParsedItems<Item> | null, scope: Scope): KeyedEx
     }
     return { key: keyOf(item, clause!.text, scope.fields), expr };
   });
+  return dedupe(keys);
 }
 
 /** Turns the boolean positions of a where expression's bare strings into full-text searches. */

@@ -134,63 +134,8 @@ function v2Params(
     .map(present);
 }
 
-const dataset = fc.constantFrom(...Object.keys(DATASETS));
 const CLAUSES = new Map(Object.entries(DATASETS).map(([id, fields]) => [id, clauses(fields)]));
 const CATALOG_CLAUSES = clauses(CATALOG);
-
-const datasetRequest = (
-  build: (id: string, c: Clauses, facets: readonly string[]) => fc.Arbitrary<Request>,
-) => dataset.chain((id) => build(id, CLAUSES.get(id)!, FACETS[id]!));
-
-/** v2.1 (or v2.0, by `prefix`) records of a dataset, grouped or not. */
-const records = (prefix: string, grouped: boolean) =>
-  datasetRequest((id, c, facets) =>
-    v2Params(c, facets, grouped).map((params) => ({
-      path: `${prefix}/catalog/datasets/${id}/records`,
-      params,
-    })),
-  );
-
-const facetRequest = datasetRequest((id, c, facets) =>
-  fc
-    .tuple(
-      fc.array(facetDeclaration(facets), { maxLength: 2 }),
-      optional('where', c.where),
-      optional('refine', refinement(facets)),
-    )
-    .map(([declared, ...rest]) => ({
-      path: `${V21}/catalog/datasets/${id}/facets`,
-      params: [...declared.map((f) => ['facet', f] as const), ...present(rest)],
-    })),
-);
-
-/** Exports stay small: a row limit (forced to 5 when missing or large) and a cheap format. */
-const exportRequest = datasetRequest((id, c, facets) =>
-  fc
-    .tuple(
-      v2Params(c, facets, false),
-      fc.constantFrom('csv', 'json', 'jsonl', 'geojson'),
-      fc.integer({ min: 0, max: 5 }),
-    )
-    .map(([params, format, limit]) => ({
-      path: `${V21}/catalog/datasets/${id}/exports/${format}`,
-      params: [...params.filter(([name]) => name !== 'limit'), ['limit', String(limit)] as const],
-    })),
-);
-
-const catalogRequest = fc.oneof(
-  fc
-    .tuple(v2Params(CATALOG_CLAUSES, FACETS.catalog!, false), fc.constantFrom('datasets', 'facets'))
-    .map(([params, what]) => ({ path: `${V21}/catalog/${what}`, params })),
-  v2Params(CATALOG_CLAUSES, FACETS.catalog!, true).map((params) => ({
-    path: `${V21}/catalog/datasets`,
-    params,
-  })),
-  fc.tuple(dataset, CATALOG_CLAUSES.select).map(([id, select]) => ({
-    path: `${V21}/catalog/datasets/${id}`,
-    params: [['select', select] as const],
-  })),
-);
 
 /** v1's `q`: words, phrases, `field:value`, comparisons, boolean operators, and ODSQL too. */
 function v1Query(id: string, c: Clauses): fc.Arbitrary<string> {
@@ -207,49 +152,6 @@ function v1Query(id: string, c: Clauses): fc.Arbitrary<string> {
     .tuple(term, fc.array(fc.tuple(fc.constantFrom(' AND ', ' OR ', ' NOT ', ' '), term), { maxLength: 3 }))
     .map(([first, rest]) => first + rest.map(([op, t]) => op + t).join(''));
 }
-
-const v1Request = dataset.chain((id) => {
-  const facets = FACETS[id]!;
-  const v1Params = fc.tuple(
-    optional('q', v1Query(id, CLAUSES.get(id)!), 4),
-    optional('facet', fc.constantFrom(...facets)),
-    fc.option(
-      fc
-        .tuple(fc.constantFrom(...facets), facetValue, fc.boolean())
-        .map(([f, v, refine]): readonly [string, string] => [`${refine ? 'refine' : 'exclude'}.${f}`, v]),
-    ),
-    optional(
-      'sort',
-      fc.constantFrom(...Object.values(DATASETS[id]!).flat()).map((f) => `-${f}`),
-    ),
-    optional('geofilter.distance', fc.constantFrom('40,-100,100000', '47.6,-122.3,1e9', '-47.6,122.3,0')),
-    optional('geofilter.polygon', fc.constantFrom('(30,-125),(30,-100),(50,-100)', '(0,0),(1,1),(0,0)')),
-  );
-  return fc.oneof(
-    fc.tuple(v1Params, optional('rows', smallInt), optional('start', smallInt, 0)).map(([p, ...page]) => ({
-      path: '/api/records/1.0/search',
-      params: [['dataset', id] as const, ...present([...p, ...page])],
-    })),
-    fc
-      .tuple(v1Params, fc.constantFrom('csv', 'json', 'geojson'), fc.integer({ min: 0, max: 5 }))
-      .map(([p, format, rows]) => ({
-        path: '/api/records/1.0/download',
-        params: [
-          ['dataset', id] as const,
-          ['format', format] as const,
-          ['rows', String(rows)] as const,
-          ...present([...p]),
-        ],
-      })),
-    fc
-      .tuple(
-        optional('q', v1Query('catalog', CATALOG_CLAUSES), 4),
-        optional('refine.theme', facetValue),
-        optional('rows', smallInt),
-      )
-      .map((p) => ({ path: '/api/datasets/1.0/search', params: present(p) })),
-  );
-});
 
 /** Flights (3M rows): records only, with a small limit and cheap filters. */
 const flightsRequest = fc
@@ -311,15 +213,126 @@ function hostile(request: fc.Arbitrary<Request>): fc.Arbitrary<Request> {
 /** A request as generated from the grammar (half the time), else made hostile. */
 const cleanOrHostile = (request: fc.Arbitrary<Request>) => fc.oneof(request, hostile(request));
 
-/** Every endpoint family, weighted towards the v2.1 records and aggregations. */
-export const requests: fc.Arbitrary<Request> = fc.oneof(
-  { weight: 6, arbitrary: cleanOrHostile(records(V21, false)) },
-  { weight: 4, arbitrary: cleanOrHostile(records(V21, true)) },
-  { weight: 2, arbitrary: cleanOrHostile(facetRequest) },
-  { weight: 2, arbitrary: cleanOrHostile(exportRequest) },
-  { weight: 2, arbitrary: cleanOrHostile(catalogRequest) },
-  { weight: 1, arbitrary: cleanOrHostile(records('/api/v2', false)) },
-  { weight: 1, arbitrary: cleanOrHostile(records('/api/explore/v2.0', true)) },
-  { weight: 3, arbitrary: cleanOrHostile(v1Request) },
-  { weight: 1, arbitrary: cleanOrHostile(flightsRequest) },
-);
+/**
+ * Requests of every endpoint family over the sample datasets `ids` (all of them unless told) and
+ * the catalog, weighted towards the v2.1 records and aggregations; `flights` adds cheap requests of
+ * the 3M flights.
+ */
+export function endpointRequests(
+  ids: readonly string[] = Object.keys(DATASETS),
+  flights = true,
+): fc.Arbitrary<Request> {
+  const dataset = fc.constantFrom(...ids);
+
+  const datasetRequest = (
+    build: (id: string, c: Clauses, facets: readonly string[]) => fc.Arbitrary<Request>,
+  ) => dataset.chain((id) => build(id, CLAUSES.get(id)!, FACETS[id]!));
+
+  /** v2.1 (or v2.0, by `prefix`) records of a dataset, grouped or not. */
+  const records = (prefix: string, grouped: boolean) =>
+    datasetRequest((id, c, facets) =>
+      v2Params(c, facets, grouped).map((params) => ({
+        path: `${prefix}/catalog/datasets/${id}/records`,
+        params,
+      })),
+    );
+
+  const facetRequest = datasetRequest((id, c, facets) =>
+    fc
+      .tuple(
+        fc.array(facetDeclaration(facets), { maxLength: 2 }),
+        optional('where', c.where),
+        optional('refine', refinement(facets)),
+      )
+      .map(([declared, ...rest]) => ({
+        path: `${V21}/catalog/datasets/${id}/facets`,
+        params: [...declared.map((f) => ['facet', f] as const), ...present(rest)],
+      })),
+  );
+
+  /** Exports stay small: a row limit (forced to 5 when missing or large) and a cheap format. */
+  const exportRequest = datasetRequest((id, c, facets) =>
+    fc
+      .tuple(
+        v2Params(c, facets, false),
+        fc.constantFrom('csv', 'json', 'jsonl', 'geojson'),
+        fc.integer({ min: 0, max: 5 }),
+      )
+      .map(([params, format, limit]) => ({
+        path: `${V21}/catalog/datasets/${id}/exports/${format}`,
+        params: [...params.filter(([name]) => name !== 'limit'), ['limit', String(limit)] as const],
+      })),
+  );
+
+  const catalogRequest = fc.oneof(
+    fc
+      .tuple(v2Params(CATALOG_CLAUSES, FACETS.catalog!, false), fc.constantFrom('datasets', 'facets'))
+      .map(([params, what]) => ({ path: `${V21}/catalog/${what}`, params })),
+    v2Params(CATALOG_CLAUSES, FACETS.catalog!, true).map((params) => ({
+      path: `${V21}/catalog/datasets`,
+      params,
+    })),
+    fc.tuple(dataset, CATALOG_CLAUSES.select).map(([id, select]) => ({
+      path: `${V21}/catalog/datasets/${id}`,
+      params: [['select', select] as const],
+    })),
+  );
+
+  const v1Request = dataset.chain((id) => {
+    const facets = FACETS[id]!;
+    const v1Params = fc.tuple(
+      optional('q', v1Query(id, CLAUSES.get(id)!), 4),
+      optional('facet', fc.constantFrom(...facets)),
+      fc.option(
+        fc
+          .tuple(fc.constantFrom(...facets), facetValue, fc.boolean())
+          .map(([f, v, refine]): readonly [string, string] => [`${refine ? 'refine' : 'exclude'}.${f}`, v]),
+      ),
+      optional(
+        'sort',
+        fc.constantFrom(...Object.values(DATASETS[id]!).flat()).map((f) => `-${f}`),
+      ),
+      optional('geofilter.distance', fc.constantFrom('40,-100,100000', '47.6,-122.3,1e9', '-47.6,122.3,0')),
+      optional('geofilter.polygon', fc.constantFrom('(30,-125),(30,-100),(50,-100)', '(0,0),(1,1),(0,0)')),
+    );
+    return fc.oneof(
+      fc.tuple(v1Params, optional('rows', smallInt), optional('start', smallInt, 0)).map(([p, ...page]) => ({
+        path: '/api/records/1.0/search',
+        params: [['dataset', id] as const, ...present([...p, ...page])],
+      })),
+      fc
+        .tuple(v1Params, fc.constantFrom('csv', 'json', 'geojson'), fc.integer({ min: 0, max: 5 }))
+        .map(([p, format, rows]) => ({
+          path: '/api/records/1.0/download',
+          params: [
+            ['dataset', id] as const,
+            ['format', format] as const,
+            ['rows', String(rows)] as const,
+            ...present([...p]),
+          ],
+        })),
+      fc
+        .tuple(
+          optional('q', v1Query('catalog', CATALOG_CLAUSES), 4),
+          optional('refine.theme', facetValue),
+          optional('rows', smallInt),
+        )
+        .map((p) => ({ path: '/api/datasets/1.0/search', params: present(p) })),
+    );
+  });
+
+  return fc.oneof(
+    { weight: 6, arbitrary: cleanOrHostile(records(V21, false)) },
+    { weight: 4, arbitrary: cleanOrHostile(records(V21, true)) },
+    { weight: 2, arbitrary: cleanOrHostile(facetRequest) },
+    { weight: 2, arbitrary: cleanOrHostile(exportRequest) },
+    { weight: 2, arbitrary: cleanOrHostile(catalogRequest) },
+    { weight: 1, arbitrary: cleanOrHostile(records('/api/v2', false)) },
+    { weight: 1, arbitrary: cleanOrHostile(records('/api/explore/v2.0', true)) },
+    { weight: 3, arbitrary: cleanOrHostile(v1Request) },
+    ...(flights ? [{ weight: 1, arbitrary: cleanOrHostile(flightsRequest) }] : []),
+  );
+}
+
+/** Requests over every sample dataset. */
+export const requests: fc.Arbitrary<Request> = endpointRequests();

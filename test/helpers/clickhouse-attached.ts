@@ -1,8 +1,8 @@
-// A portal folder holding a sample dataset twice: as ingest wrote it (Parquet) and attached to a
+// A portal folder holding sample datasets twice: as ingest wrote them (Parquet) and attached to a
 // two-shard ClickHouse cluster by `duckportal attach`, after the sample's rows were loaded into
 // the cluster. Tests ask both and compare.
 import { execFile } from 'node:child_process';
-import { cp, mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { cp, mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
@@ -18,11 +18,25 @@ import { SAMPLE_PORTAL } from './sample-portal.js';
 const run = promisify(execFile);
 const CLI = path.resolve('dist/src/cli.js');
 
+/** Where a sample goes: its Parquet copy's id, the attached dataset's id, the cluster's table. */
+export interface CopyIds {
+  readonly parquetId: string;
+  readonly attachedId: string;
+  readonly table: string;
+}
+
 export interface AttachedCopy {
   readonly portalDir: string;
   readonly cluster: ClickHouseCluster;
   /** Runs `duckportal attach` on the portal with `args`, `server` as --clickhouse; its stderr. */
   attach(args: readonly string[], server: string): Promise<string>;
+  /**
+   * Copies the sample dataset `sample` in as `parquetId`, loads it into the cluster as `table` and
+   * attaches that as `attachedId` with the read-only user and `attachArgs` (--title, --facet). With
+   * `sameFields`, the attached dataset's fields then get the sample's labels and annotations
+   * (facets, hierarchies, units), as an operator would write them in its dataset.json.
+   */
+  addCopy(sample: string, ids: CopyIds, attachArgs?: readonly string[], sameFields?: boolean): Promise<void>;
   /** Stops the cluster and removes every file. */
   remove(): Promise<void>;
 }
@@ -33,40 +47,56 @@ export function readOnlyUrl(cluster: ClickHouseCluster): string {
   return cluster.shards[0]!.url.replace('//', `//${credentials}@`);
 }
 
-/**
- * A portal with the sample dataset `sample` as `parquetId` and, loaded into the cluster as
- * `table`, attached as `attachedId` with the read-only user and `attachArgs` (--title, --facet).
- */
-export async function portalWithAttachedCopy(
-  sample: string,
-  { parquetId, attachedId, table }: { parquetId: string; attachedId: string; table: string },
-  attachArgs: readonly string[] = [],
-): Promise<AttachedCopy> {
+/** The `fields` of a dataset folder's dataset.json rewritten with `source`'s, name for name. */
+async function copyFieldMetas(sourceDir: string, targetDir: string): Promise<void> {
+  const read = async (dir: string) => JSON.parse(await readFile(path.join(dir, 'dataset.json'), 'utf8'));
+  const [source, target] = [await read(sourceDir), await read(targetDir)];
+  const byName = new Map(source.fields.map((f: { name: string }) => [f.name, f]));
+  target.fields = target.fields.map((f: { name: string }) => ({ ...f, ...(byName.get(f.name) ?? {}) }));
+  await writeFile(path.join(targetDir, 'dataset.json'), JSON.stringify(target, null, 2));
+}
+
+/** A portal folder (no dataset yet) and a two-shard cluster, in a temporary folder. */
+export async function attachedPortal(): Promise<AttachedCopy> {
   const dir = await mkdtemp(path.join(os.tmpdir(), 'duckportal-attached-'));
   const cluster = await startClickHouseCluster(path.join(dir, 'cluster'), 2);
   const portalDir = path.join(dir, 'portal');
+  const datasets = path.join(portalDir, 'datasets');
+  await mkdir(datasets, { recursive: true });
+  await writeFile(path.join(portalDir, 'portal.json'), JSON.stringify({ title: 'Attached' }));
   const attach = async (args: readonly string[], server: string): Promise<string> =>
     (await run(process.execPath, [CLI, 'attach', '--portal', portalDir, '--clickhouse', server, ...args]))
       .stderr;
-  try {
-    await mkdir(path.join(portalDir, 'datasets'), { recursive: true });
-    await writeFile(path.join(portalDir, 'portal.json'), JSON.stringify({ title: 'Attached' }));
-    const parquetDir = path.join(portalDir, 'datasets', parquetId);
-    await cp(path.join(SAMPLE_PORTAL, 'datasets', sample), parquetDir, { recursive: true });
-    await loadDataset(cluster, parquetDir, table);
-    await attach(['--id', attachedId, '--table', table, ...attachArgs], readOnlyUrl(cluster));
-  } catch (error) {
-    await cluster.stop();
-    await rm(dir, { recursive: true, force: true });
-    throw error;
-  }
   return {
     portalDir,
     cluster,
     attach,
+    async addCopy(sample, { parquetId, attachedId, table }, attachArgs = [], sameFields = false) {
+      const parquetDir = path.join(datasets, parquetId);
+      await cp(path.join(SAMPLE_PORTAL, 'datasets', sample), parquetDir, { recursive: true });
+      await loadDataset(cluster, parquetDir, table);
+      await attach(['--id', attachedId, '--table', table, ...attachArgs], readOnlyUrl(cluster));
+      if (sameFields) await copyFieldMetas(parquetDir, path.join(datasets, attachedId));
+    },
     async remove() {
       await cluster.stop();
       await rm(dir, { recursive: true, force: true });
     },
   };
+}
+
+/** A portal with one sample dataset in Parquet and attached (see AttachedCopy.addCopy). */
+export async function portalWithAttachedCopy(
+  sample: string,
+  ids: CopyIds,
+  attachArgs: readonly string[] = [],
+): Promise<AttachedCopy> {
+  const copy = await attachedPortal();
+  try {
+    await copy.addCopy(sample, ids, attachArgs);
+  } catch (error) {
+    await copy.remove();
+    throw error;
+  }
+  return copy;
 }

@@ -1,0 +1,108 @@
+// The fuzz test's client and its properties: generated requests (test/api/fuzz-requests.ts) sent
+// 8 at a time, from 8 loopback addresses; none may answer 5xx, take over 5 s, answer an error
+// outside its API generation's shape, or show SQL, a file path, an engine's text or a stack. A
+// failure prints fast-check's `{ seed, path }`: replay it with FUZZ_SEED=<seed> FUZZ_PATH=<path>.
+import http from 'node:http';
+import fc from 'fast-check';
+import type { TestServer } from '../helpers/server.js';
+import { urlOf, type Request } from './fuzz-requests.js';
+
+export const CONCURRENCY = 8;
+const DEADLINE_MS = 5_000;
+
+/** What no body may show, unless the input itself holds it (error messages quote the input). */
+const LEAKS: readonly [string, RegExp][] = [
+  ['SQL text', /\bSELECT\b|\bFROM\s+\\?"|read_parquet|read_csv|\bCOPY\b.*\bTO\b/],
+  ['a file path', /\/tmp\/|data\/portal|\/[\w./-]*\.parquet\b|\/work\//],
+  [
+    'DuckDB error text',
+    /\b(Binder|Parser|Conversion|Catalog|Invalid Input|INTERNAL|Out of Range|Not implemented|IO) Error\b|duckdb/i,
+  ],
+  ['ClickHouse error text', /DB::Exception|e\.displayText\(\)/],
+  ['a stack', /(\n|\\n)\s+at [\w.<]/],
+];
+
+const isV1 = (path: string): boolean => /^\/api\/(records|datasets)\/1\.0\//.test(path);
+
+/** The problem with one answer, or null when it holds every property. */
+function problemOf(request: Request, status: number, body: string, ms: number): string | null {
+  if (status >= 500) return `answered ${status}`;
+  if (ms > DEADLINE_MS) return `answered in ${ms} ms`;
+  const input = decodeURIComponent(urlOf(request).replaceAll('+', ' '));
+  for (const [what, pattern] of LEAKS) {
+    const found = pattern.exec(body)?.[0];
+    if (found !== undefined && !input.includes(found)) return `shows ${what} (${found})`;
+  }
+  if (status < 400) return null;
+  let keys: string[];
+  try {
+    keys = Object.keys(JSON.parse(body) as object);
+  } catch {
+    return 'error body is not JSON';
+  }
+  const shape = isV1(request.path) ? ['error', 'errorcode'] : ['error_code', 'message'];
+  return shape.every((key) => keys.includes(key)) ? null : `error body without ${shape.join(', ')}`;
+}
+
+/** GETs `url` through `agent`: status and body text, or status 0 when `signal` fires first. */
+function get(url: string, agent: http.Agent, signal: AbortSignal): Promise<{ status: number; body: string }> {
+  return new Promise((resolve, reject) => {
+    const request = http.get(url, { agent, signal }, (response) => {
+      const chunks: Buffer[] = [];
+      response.on('data', (chunk: Buffer) => chunks.push(chunk));
+      response.on('end', () =>
+        resolve({ status: response.statusCode ?? 0, body: Buffer.concat(chunks).toString() }),
+      );
+      response.on('error', reject);
+    });
+    request.on('error', (error) => (signal.aborted ? resolve({ status: 0, body: '' }) : reject(error)));
+  });
+}
+
+/** fast-check's replay options from the environment, else a fresh seed. */
+function replay(): { seed?: number; path?: string } {
+  const seed = process.env.FUZZ_SEED;
+  const path = process.env.FUZZ_PATH;
+  return { ...(seed && { seed: Number(seed) }), ...(path && { path }) };
+}
+
+/**
+ * Sends `runs` batches of CONCURRENCY generated requests to `server`, each client from its own
+ * loopback address (127.0.0.2-9: the anonymous quota of 10,000 calls a day per address would
+ * otherwise answer 429 before the run ends); fails with the URL of the first request that breaks
+ * a property. Resolves with every status answered.
+ */
+export async function fuzz(
+  server: TestServer,
+  requests: fc.Arbitrary<Request>,
+  runs: number,
+): Promise<number[]> {
+  const clients = Array.from(
+    { length: CONCURRENCY },
+    (_, i) => new http.Agent({ keepAlive: true, localAddress: `127.0.0.${i + 2}` }),
+  );
+  const check = async (request: Request, client: number): Promise<number> => {
+    const started = performance.now();
+    const signal = AbortSignal.timeout(DEADLINE_MS + 1);
+    const { status, body } = await get(server.base + urlOf(request), clients[client]!, signal);
+    const ms = Math.round(performance.now() - started);
+    const problem = status ? problemOf(request, status, body, ms) : `no answer within ${DEADLINE_MS} ms`;
+    if (problem) throw new Error(`${urlOf(request)}\n  ${problem}: ${body.slice(0, 500)}`);
+    return status;
+  };
+  const statuses: number[] = [];
+  try {
+    await fc.assert(
+      fc.asyncProperty(
+        fc.array(requests, { minLength: CONCURRENCY, maxLength: CONCURRENCY }),
+        async (batch) => {
+          statuses.push(...(await Promise.all(batch.map(check))));
+        },
+      ),
+      { numRuns: runs, ...replay() },
+    );
+  } finally {
+    clients.forEach((agent) => agent.destroy());
+  }
+  return statuses;
+}
