@@ -1,6 +1,7 @@
-// Who may wait for a DuckDB connection: a waiting line as long as the pool can serve within a
-// target wait at the measured service time, so that past capacity the excess is refused at once
-// and those admitted are served at full speed. Knows nothing of HTTP.
+// Who may wait for a place of an engine (its waiting line: src/engine/waiting-line.ts): a line as
+// long as the places can serve within a target wait at the measured service time, so that past
+// capacity the excess is refused at once and those admitted are served at full speed. Knows
+// nothing of HTTP.
 
 export interface AdmissionOptions {
   /** Pooled connections serving the line. */

@@ -7,12 +7,9 @@
 // A server down or silent is EngineUnavailable. Knows nothing of HTTP routes or ODSQL.
 import { once } from 'node:events';
 import { PassThrough, type Readable } from 'node:stream';
-import { Admission } from '../admission.js';
 import { CountCache, DEFAULT_COUNT_ENTRIES } from '../count-cache.js';
 import {
   CopyUnsupported,
-  EngineSaturated,
-  QueryInterrupted,
   type Chunk,
   type CopyFormat,
   type CopyFrame,
@@ -23,6 +20,7 @@ import {
   type SqlParam,
 } from '../engine.js';
 import { copyEncoder, type CopyEncoder } from './copy-text.js';
+import { EngineLoad } from '../waiting-line.js';
 import { ClickHouseClient, type ClickHouseOptions } from './http-client.js';
 import { csvRows, encodedColumns } from './parquet-rows.js';
 import { tsvResult, type TsvResult } from './tsv-rows.js';
@@ -68,51 +66,26 @@ class ClickHouseExportConnection implements ExportConnection {
   }
 }
 
-export class ClickHouseEngine implements Engine {
+export class ClickHouseEngine extends EngineLoad<number> implements Engine {
   readonly tempDirectory: string;
   private readonly client: ClickHouseClient;
   private readonly parquetEncoder: ParquetEncoder | undefined;
-  private readonly admission: Admission;
   private readonly counts: CountCache;
-  private readonly slots: number;
-  private readonly exportSlots: number;
-  private readonly waiting: (() => void)[] = [];
-  private busy = 0;
-  private exporting = 0;
 
   constructor(options: ClickHouseEngineOptions) {
+    // Its places are numbers: a query's place is the right to send one request.
+    super(
+      Array.from({ length: options.connections ?? DEFAULT_CONNECTIONS }, (_, i) => i),
+      {
+        exportConnections: options.exportConnections ?? DEFAULT_EXPORT_CONNECTIONS,
+        targetWaitMs: options.targetWaitMs,
+        maxWaiting: options.maxWaiting,
+      },
+    );
     this.tempDirectory = options.tempDirectory;
     this.client = new ClickHouseClient(options);
     this.parquetEncoder = options.parquetEncoder;
-    this.slots = options.connections ?? DEFAULT_CONNECTIONS;
-    this.exportSlots = options.exportConnections ?? DEFAULT_EXPORT_CONNECTIONS;
     this.counts = new CountCache(options.countEntries ?? DEFAULT_COUNT_ENTRIES);
-    this.admission = new Admission({
-      connections: this.slots,
-      ...(options.targetWaitMs !== undefined ? { targetWaitMs: options.targetWaitMs } : {}),
-      ...(options.maxWaiting !== undefined ? { maxWaiting: options.maxWaiting } : {}),
-    });
-  }
-
-  get idleConnections(): number {
-    return this.slots - this.busy;
-  }
-
-  get runningExports(): number {
-    return this.exporting;
-  }
-
-  get queriesInFlight(): number {
-    return this.busy + this.exporting;
-  }
-
-  get queueLength(): number {
-    return this.waiting.length;
-  }
-
-  admit(): void {
-    const waiting = this.waiting.length;
-    if (!this.admission.admits(waiting)) throw new EngineSaturated(this.admission.retryAfterSeconds(waiting));
   }
 
   /** Runs one SELECT as JSON rows; ClickHouse 18.16 binds no parameters, so there must be none. */
@@ -122,14 +95,7 @@ export class ClickHouseEngine implements Engine {
     signal?: AbortSignal,
   ): Promise<Record<string, JsonValue>[]> {
     if (params.length > 0) throw new Error('internal: ClickHouse queries take no parameters');
-    await this.acquire(signal);
-    const served = this.admission.start();
-    try {
-      return await this.client.queryJson(sql, signal);
-    } finally {
-      served();
-      this.release();
-    }
+    return this.line.use(() => this.client.queryJson(sql, signal), signal);
   }
 
   async count(sql: string, signal?: AbortSignal): Promise<number> {
@@ -142,14 +108,7 @@ export class ClickHouseEngine implements Engine {
     work: (connection: ExportConnection) => Promise<T>,
     signal: AbortSignal,
   ): Promise<T> {
-    if (signal.aborted) throw new QueryInterrupted();
-    if (this.exporting >= this.exportSlots) throw new EngineSaturated();
-    this.exporting++;
-    try {
-      return await work(new ClickHouseExportConnection(this.client, signal));
-    } finally {
-      this.exporting--;
-    }
+    return this.exports.run(() => work(new ClickHouseExportConnection(this.client, signal)), signal);
   }
 
   /**
@@ -163,9 +122,7 @@ export class ClickHouseEngine implements Engine {
     frame: CopyFrame = {},
   ): Promise<Readable> {
     if (format.format === 'parquet' && !this.parquetEncoder) throw new CopyUnsupported('parquet');
-    if (signal.aborted) throw new QueryInterrupted();
-    if (this.exporting >= this.exportSlots) throw new EngineSaturated();
-    this.exporting++;
+    const giveBack = this.exports.take(signal);
     const stop = new AbortController();
     const stopped = AbortSignal.any([signal, stop.signal]);
     let stream: Readable | undefined;
@@ -174,15 +131,17 @@ export class ClickHouseEngine implements Engine {
       stream = await this.client.stream(selectSql, 'TSVWithNamesAndTypes', stopped);
       result = await tsvResult(stream);
     } catch (error) {
-      this.exporting--;
+      giveBack();
       stream?.destroy();
       throw error;
     }
     if (format.format === 'parquet')
-      return this.encodeParquet(stream, result, format.compression, stop, stopped);
+      return this.encodeParquet(stream, result, format.compression, stop, stopped, giveBack);
     const output = new PassThrough({ highWaterMark: 1 << 20 });
     output.once('close', () => stop.abort());
-    void this.pump(output, stream, copyEncoder(result.columns, format), result.chunks, frame);
+    void this.pump(output, stream, copyEncoder(result.columns, format), result.chunks, frame).finally(
+      giveBack,
+    );
     return output;
   }
 
@@ -196,13 +155,11 @@ export class ClickHouseEngine implements Engine {
     compression: 'snappy' | 'zstd',
     stop: AbortController,
     stopped: AbortSignal,
+    giveBack: () => void,
   ): Promise<Readable> {
     const columns = encodedColumns(result.columns);
-    let freed = false;
     const free = (): void => {
-      if (freed) return;
-      freed = true;
-      this.exporting--;
+      giveBack();
       stream.destroy();
     };
     const rows = csvRows(result.chunks, columns, free);
@@ -222,7 +179,7 @@ export class ClickHouseEngine implements Engine {
 
   /**
    * Writes a copy's rows into `output` with back-pressure; an error or a reader gone stops it, and
-   * the export's place is freed at the end.
+   * the export's place is freed at the end (by the caller).
    */
   private async pump(
     output: PassThrough,
@@ -244,7 +201,6 @@ export class ClickHouseEngine implements Engine {
     } catch (error) {
       output.destroy(error as Error);
     } finally {
-      this.exporting--;
       stream.destroy();
     }
   }
@@ -265,28 +221,5 @@ export class ClickHouseEngine implements Engine {
 
   close(): void {
     this.counts.clear();
-  }
-
-  /** Waits for one of the slots of JSON queries, or EngineSaturated past the longest line. */
-  private async acquire(signal?: AbortSignal): Promise<void> {
-    if (signal?.aborted) throw new QueryInterrupted();
-    if (this.busy < this.slots && this.waiting.length === 0) {
-      this.busy++;
-      return;
-    }
-    if (this.waiting.length >= this.admission.maxWaiting)
-      throw new EngineSaturated(this.admission.retryAfterSeconds(this.waiting.length));
-    await new Promise<void>((resolve) => this.waiting.push(resolve));
-    if (signal?.aborted) {
-      this.release();
-      throw new QueryInterrupted();
-    }
-  }
-
-  /** Hands the slot to the first in line (still counted busy), or frees it. */
-  private release(): void {
-    const next = this.waiting.shift();
-    if (next) next();
-    else this.busy--;
   }
 }

@@ -5,10 +5,8 @@ import type { Readable } from 'node:stream';
 import { DuckDBInstance, type DuckDBConnection, type DuckDBValue } from '@duckdb/node-api';
 import { ORDINAL_COLUMN, ORDINAL_SQL } from '../../catalog/schema.js';
 import { quoteIdentifier, quoteString } from '../../odsql/dialect/duckdb/quoting.js';
-import { Admission } from '../admission.js';
 import { CountCache, DEFAULT_COUNT_ENTRIES } from '../count-cache.js';
 import {
-  EngineSaturated,
   QueryDeadlineExceeded,
   QueryInterrupted,
   type CopyFormat,
@@ -21,6 +19,7 @@ import { streamThroughPipe } from './copy-stream.js';
 import { DuckDBExportConnection } from './export-connection.js';
 import { interruptible } from './interrupt.js';
 import { lockDown } from './lockdown.js';
+import { EngineLoad } from '../waiting-line.js';
 import { STORAGE_TYPES } from './storage-types.js';
 import { readJsonRows } from './values.js';
 
@@ -74,26 +73,25 @@ const MEMORY_SETTINGS = {
   enable_external_file_cache: 'false',
 } as const;
 
-export class DuckDBEngine implements Engine {
-  private readonly idle: DuckDBConnection[] = [];
-  private readonly waiting: ((connection: DuckDBConnection) => void)[] = [];
-  private exporting = 0;
-  private busy = 0;
+export class DuckDBEngine extends EngineLoad<DuckDBConnection> implements Engine {
+  /** The spill folder: the one writable place DuckDB may use, where export pipes are made. */
+  readonly tempDirectory: string;
+  private readonly deadlineMs: number;
   private readonly counts: CountCache;
 
   private constructor(
     private readonly instance: DuckDBInstance,
-    connections: DuckDBConnection[],
-    private readonly limits: {
-      deadlineMs: number;
-      tempDirectory: string;
-      exportConnections: number;
-    },
-    countEntries: number,
-    private readonly admission: Admission,
+    pool: readonly DuckDBConnection[],
+    options: EngineOptions,
   ) {
-    this.idle.push(...connections);
-    this.counts = new CountCache(countEntries);
+    super(pool, {
+      exportConnections: options.exportConnections ?? DEFAULT_EXPORT_CONNECTIONS,
+      targetWaitMs: options.targetWaitMs,
+      maxWaiting: options.maxWaiting,
+    });
+    this.counts = new CountCache(options.countEntries ?? DEFAULT_COUNT_ENTRIES);
+    this.deadlineMs = options.queryDeadlineMs ?? 30_000;
+    this.tempDirectory = options.tempDirectory;
   }
 
   /** Opens the instance, wipes the spill folder, locks DuckDB down and fills the pool. */
@@ -117,58 +115,7 @@ export class DuckDBEngine implements Engine {
     const pool = [first];
     const connections = options.connections ?? DEFAULT_CONNECTIONS;
     for (let i = 1; i < connections; i++) pool.push(await instance.connect());
-    const admission = new Admission({
-      connections,
-      ...(options.targetWaitMs !== undefined ? { targetWaitMs: options.targetWaitMs } : {}),
-      ...(options.maxWaiting !== undefined ? { maxWaiting: options.maxWaiting } : {}),
-    });
-    return new DuckDBEngine(
-      instance,
-      pool,
-      {
-        deadlineMs: options.queryDeadlineMs ?? 30_000,
-        tempDirectory: options.tempDirectory,
-        exportConnections: options.exportConnections ?? DEFAULT_EXPORT_CONNECTIONS,
-      },
-      options.countEntries ?? DEFAULT_COUNT_ENTRIES,
-      admission,
-    );
-  }
-
-  /** The spill folder: the one writable place DuckDB may use, where export pipes are made. */
-  get tempDirectory(): string {
-    return this.limits.tempDirectory;
-  }
-
-  /** Connections of the pool not in use now (for tests that count leaks). */
-  get idleConnections(): number {
-    return this.idle.length;
-  }
-
-  /** Exports running now, each on its own connection (for tests that count leaks). */
-  get runningExports(): number {
-    return this.exporting;
-  }
-
-  /** Statements running now: pooled connections in use, and exports. */
-  get queriesInFlight(): number {
-    return this.busy + this.exporting;
-  }
-
-  /** Queries waiting for a pooled connection. */
-  get queueLength(): number {
-    return this.waiting.length;
-  }
-
-  /**
-   * Admission of a request's work, before any of it: EngineSaturated (with when to retry) when
-   * the waiting line holds what the pool serves within the target wait (src/engine/admission.ts).
-   * A request admitted waits for each of its queries (a page runs two), up to `maxWaiting`: one
-   * refused halfway would waste the work done.
-   */
-  admit(): void {
-    const waiting = this.waiting.length;
-    if (!this.admission.admits(waiting)) throw new EngineSaturated(this.admission.retryAfterSeconds(waiting));
+    return new DuckDBEngine(instance, pool, options);
   }
 
   /** Runs `work` on a pooled connection; `signal` interrupts the running statement. */
@@ -176,20 +123,7 @@ export class DuckDBEngine implements Engine {
     work: (connection: DuckDBConnection) => Promise<T>,
     signal?: AbortSignal,
   ): Promise<T> {
-    if (signal?.aborted) throw new QueryInterrupted();
-    const connection = await this.acquire();
-    if (signal?.aborted) {
-      // Gone (or past its deadline) while waiting in line.
-      this.release(connection);
-      throw new QueryInterrupted();
-    }
-    const served = this.admission.start();
-    try {
-      return await interruptible(connection, work, signal);
-    } finally {
-      served();
-      this.release(connection);
-    }
+    return this.line.use((connection) => interruptible(connection, work, signal), signal);
   }
 
   /**
@@ -201,19 +135,14 @@ export class DuckDBEngine implements Engine {
     work: (connection: DuckDBExportConnection) => Promise<T>,
     signal: AbortSignal,
   ): Promise<T> {
-    if (signal.aborted) throw new QueryInterrupted();
-    if (this.exporting >= this.limits.exportConnections) throw new EngineSaturated();
-    this.exporting++;
-    try {
+    return this.exports.run(async () => {
       const connection = await this.instance.connect();
       try {
         return await interruptible(connection, () => work(new DuckDBExportConnection(connection)), signal);
       } finally {
         connection.closeSync();
       }
-    } finally {
-      this.exporting--;
-    }
+    }, signal);
   }
 
   /**
@@ -265,12 +194,12 @@ export class DuckDBEngine implements Engine {
 
   /** withConnection, also interrupted when the engine's query deadline passes. */
   private async withDeadline<T>(work: (connection: DuckDBConnection) => Promise<T>, signal?: AbortSignal) {
-    const deadline = AbortSignal.timeout(this.limits.deadlineMs);
+    const deadline = AbortSignal.timeout(this.deadlineMs);
     try {
       return await this.withConnection(work, signal ? AbortSignal.any([signal, deadline]) : deadline);
     } catch (error) {
       if (error instanceof QueryInterrupted && deadline.aborted && !signal?.aborted) {
-        throw new QueryDeadlineExceeded(this.limits.deadlineMs);
+        throw new QueryDeadlineExceeded(this.deadlineMs);
       }
       throw error;
     }
@@ -302,32 +231,8 @@ export class DuckDBEngine implements Engine {
   }
 
   close(): void {
-    for (const connection of this.idle) connection.closeSync();
-    this.idle.length = 0;
+    for (const connection of this.line.takeIdle()) connection.closeSync();
     this.instance.closeSync();
-  }
-
-  private acquire(): Promise<DuckDBConnection> {
-    const connection = this.idle.pop();
-    if (connection) {
-      this.busy++;
-      return Promise.resolve(connection);
-    }
-    const waiting = this.waiting.length;
-    if (waiting >= this.admission.maxWaiting) {
-      return Promise.reject(new EngineSaturated(this.admission.retryAfterSeconds(waiting)));
-    }
-    // A waiter is handed a released connection still counted busy.
-    return new Promise((resolve) => this.waiting.push(resolve));
-  }
-
-  private release(connection: DuckDBConnection): void {
-    const next = this.waiting.shift();
-    if (next) next(connection);
-    else {
-      this.busy--;
-      this.idle.push(connection);
-    }
   }
 }
 
