@@ -1,23 +1,25 @@
 // What `serve` does on signals. SIGHUP reloads the portal (a dataset that fails to load keeps its
 // previous version: src/dataset-views.ts). SIGTERM and SIGINT drain: /readyz answers 503 at once,
 // the listeners stop accepting, requests in flight (exports too) may finish for up to the drain
-// timeout, then the connections left are cut and the process exits 0. A second SIGTERM or SIGINT
+// timeout, then the connections left are cut, the statements they ran are stopped on every engine
+// (DuckDB's and each ClickHouse server's), and the process exits 0. A second SIGTERM or SIGINT
 // during the drain ends the process at once (Node's default).
 import type http from 'node:http';
 import { setTimeout as sleep } from 'node:timers/promises';
-import type { Services } from './api/services.js';
+import type { Engine } from './engine/engine.js';
 import type { Portal } from './catalog/portal.js';
 import type { Logger } from './log.js';
 
 /** How often a draining server closes the connections that went idle (keep-alive between requests). */
 const IDLE_SWEEP_MS = 100;
 
-/** How long the exports cut by the drain timeout may take to stop before the process exits anyway. */
-const EXPORTS_STOP_MS = 5000;
+/** How long the statements cut by the drain timeout may take to stop before the process exits anyway. */
+const STATEMENTS_STOP_MS = 5000;
 
 /** What the signals act on: the running server (src/server.ts's PortalServer). */
 export interface Drainable {
-  readonly services: Pick<Services, 'engine'>;
+  /** Every engine the server holds now. */
+  engines(): readonly Engine[];
   drain(): void;
   reload(): Promise<readonly Portal[]>;
   close(): void;
@@ -75,8 +77,10 @@ async function drain(
   clearTimeout(cut);
   operations?.closeAllConnections();
   log.info('drained: exiting');
-  // Closing DuckDB under a running statement blocks: the exports cut are interrupted first.
-  if (await settled(() => portal.services.engine.runningExports === 0, EXPORTS_STOP_MS)) portal.close();
+  // The statements of the requests cut are stopped first: closing DuckDB under a running one
+  // blocks, and a ClickHouse query runs on unless its KILL QUERY reached the server.
+  const idle = (): boolean => portal.engines().every((engine) => engine.queriesInFlight === 0);
+  if (await settled(idle, STATEMENTS_STOP_MS)) portal.close();
 }
 
 /** Whether `condition` holds within `ms` (checked every 20 ms). */

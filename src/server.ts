@@ -4,7 +4,7 @@ import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import { DEFAULT_CONNECTIONS, DEFAULT_EXPORT_CONNECTIONS, DuckDBEngine } from './engine/duckdb/engine.js';
 import { EngineUnavailable, type Engine, type ParquetEncoder } from './engine/engine.js';
-import { ClickHouseEngine } from './engine/clickhouse/engine.js';
+import { ClickHouseEngine, type ClickHouseEngineOptions } from './engine/clickhouse/engine.js';
 import { readClickHouseServers } from './catalog/clickhouse-servers.js';
 import { loadPortal, type Dataset, type Portal } from './catalog/portal.js';
 import { createApp, UNKNOWN_HOST_LABEL, unknownHostApp } from './api/app.js';
@@ -49,7 +49,7 @@ export interface ServerOptions {
   readonly maxAge?: number;
   /** Bytes of JSON answers kept by the response cache (all portals together); 0 keeps none. */
   readonly cacheBytes?: number;
-  /** The longest a query should wait for a DuckDB connection, in ms (src/engine/admission.ts). */
+  /** The longest a query should wait for a place of its engine, in ms (src/engine/admission.ts). */
   readonly targetWaitMs?: number;
   /** The log (a JSON logger on stdout unless given). */
   readonly log?: Logger;
@@ -67,6 +67,8 @@ export interface PortalServer {
   readonly portals: readonly Services[];
   /** The services of the first portal (the only one, on a single-portal server). */
   readonly services: Services;
+  /** Every engine the server holds now: DuckDB's, and each portal's ClickHouse servers'. */
+  engines(): readonly Engine[];
   readonly callback: http.RequestListener;
   /** /livez, /readyz and /metrics alone, for a listener of their own. */
   readonly operations: http.RequestListener;
@@ -77,11 +79,15 @@ export interface PortalServer {
   close(): void;
 }
 
-/** What the portals of one server share: one engine (one memory bound, one waiting line), the response cache's bound, the metrics. */
+/**
+ * What the portals of one server share: one DuckDB engine (one memory bound, one waiting line),
+ * the response cache's bound, the metrics (of every engine: `engines`).
+ */
 interface Shared {
   readonly engine: Engine;
   /** DuckDB encoding the Parquet exports of datasets attached to ClickHouse. */
   readonly parquetEncoder: ParquetEncoder;
+  readonly engines: () => readonly Engine[];
   readonly responses: ResponseCache;
   readonly metrics: Metrics;
   readonly log: Logger;
@@ -91,6 +97,8 @@ interface Shared {
 interface OpenPortal {
   readonly services: Services;
   readonly hosted: HostedPortal;
+  /** Its ClickHouse engines, by server address. */
+  attached(): ReadonlyMap<string, Engine>;
   reload(): Promise<Portal>;
 }
 
@@ -114,17 +122,19 @@ export async function openServer(options: ServerOptions): Promise<PortalServer> 
     ...(options.cacheBytes === 0 ? { countEntries: 0 } : {}),
     ...(options.targetWaitMs ? { targetWaitMs: options.targetWaitMs } : {}),
   });
+  const portals: OpenPortal[] = [];
+  const engines = (): Engine[] => [engine, ...portals.flatMap((p) => [...p.attached().values()])];
   const shared: Shared = {
     engine,
     parquetEncoder: parquetEncoder(engine),
+    engines,
     responses: new ResponseCache(options.cacheBytes ?? bytes.parse(DEFAULT_CACHE_SIZE)!),
-    metrics: new Metrics(engine),
+    metrics: new Metrics(engines),
     log,
   };
   options.quotaStore?.register(shared.metrics.registry);
   // Alone, a portal's views keep their dataset ids as names; beside others, each has its prefix.
   const several = portalDirs.length > 1;
-  const portals: OpenPortal[] = [];
   for (const [i, dir] of portalDirs.entries()) {
     portals.push(await openPortal(shared, dir, folders[i]!, several ? `${i}/` : '', options));
   }
@@ -137,6 +147,7 @@ export async function openServer(options: ServerOptions): Promise<PortalServer> 
   return {
     portals: portals.map((p) => p.services),
     services: portals[0]!.services,
+    engines,
     callback: paceEarlyRetries(
       frontListener(
         portals.map((p) => p.hosted),
@@ -174,7 +185,15 @@ async function openPortal(
 ): Promise<OpenPortal> {
   let portal = await definePortalViews(engine, folder, await loadPortal(portalDir, viewPrefix), null, log);
   let catalog = await defineCatalog(engine, portal);
-  let attached = await clickHouseEngines(portalDir, engine.tempDirectory, parquetEncoder, log);
+  const openAttached = (): Promise<ReadonlyMap<string, Engine>> =>
+    clickHouseEngines(portalDir, log, {
+      tempDirectory: engine.tempDirectory,
+      parquetEncoder,
+      // --cache-size 0 measures the engine: no answer kept, not even a count.
+      ...(options.cacheBytes === 0 ? { countEntries: 0 } : {}),
+      ...(options.targetWaitMs ? { targetWaitMs: options.targetWaitMs } : {}),
+    });
+  let attached = await openAttached();
   const secret = portalSecret(portalDir);
   const store = options.quotaStore ?? null;
   let limits = guardLimits(portal, store, secret);
@@ -211,6 +230,7 @@ async function openPortal(
   const { domain, aliases } = portal.settings;
   return {
     services,
+    attached: () => attached,
     hosted: {
       label,
       hostNames: [domain, ...aliases],
@@ -220,7 +240,7 @@ async function openPortal(
       portal = await definePortalViews(engine, folder, await loadPortal(portalDir, viewPrefix), portal, log);
       catalog = await defineCatalog(engine, portal);
       for (const remote of attached.values()) remote.close();
-      attached = await clickHouseEngines(portalDir, engine.tempDirectory, parquetEncoder, log);
+      attached = await openAttached();
       versions = await portalVersions(portal);
       responses.retain(({ scope, version }) => {
         const current = scope === null ? versions.catalog : versions.datasets.get(scope);
@@ -239,9 +259,8 @@ async function openPortal(
  */
 async function clickHouseEngines(
   portalDir: string,
-  tempDirectory: string,
-  parquetEncoder: ParquetEncoder,
   log: Logger,
+  options: Omit<ClickHouseEngineOptions, 'url' | 'user' | 'password'>,
 ): Promise<ReadonlyMap<string, Engine>> {
   const servers = await readClickHouseServers(portalDir).catch((error: unknown) => {
     log.warn(`portal: ${(error as Error).message}`);
@@ -250,7 +269,7 @@ async function clickHouseEngines(
   return new Map(
     [...servers].map(([url, credentials]) => [
       url,
-      new ClickHouseEngine({ url, ...credentials, tempDirectory, parquetEncoder }),
+      new ClickHouseEngine({ url, ...credentials, ...options }),
     ]),
   );
 }

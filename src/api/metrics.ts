@@ -1,5 +1,5 @@
 // The Prometheus metrics of the server (prom-client, a registry of its own): requests by portal and
-// route template, export bytes, the engine's load, quota refusals, datasets, and the process's own.
+// route template, export bytes, each engine's load, quota refusals, datasets, and the process's own.
 import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
 import type { Engine } from '../engine/engine.js';
 import type { Portal } from '../catalog/portal.js';
@@ -18,8 +18,8 @@ export class Metrics {
   /** The portals served, by their label. */
   private readonly portals = new Map<string, () => Portal>();
 
-  /** The metrics of a server whose portals share `engine`. */
-  constructor(engine: Engine) {
+  /** The metrics of a server holding `engines` (read at each scrape: a reload changes them). */
+  constructor(engines: () => Iterable<Engine>) {
     const portals = this.portals;
     const registers = [this.registry];
     collectDefaultMetrics({ register: this.registry });
@@ -58,22 +58,20 @@ export class Metrics {
       help: 'Cacheable API answers computed anew',
       registers,
     });
-    new Gauge({
-      name: 'duckportal_queries_in_flight',
-      help: 'DuckDB statements running now (pooled queries and exports)',
-      registers,
-      collect() {
-        this.set(engine.queriesInFlight);
-      },
-    });
-    new Gauge({
-      name: 'duckportal_queue_length',
-      help: 'Queries waiting for a pooled DuckDB connection',
-      registers,
-      collect() {
-        this.set(engine.queueLength);
-      },
-    });
+    engineGauge(
+      this.registry,
+      'duckportal_queries_in_flight',
+      'Statements running now on an engine (queries, exports, queries being stopped)',
+      engines,
+      (engine) => engine.queriesInFlight,
+    );
+    engineGauge(
+      this.registry,
+      'duckportal_queue_length',
+      "Queries waiting for a place of an engine (a pooled DuckDB connection, a ClickHouse server's request)",
+      engines,
+      (engine) => engine.queueLength,
+    );
     new Gauge({
       name: 'duckportal_datasets',
       help: 'Datasets served',
@@ -108,6 +106,29 @@ export class Metrics {
   refused(kind: RefusalKind): void {
     this.refusals.inc({ kind });
   }
+}
+
+/**
+ * A gauge of every engine's load, labelled by its kind and server (two portals attached to one
+ * ClickHouse server add up); an engine gone with a reload leaves no series behind.
+ */
+function engineGauge(
+  registry: Registry,
+  name: string,
+  help: string,
+  engines: () => Iterable<Engine>,
+  load: (engine: Engine) => number,
+): void {
+  new Gauge({
+    name,
+    help,
+    labelNames: ['engine', 'server'],
+    registers: [registry],
+    collect() {
+      this.reset();
+      for (const engine of engines()) this.inc({ ...engine.labels }, load(engine));
+    },
+  });
 }
 
 /** What a portal's requests count in the server's metrics, under the portal's label. */

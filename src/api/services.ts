@@ -72,7 +72,8 @@ export function accessOf(ctx: Context, dataset: Dataset): DatasetAccess {
 
 /**
  * The dataset named in the path and the query source its caller sees (hidden fields left out,
- * row filter applied): 404 when unknown, 403 ForbiddenAccess when listed but not visible.
+ * row filter applied), admitted to the waiting line of the engine it is queried on: 404 when
+ * unknown, 403 ForbiddenAccess when listed but not visible, 503 ServerBusy past that line's bound.
  */
 export function requireDataSource(
   services: Services,
@@ -85,11 +86,11 @@ export function requireDataSource(
     throw new ApiError(403, 'ForbiddenAccess', `You do not have access to the data of dataset ${id}.`);
   }
   const idKey = needsOpaqueIds(dataset, access) ? recordIdKey(services.guard.secret, dataset, access) : null;
-  return {
-    dataset,
-    source: querySource(dataset, { ...access, recordIdKey: idKey }),
-    engine: services.engineOf(dataset),
-  };
+  const engine = services.engineOf(dataset);
+  // Admitted at the door to DuckDB's line (src/api/admission.ts); its dataset's engine may be
+  // another (a ClickHouse server's), whose line admits it too, before any parsing.
+  engine.admit();
+  return { dataset, source: querySource(dataset, { ...access, recordIdKey: idKey }), engine };
 }
 
 /**

@@ -164,19 +164,27 @@ export interface ExportConnection {
   chunks(sql: string): AsyncIterable<Chunk>;
 }
 
+/** How the metrics name an engine: its kind, and its server's address (`local`: in the process). */
+export interface EngineLabels {
+  readonly engine: 'duckdb' | 'clickhouse';
+  readonly server: string;
+}
+
 /**
  * What the server needs of the engine that runs its SQL (the seam of kysely's Driver: a small
  * interface, the engine's class behind it). Every query is interruptible by its signal; JSON
  * queries also by the engine's deadline; exports run on connections of their own.
  */
 export interface Engine {
+  /** Its name in the metrics (never a credential). */
+  readonly labels: EngineLabels;
   /** A folder of the server's own for temporary files (an export's parts). */
   readonly tempDirectory: string;
   /** Pooled connections not in use now (for tests that count leaks). */
   readonly idleConnections: number;
   /** Exports running now, each on its own connection. */
   readonly runningExports: number;
-  /** Statements running now: pooled connections in use, and exports. */
+  /** Statements running now: pooled connections in use, exports, and those being stopped. */
   readonly queriesInFlight: number;
   /** Queries waiting for a pooled connection. */
   readonly queueLength: number;

@@ -49,7 +49,7 @@ describe('overload', () => {
       });
     }
     const metrics = await (await server.get('/metrics')).text();
-    expect(metrics).to.match(/^duckportal_queue_length 0$/m);
-    expect(metrics).to.match(/^duckportal_queries_in_flight 0$/m);
+    expect(metrics).to.match(/^duckportal_queue_length\{engine="duckdb",server="local"\} 0$/m);
+    expect(metrics).to.match(/^duckportal_queries_in_flight\{engine="duckdb",server="local"\} 0$/m);
   });
 });

@@ -121,8 +121,8 @@ describe('operations endpoints', () => {
       value(samples, 'duckportal_export_bytes_total', ['format', 'csv']) ?? 0;
     // Counted on the socket: the body and its headers (under 1 KiB).
     expect(bytes(after) - bytes(before)).to.be.within(size, size + 1024);
-    expect(value(after, 'duckportal_queries_in_flight')).to.equal(0);
-    expect(value(after, 'duckportal_queue_length')).to.equal(0);
+    expect(value(after, 'duckportal_queries_in_flight', ['engine', 'duckdb'])).to.equal(0);
+    expect(value(after, 'duckportal_queue_length', ['engine', 'duckdb'])).to.equal(0);
     expect(value(after, 'process_resident_memory_bytes')).to.be.greaterThan(0);
     const lookups = async (): Promise<number[]> => {
       const samples = await scrape(server);

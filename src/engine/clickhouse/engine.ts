@@ -14,6 +14,7 @@ import {
   type CopyFormat,
   type CopyFrame,
   type Engine,
+  type EngineLabels,
   type ExportConnection,
   type JsonValue,
   type ParquetEncoder,
@@ -67,6 +68,7 @@ class ClickHouseExportConnection implements ExportConnection {
 }
 
 export class ClickHouseEngine extends EngineLoad<number> implements Engine {
+  readonly labels: EngineLabels;
   readonly tempDirectory: string;
   private readonly client: ClickHouseClient;
   private readonly parquetEncoder: ParquetEncoder | undefined;
@@ -82,10 +84,16 @@ export class ClickHouseEngine extends EngineLoad<number> implements Engine {
         maxWaiting: options.maxWaiting,
       },
     );
+    this.labels = { engine: 'clickhouse', server: options.url };
     this.tempDirectory = options.tempDirectory;
     this.client = new ClickHouseClient(options);
     this.parquetEncoder = options.parquetEncoder;
     this.counts = new CountCache(options.countEntries ?? DEFAULT_COUNT_ENTRIES);
+  }
+
+  /** Statements running now, those being stopped (KILL QUERY not yet answered) included. */
+  override get queriesInFlight(): number {
+    return super.queriesInFlight + this.client.stopping;
   }
 
   /** Runs one SELECT as JSON rows; ClickHouse 18.16 binds no parameters, so there must be none. */

@@ -67,11 +67,20 @@ export class ClickHouseClient {
   private readonly authorization: string;
   private readonly deadlineMs: number;
   private readonly answerTimeoutMs: number;
+  private killing = 0;
 
   constructor(private readonly options: ClickHouseOptions) {
     this.authorization = `Basic ${Buffer.from(`${options.user}:${options.password}`).toString('base64')}`;
     this.deadlineMs = options.deadlineMs ?? 30_000;
     this.answerTimeoutMs = options.answerTimeoutMs ?? 5_000;
+  }
+
+  /**
+   * KILL QUERY requests sent and not yet answered: the queries they stop may still run on the
+   * server (a process that exits before the answer may leave them running).
+   */
+  get stopping(): number {
+    return this.killing;
   }
 
   /**
@@ -166,8 +175,12 @@ export class ClickHouseClient {
     });
   }
 
-  /** Stops a query by its id (its own connection; a failure leaves it to the server's limits). */
+  /**
+   * Stops a query by its id (its own connection; a failure leaves it to the server's limits),
+   * counted in `stopping` until answered.
+   */
   private kill(queryId: string): void {
+    this.killing++;
     const request = http.request(`${this.options.url}/`, {
       method: 'POST',
       headers: { Authorization: this.authorization },
@@ -176,6 +189,8 @@ export class ClickHouseClient {
     request.on('response', (response) => response.resume());
     request.on('error', () => undefined);
     request.on('timeout', () => request.destroy());
+    // Answered (its body read), failed or timed out: the socket closes once, in every case.
+    request.on('close', () => this.killing--);
     request.end(`KILL QUERY WHERE query_id = '${queryId}' ASYNC`);
   }
 }

@@ -12,6 +12,7 @@ import {
   type CopyFormat,
   type CopyFrame,
   type Engine,
+  type EngineLabels,
   type JsonValue,
   type TableColumn,
 } from '../engine.js';
@@ -74,6 +75,7 @@ const MEMORY_SETTINGS = {
 } as const;
 
 export class DuckDBEngine extends EngineLoad<DuckDBConnection> implements Engine {
+  readonly labels: EngineLabels = { engine: 'duckdb', server: 'local' };
   /** The spill folder: the one writable place DuckDB may use, where export pipes are made. */
   readonly tempDirectory: string;
   private readonly deadlineMs: number;
