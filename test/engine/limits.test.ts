@@ -1,19 +1,15 @@
-// The engine's own limits: a query past its deadline is interrupted and its connection serves
-// the next query; a full waiting line refuses at once; a caller gone while waiting never runs.
+// DuckDB's engine's own settings and limits: its allocator and file cache, Parquet footers kept,
+// a full waiting line refuses at once, time in line counts toward the deadline, a caller gone
+// while waiting never runs. The deadline, the export cap and the memory limit are in the engine
+// contract (results.test.ts).
 import { expect } from 'chai';
 import { mkdtemp, rename, rm } from 'node:fs/promises';
 import { setTimeout as delay } from 'node:timers/promises';
 import { DuckDBInstance } from '@duckdb/node-api';
 import os from 'node:os';
 import path from 'node:path';
-import { toErrorBody } from '../../src/api/errors.js';
 import { DuckDBEngine } from '../../src/engine/duckdb/engine.js';
-import {
-  EngineSaturated,
-  QueryDeadlineExceeded,
-  QueryInterrupted,
-  QueryOutOfMemory,
-} from '../../src/engine/engine.js';
+import { EngineSaturated, QueryDeadlineExceeded, QueryInterrupted } from '../../src/engine/engine.js';
 
 /** A query that runs for many seconds unless interrupted. */
 const SLOW = 'SELECT count(*) FROM range(0, 20000000000) a(x) WHERE x % 7 = 3';
@@ -82,18 +78,6 @@ describe('engine limits', () => {
     }
   });
 
-  it('interrupts a query past its deadline, and the same connection answers the next one', async () => {
-    const engine = await open({ queryDeadlineMs: 300, connections: 1 });
-    try {
-      let error: unknown;
-      await engine.queryJson(SLOW).catch((e: unknown) => (error = e));
-      expect(error).to.be.instanceOf(QueryDeadlineExceeded);
-      expect(await engine.queryJson('SELECT 42 AS n')).to.deep.equal([{ n: 42 }]);
-    } finally {
-      engine.close();
-    }
-  });
-
   it('refuses a caller beyond the waiting line at once; time in line counts toward the deadline', async () => {
     const engine = await open({ queryDeadlineMs: 500, connections: 1, maxWaiting: 1 });
     try {
@@ -122,52 +106,6 @@ describe('engine limits', () => {
       expect(await gone).to.be.instanceOf(QueryInterrupted);
       await running;
       expect(await engine.queryJson('SELECT 3 AS n')).to.deep.equal([{ n: 3 }]);
-    } finally {
-      engine.close();
-    }
-  });
-
-  it('runs exports on connections of their own, up to its cap, leaving the pool to JSON queries', async () => {
-    const engine = await open({ connections: 1, exportConnections: 2 });
-    try {
-      const controllers = [new AbortController(), new AbortController()];
-      const exports = controllers.map((c) =>
-        engine
-          .withExportConnection((connection) => connection.readJson(SLOW), c.signal)
-          .catch((e: unknown) => e),
-      );
-      await new Promise((r) => setTimeout(r, 100));
-      expect(engine.runningExports).to.equal(2);
-      expect(await engine.queryJson('SELECT 5 AS n')).to.deep.equal([{ n: 5 }]);
-      let refused: unknown;
-      await engine
-        .withExportConnection(() => Promise.resolve(), new AbortController().signal)
-        .catch((e: unknown) => (refused = e));
-      expect(refused).to.be.instanceOf(EngineSaturated);
-      controllers.forEach((c) => c.abort());
-      for (const result of await Promise.all(exports)) expect(result).to.be.instanceOf(QueryInterrupted);
-      expect(engine.runningExports).to.equal(0);
-    } finally {
-      engine.close();
-    }
-  });
-
-  it('answers a query past the memory limit with a clean 503, and the next query runs', async () => {
-    const engine = await open({ memoryLimit: '32MB' });
-    try {
-      let error: unknown;
-      await engine
-        .queryJson(`SELECT length(string_agg(x::VARCHAR, ',')) AS n FROM range(20000000) r(x)`)
-        .catch((e: unknown) => (error = e));
-      expect(error).to.be.instanceOf(QueryOutOfMemory);
-      const { status, body, headers } = toErrorBody(error);
-      expect([status, body.error_code, headers]).to.deep.equal([
-        503,
-        'QueryOutOfMemory',
-        { 'Retry-After': '5' },
-      ]);
-      expect(body.message).not.to.match(/Out of Memory Error|MiB/);
-      expect(await engine.queryJson('SELECT 6 AS n')).to.deep.equal([{ n: 6 }]);
     } finally {
       engine.close();
     }

@@ -29,3 +29,31 @@ export function dropAfter(url: string, bytes: number, localAddress?: string): Pr
 export async function settle(done: () => boolean): Promise<void> {
   for (let waited = 0; waited < 10_000 && !done(); waited += 10) await new Promise((r) => setTimeout(r, 10));
 }
+
+/**
+ * A GET whose body is not read until asked: the client of a slow download. `read` takes the whole
+ * body, or rejects with `cut after <n> bytes` when the server cuts it.
+ */
+export function slowGet(url: string): Promise<{ response: http.IncomingMessage; read(): Promise<Buffer> }> {
+  return new Promise((resolve, reject) => {
+    http
+      .get(url, (response) => {
+        response.pause();
+        const read = (): Promise<Buffer> =>
+          new Promise((done, failed) => {
+            const parts: Buffer[] = [];
+            let bytes = 0;
+            response.on('data', (chunk: Buffer) => {
+              parts.push(chunk);
+              bytes += chunk.length;
+            });
+            response.on('end', () => done(Buffer.concat(parts)));
+            response.on('error', failed);
+            response.on('aborted', () => failed(new Error(`cut after ${bytes} bytes`)));
+            response.resume();
+          });
+        resolve({ response, read });
+      })
+      .on('error', reject);
+  });
+}

@@ -5,7 +5,6 @@
 // export finishes through a drain, and the drain timeout stops a ClickHouse query on the server
 // (KILL QUERY) before the process exits.
 import { expect } from 'chai';
-import http from 'node:http';
 import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
@@ -19,6 +18,7 @@ import {
   type ClickHouseCluster,
 } from '../helpers/clickhouse-cluster.js';
 import { writeDatasetFile } from '../helpers/clickhouse-fixture.js';
+import { slowGet } from '../helpers/downloads.js';
 import { freePort } from '../helpers/ports.js';
 import { startServeProcess, type ServeProcess } from '../helpers/serve-process.js';
 
@@ -42,26 +42,6 @@ async function engineLoad(metricsBase: string, name: string): Promise<Map<string
 async function until(what: string, condition: () => Promise<boolean>): Promise<void> {
   for (const start = Date.now(); !(await condition()); await sleep(50))
     if (Date.now() - start > 20_000) throw new Error(`never: ${what}`);
-}
-
-/** A GET whose body is not read until asked: the client of a slow download. */
-function slowGet(url: string): Promise<{ response: http.IncomingMessage; read(): Promise<string> }> {
-  return new Promise((resolve, reject) => {
-    http
-      .get(url, (response) => {
-        response.pause();
-        const read = (): Promise<string> =>
-          new Promise((done, failed) => {
-            const chunks: Buffer[] = [];
-            response.on('data', (chunk: Buffer) => chunks.push(chunk));
-            response.on('end', () => done(Buffer.concat(chunks).toString('utf8')));
-            response.on('aborted', () => failed(new Error('cut')));
-            response.resume();
-          });
-        resolve({ response, read });
-      })
-      .on('error', reject);
-  });
 }
 
 describe('every engine in admission, /metrics and the drain (a ClickHouse server beside DuckDB)', function () {
@@ -163,7 +143,7 @@ describe('every engine in admission, /metrics and the drain (a ClickHouse server
     await serve.waitFor('draining');
     await sleep(300);
     expect(serve.child.exitCode).to.equal(null);
-    const lines = (await download.read()).trimEnd().split(/\r?\n/);
+    const lines = (await download.read()).toString().trimEnd().split(/\r?\n/);
     expect(await serve.exited).to.equal(0);
     expect(lines.length).to.equal(3_000_001);
     expect(lines.at(-1)).to.equal('2999999');

@@ -3,11 +3,11 @@
 // between the renames of an ingest's swap), SIGTERM drains the requests in flight (a slow export
 // included) and exits 0, and the drain timeout cuts the rest.
 import { expect } from 'chai';
-import http from 'node:http';
 import { mkdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { addFixtureDataset, buildFixturePortal } from '../helpers/fixture-portal.js';
 import { SAMPLE_PORTAL } from '../helpers/sample-portal.js';
+import { slowGet } from '../helpers/downloads.js';
 import { startServeProcess, type ServeProcess } from '../helpers/serve-process.js';
 import { freePort } from '../helpers/ports.js';
 
@@ -131,27 +131,6 @@ describe('serve: broken datasets', () => {
   });
 });
 
-/** A GET whose body is not read until asked: the client of a slow download. */
-function slowGet(url: string): Promise<{ response: http.IncomingMessage; read(): Promise<number> }> {
-  return new Promise((resolve, reject) => {
-    http
-      .get(url, (response) => {
-        response.pause();
-        const read = (): Promise<number> =>
-          new Promise((done, failed) => {
-            let bytes = 0;
-            response.on('data', (chunk: Buffer) => (bytes += chunk.length));
-            response.on('end', () => done(bytes));
-            response.on('error', failed);
-            response.on('aborted', () => failed(new Error(`cut after ${bytes} bytes`)));
-            response.resume();
-          });
-        resolve({ response, read });
-      })
-      .on('error', reject);
-  });
-}
-
 describe('serve: SIGTERM drains', () => {
   const EXPORT = `${V21}/catalog/datasets/flights/exports/csv?limit=300000`;
   let serve: ServeProcess | undefined;
@@ -181,7 +160,7 @@ describe('serve: SIGTERM drains', () => {
     );
     expect(refused).to.equal('ECONNREFUSED');
     expect(serve.child.exitCode).to.equal(null);
-    const bytes = await download.read();
+    const bytes = (await download.read()).length;
     expect(await serve.exited).to.equal(0);
     // Every row arrived: the export answered alone is as long.
     const whole = await startServeProcess(SAMPLE_PORTAL);
@@ -199,7 +178,7 @@ describe('serve: SIGTERM drains', () => {
     serve.child.kill('SIGTERM');
     expect(await serve.exited).to.equal(0);
     const outcome = await download.read().then(
-      (bytes) => `complete: ${bytes}`,
+      (body) => `complete: ${body.length}`,
       (error: Error) => error.message,
     );
     expect(outcome).to.match(/^cut after \d+ bytes$/);

@@ -224,8 +224,9 @@ function jsonOf(value: JsonValue | undefined): JsonValue {
 }
 
 /**
- * A row with its quoted 64-bit integers made numbers (text past 2^53 stays text: no precision
- * lost), its booleans (written `true` or `false`) made booleans, its points and JSON values read.
+ * A row with its quoted 64-bit integers made numbers, as DuckDB's engine reads every integer
+ * (counts and sums past 2^53 do not occur in a portal: src/engine/duckdb/values.ts), its booleans
+ * (written `true` or `false`) made booleans, its points and JSON values read.
  */
 function valuesOf(row: Record<string, JsonValue>, meta: readonly JsonMeta[]): Record<string, JsonValue> {
   for (const { name, type } of meta) {
@@ -234,10 +235,7 @@ function valuesOf(row: Record<string, JsonValue>, meta: readonly JsonMeta[]): Re
     else if (isJsonValueType(type)) row[name] = jsonOf(value);
     if (typeof value !== 'string') continue;
     if (BOOLEANS.has(type)) row[name] = value === 'true';
-    else if (QUOTED_INTEGER.test(type)) {
-      const number = Number(value);
-      if (Number.isSafeInteger(number)) row[name] = number;
-    }
+    else if (QUOTED_INTEGER.test(type)) row[name] = Number(value);
   }
   return row;
 }
