@@ -89,8 +89,8 @@ export interface QueryPage {
 
 /**
  * Compiles a paged query over `source` and runs it. Records: the page and the count side by
- * side. Groups: one aggregation gives the page and, on each row, the number of groups; only a
- * page past the last group needs the count query.
+ * side. Groups: one aggregation gives the page and the number of groups, on each row (DuckDB) or
+ * beside the rows (ClickHouse); only a page past DuckDB's last group needs the count query.
  */
 export async function runPagedQuery(
   engine: Engine,
@@ -110,9 +110,12 @@ export async function runPagedQuery(
     ]);
     return { total_count, results };
   }
-  const rows = await engine.queryJson(compiled.sql, [], signal);
+  const { rows, rowsBeforeLimit } = await engine.queryPage(compiled.sql, signal);
   const split = rows.map(splitRow);
-  const total_count = split[0] ? Number(split[0].groupCount) : await count(compiled);
+  const total_count =
+    split[0]?.groupCount !== undefined
+      ? Number(split[0].groupCount)
+      : (rowsBeforeLimit ?? (await count(compiled)));
   const results = page.limit > 0 ? split.map((row) => row.values) : [];
   return { total_count, results };
 }

@@ -72,6 +72,13 @@ export class CopyUnsupported extends Error {
   }
 }
 
+/** A page's rows, and how many rows its query had before its LIMIT when the engine tells it. */
+export interface PageRows {
+  readonly rows: Record<string, JsonValue>[];
+  /** Counted in the same pass (ClickHouse's rows_before_limit_at_least); null when not told. */
+  readonly rowsBeforeLimit: number | null;
+}
+
 /** A value bound to a statement's `$n` parameter. */
 export type SqlParam = null | boolean | number | bigint | string;
 
@@ -196,6 +203,11 @@ export interface Engine {
     params?: readonly SqlParam[],
     signal?: AbortSignal,
   ): Promise<Record<string, JsonValue>[]>;
+  /**
+   * Runs one SELECT with a LIMIT and reads its rows as JSON objects, with the number of rows before
+   * the LIMIT where the engine counts them in the same pass (a page of groups: its total).
+   */
+  queryPage(sql: string, signal?: AbortSignal): Promise<PageRows>;
   /** The `total_count` a count query answers, kept until a view is defined or dropped again. */
   count(sql: string, signal?: AbortSignal): Promise<number>;
   /** Runs an export's `work` on a connection of its own; past the export cap, EngineSaturated. */

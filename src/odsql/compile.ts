@@ -176,7 +176,7 @@ export function compileAnalyzed(
     where + (groupFilters.length ? `${where ? ' AND ' : ' WHERE '}${groupFilters.join(' AND ')}` : '');
   const groupBy = groups.length ? ` GROUP BY ${groups.map((g) => g.group).join(', ')}` : '';
   const countSql = countQuery(query, from, rowFilter, groupBy, loneSearch, dialect);
-  if (withGroupCount && query.grouped)
+  if (withGroupCount && query.grouped && dialect.groupCount)
     outputs.selected.push({ sql: dialect.groupCount(countSql), key: GROUP_COUNT_OUTPUT });
   const rest = `FROM ${from}${rowFilter}${groupBy}${orderBy}${limitClause(page, dialect)}`;
   const sql = selectSql(outputs.selected, rest, dialect);

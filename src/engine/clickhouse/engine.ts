@@ -17,6 +17,7 @@ import {
   type EngineLabels,
   type ExportConnection,
   type JsonValue,
+  type PageRows,
   type ParquetEncoder,
   type SqlParam,
 } from '../engine.js';
@@ -104,6 +105,11 @@ export class ClickHouseEngine extends EngineLoad<number> implements Engine {
   ): Promise<Record<string, JsonValue>[]> {
     if (params.length > 0) throw new Error('internal: ClickHouse queries take no parameters');
     return this.line.use(() => this.client.queryJson(sql, signal), signal);
+  }
+
+  /** A page's rows and ClickHouse's rows_before_limit_at_least, from one query. */
+  queryPage(sql: string, signal?: AbortSignal): Promise<PageRows> {
+    return this.line.use(() => this.client.queryPage(sql, signal), signal);
   }
 
   async count(sql: string, signal?: AbortSignal): Promise<number> {

@@ -15,6 +15,7 @@ import {
   QueryInterrupted,
   QueryOutOfMemory,
   type JsonValue,
+  type PageRows,
 } from '../engine.js';
 import { BOOLEAN_TYPE, isJsonValueType, isPointType } from './types.js';
 
@@ -88,6 +89,14 @@ export class ClickHouseClient {
    * deadline (QueryDeadlineExceeded) or when `signal` aborts (QueryInterrupted).
    */
   async queryJson(sql: string, signal?: AbortSignal): Promise<Record<string, JsonValue>[]> {
+    return (await this.queryPage(sql, signal)).rows;
+  }
+
+  /**
+   * queryJson's rows, and the rows_before_limit_at_least FORMAT JSON writes beside them when the
+   * query has a LIMIT (the rows the query had before it, counted in the same pass).
+   */
+  async queryPage(sql: string, signal?: AbortSignal): Promise<PageRows> {
     const deadline = AbortSignal.timeout(this.deadlineMs);
     const stop = signal ? AbortSignal.any([signal, deadline]) : deadline;
     try {
@@ -95,8 +104,12 @@ export class ClickHouseClient {
       const body = JSON.parse(await readText(response, stop)) as {
         meta: JsonMeta[];
         data: Record<string, JsonValue>[];
+        rows_before_limit_at_least?: number;
       };
-      return body.data.map((row) => valuesOf(row, body.meta));
+      return {
+        rows: body.data.map((row) => valuesOf(row, body.meta)),
+        rowsBeforeLimit: body.rows_before_limit_at_least ?? null,
+      };
     } catch (error) {
       if (deadline.aborted && !signal?.aborted) throw new QueryDeadlineExceeded(this.deadlineMs);
       throw error;

@@ -14,6 +14,7 @@ import {
   type Engine,
   type EngineLabels,
   type JsonValue,
+  type PageRows,
   type TableColumn,
 } from '../engine.js';
 import { streamThroughPipe } from './copy-stream.js';
@@ -185,6 +186,11 @@ export class DuckDBEngine extends EngineLoad<DuckDBConnection> implements Engine
       async (connection) => readJsonRows(await connection.runAndReadAll(sql, bound(params))),
       signal,
     );
+  }
+
+  /** A page's rows; DuckDB tells no count beside them (a page of groups counts them by a window). */
+  async queryPage(sql: string, signal?: AbortSignal): Promise<PageRows> {
+    return { rows: await this.queryJson(sql, [], signal), rowsBeforeLimit: null };
   }
 
   /** The `total_count` a count query answers, kept until a view is defined or dropped again. */

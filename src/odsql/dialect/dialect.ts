@@ -135,8 +135,11 @@ export interface Dialect {
     names: readonly string[],
     columns: readonly string[],
   ) => { from: string; where: string };
-  /** The number of groups on every row of a grouped query; `count` is a query counting them. */
-  readonly groupCount: (count: string) => string;
+  /**
+   * The number of groups on every row of a grouped query; `count` is a query counting them. Null
+   * when the engine tells the rows before a page's LIMIT beside its rows (Engine.queryPage).
+   */
+  readonly groupCount: ((count: string) => string) | null;
   /**
    * Whether the engine reads rows in storage order without ORDER BY (DuckDB over one Parquet
    * file); otherwise ungrouped rows are ordered by their ordinal, so that pages never overlap.
