@@ -4,24 +4,15 @@
 // a datetime), each loaded into the cluster and attached beside its Parquet copy with the same field
 // annotations; every facet request answers as the Parquet dataset's does, in v2.1 and v1.
 import { expect } from 'chai';
-import { execFile } from 'node:child_process';
-import { cp, mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { cp, mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
-import { promisify } from 'node:util';
 import { ingest } from '../../src/ingest/ingest.js';
-import {
-  PORTAL_PASSWORD,
-  PORTAL_USER,
-  startClickHouseCluster,
-  type ClickHouseCluster,
-} from '../helpers/clickhouse-cluster.js';
-import { loadDataset } from '../helpers/clickhouse-load.js';
+import { startClickHouseCluster, type ClickHouseCluster } from '../helpers/clickhouse-cluster.js';
+import { attachCopyOf, readOnlyUrl } from '../helpers/clickhouse-attached.js';
 import { SAMPLE_PORTAL } from '../helpers/sample-portal.js';
 import { startTestServer, type TestServer } from '../helpers/server.js';
 
-const run = promisify(execFile);
-const CLI = path.resolve('dist/src/cli.js');
 const v2 = '/api/explore/v2.1/catalog/datasets';
 
 /** Instants around midnight and month ends, so that the time zone moves some into another day. */
@@ -56,31 +47,6 @@ describe('facets of datasets served from a two-shard ClickHouse cluster', functi
   let cluster: ClickHouseCluster;
   let server: TestServer;
 
-  /** Loads the Parquet dataset `id` into the cluster and attaches it as `<id>-ch`, annotated as it is. */
-  const attachCopy = async (id: string, server: string): Promise<void> => {
-    const datasetDir = path.join(portalDir, 'datasets', id);
-    const table = id.replaceAll('-', '_');
-    await loadDataset(cluster, datasetDir, table);
-    await run(process.execPath, [
-      CLI,
-      'attach',
-      '--portal',
-      portalDir,
-      '--clickhouse',
-      server,
-      '--id',
-      `${id}-ch`,
-      '--table',
-      table,
-      '--quiet',
-    ]);
-    // The operator's part: the field annotations (facets, hierarchy, disjunctive) in dataset.json.
-    const file = path.join(portalDir, 'datasets', `${id}-ch`, 'dataset.json');
-    const attached = JSON.parse(await readFile(file, 'utf8'));
-    const parquet = JSON.parse(await readFile(path.join(datasetDir, 'dataset.json'), 'utf8'));
-    await writeFile(file, JSON.stringify({ ...attached, fields: parquet.fields }));
-  };
-
   before(async () => {
     dir = await mkdtemp(path.join(os.tmpdir(), 'duckportal-ch-facets-'));
     cluster = await startClickHouseCluster(path.join(dir, 'cluster'), 2);
@@ -102,9 +68,8 @@ describe('facets of datasets served from a two-shard ClickHouse cluster', functi
       facets: ['genres', 'rating'],
       multivalued: { genres: ';' },
     });
-    const credentials = `${encodeURIComponent(PORTAL_USER)}:${encodeURIComponent(PORTAL_PASSWORD)}`;
-    const url = cluster.shards[0]!.url.replace('//', `//${credentials}@`);
-    for (const id of ['airports', 'films', 'events']) await attachCopy(id, url);
+    const url = readOnlyUrl(cluster);
+    for (const id of ['airports', 'films', 'events']) await attachCopyOf(cluster, portalDir, id, url);
     server = await startTestServer(portalDir, { cacheBytes: 0 });
   });
   after(async () => {

@@ -100,3 +100,26 @@ export async function portalWithAttachedCopy(
   }
   return copy;
 }
+
+/**
+ * Loads the Parquet dataset `id` of the portal in `portalDir` into `cluster` (as the table of its
+ * id, `-` made `_`) and attaches it as `<id>-ch` through `server`, with the Parquet copy's field
+ * annotations (the operator's part: facets, hierarchy, labels) and time of processing.
+ */
+export async function attachCopyOf(
+  cluster: ClickHouseCluster,
+  portalDir: string,
+  id: string,
+  server: string,
+): Promise<void> {
+  const datasetDir = path.join(portalDir, 'datasets', id);
+  const table = id.replaceAll('-', '_');
+  await loadDataset(cluster, datasetDir, table);
+  const args = ['attach', '--portal', portalDir, '--clickhouse', server, '--id', `${id}-ch`];
+  await run(process.execPath, [CLI, ...args, '--table', table, '--quiet']);
+  const file = path.join(portalDir, 'datasets', `${id}-ch`, 'dataset.json');
+  const attached = JSON.parse(await readFile(file, 'utf8'));
+  const parquet = JSON.parse(await readFile(path.join(datasetDir, 'dataset.json'), 'utf8'));
+  const computed = { ...attached.computed, data_processed: parquet.computed.data_processed };
+  await writeFile(file, JSON.stringify({ ...attached, fields: parquet.fields, computed }));
+}
