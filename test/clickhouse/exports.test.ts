@@ -208,7 +208,53 @@ describe('every export of datasets served from a two-shard ClickHouse cluster', 
     ['earthquakes', `jsonl?select=geo_shape,geo_point_2d,types&order_by=mag desc&limit=20`],
     ['earthquakes', `fgb?select=mag,geo_shape&where=mag>3`],
     ['seattle-weather', `csv?select=date,temp_max,temp_max/3 as third&where=weather='snow'`],
+    // The geo functions on points, spelled for ClickHouse as DuckDB's.
+    // Distances equal DuckDB's within a few units in the last place (atan for atan2): not written.
+    [
+      'airports',
+      `csv?select=iata&where=within_distance(geo_point_2d, geom'POINT(-122.4 37.6)', 80km)&order_by=distance(geo_point_2d, geom'POINT(-122.4 37.6)')`,
+    ],
+    ['airports', `geojson?where=in_bbox(geo_point_2d, 40, -75, 42, -72)`],
+    [
+      'airports',
+      `kml?where=intersects(geo_point_2d, geom'POLYGON((-125 32, -114 32, -114 42, -125 42, -125 32))') and state!='CA'`,
+    ],
+    [
+      'airports',
+      `csv?select=count(*) as n&where=geometry(geo_point_2d, geom'MULTIPOLYGON(((-10 -10, 10 -10, 10 10, -10 10, -10 -10)), ((-160 18, -154 18, -154 23, -160 23, -160 18)))', within)`,
+    ],
+    [
+      'earthquakes',
+      `jsonl?select=id&where=disjoint(geo_point_2d, geom'POLYGON((-125 32, -114 32, -114 42, -125 42, -125 32))')`,
+    ],
   ];
+  /** v1's geofilters on points, downloaded from both datasets. */
+  const GEOFILTERS = [
+    'geofilter.distance=37.6,-122.4,50000',
+    'geofilter.polygon=(32,-125),(32,-114),(42,-114),(42,-125)',
+    'geofilter.bbox=40,-75,42,-72',
+  ];
+  for (const filter of GEOFILTERS) {
+    it(`airports: v1's geojson download with ${filter} as the Parquet dataset's`, async () => {
+      const request = (each: string) => `/api/records/1.0/download?dataset=${each}&format=geojson&${filter}`;
+      expect(await sameAnswers('geojson', request, 'airports')).to.equal(200);
+    });
+  }
+
+  it('refuses a geo function on a geo_shape field with a 400 naming it', async () => {
+    const where = encodeURIComponent(`within_distance(geo_shape, geom'POINT(-118 34)', 10km)`);
+    const [parquet, attached] = await Promise.all(
+      ['earthquakes', 'earthquakes-ch'].map((id) =>
+        server.json(`${v2}/${id}/records?limit=1&where=${where}`),
+      ),
+    );
+    expect(parquet!.status).to.equal(200);
+    expect(attached!.status).to.equal(400);
+    expect(attached!.body.message).to.match(
+      /^within_distance\(\) on a geo_shape field is not available on this dataset's engine \(ClickHouse\)/,
+    );
+  });
+
   for (const [id, request] of SHAPED) {
     it(`${id}: ${request} as the Parquet dataset's`, async () => {
       const format = request.split('?')[0]! as DatasetExportFormat;

@@ -1,14 +1,17 @@
 // The ClickHouse dialect (ClickHouse 18.16): what the compiler writes for a dataset held in a
 // ClickHouse table (one column per field, plus `_recordid` and `_ordinal`), spelling only what
 // ClickHouse answers exactly as DuckDB does, and search() and suggest() as a substring match
-// (search.ts: DuckDB's fuzzy token match has no equal in 18.16). Not spelled, so refused with a 400 at analysis: the
-// geo functions and geo_cluster (no exact equal of DuckDB's spherical geometry), now(), date_format(),
-// json_format() (no JSON validation), random() (another hash).
+// (search.ts: DuckDB's fuzzy token match has no equal in 18.16), and the geo functions on points
+// (geo.ts: distances, boxes, relations with a constant geometry). Not spelled, so refused with a
+// 400 at analysis: the geo aggregations and geo_cluster, now(), date_format(), json_format() (no
+// JSON validation), random() (another hash); geo functions on a geo_shape field are refused when
+// compiled.
 import type { Dialect, GroupingSpelling } from '../dialect.js';
 import { COMPARISON_SQL, GRANULE_SQL } from '../duckdb/operators.js';
 import { AGGREGATES } from './aggregates.js';
 import { DATES, dateGranule } from './date.js';
 import { facetCounts } from './facet-counts.js';
+import { GEO } from './geo.js';
 import { LISTS, unnest } from './lists.js';
 import { PRESENTERS } from './present.js';
 import { quoteIdentifier, quoteString } from './quoting.js';
@@ -53,6 +56,6 @@ export const clickhouseDialect: Dialect = Object.freeze({
     limit === null && offset === 0
       ? ''
       : ` LIMIT ${limit ?? ALL_ROWS}${offset > 0 ? ` OFFSET ${offset}` : ''}`,
-  functions: new Map([...TEXT, ...DATES, ...SEARCH, ...AGGREGATES]),
+  functions: new Map([...TEXT, ...DATES, ...SEARCH, ...AGGREGATES, ...GEO]),
   groupings: new Map<string, GroupingSpelling>([['range', range]]),
 });

@@ -1,0 +1,201 @@
+// ClickHouse's spelling of the geo functions on points (a geo_point_2d is the tuple (lon, lat)):
+// in_bbox by arithmetic, distance and within_distance by the haversine formula DuckDB's dialect
+// writes, on the same sphere, in ClickHouse 18.16's math (no atan2 and no radians there: atan of the
+// ratio, and degrees times pi()/180, equal to DuckDB's within a few units in the last place);
+// intersects, disjoint, within and geometry() against a constant geometry by DuckDB's planar tests,
+// comparison for comparison (a ray's crossings of every edge; on a segment within 1e-12 square
+// degrees), so that points on a boundary fall the same way. greatCircleDistance and pointInPolygon
+// are not used: another sphere and formula, other boundary rules. On a geo_shape field these are
+// refused (a 400 naming them), as are the geo aggregations and geo_cluster.
+import {
+  boxOf,
+  isAreal,
+  partsOf,
+  segmentsOf,
+  type Box,
+  type Geometry,
+  type Position,
+  type Segment,
+} from '../../functions/geo-geometry.js';
+import { geometryOf, geoType, metersOf, numberOf, relationOf } from '../../functions/predicate.js';
+import { QueryLangError } from '../../errors.js';
+import { unavailable, type CompiledArg, type FunctionSpelling } from '../dialect.js';
+import { latOf, lonOf } from './json-text.js';
+
+/** Mean Earth radius (IUGG), the sphere DuckDB's dialect measures every distance on. */
+const EARTH_RADIUS_METERS = 6371008.8;
+
+/** A number as a ClickHouse Float64 literal. */
+const num = (value: number): string => `toFloat64(${String(value)})`;
+
+/** Degrees as radians. */
+const radians = (degrees: string): string => `((${degrees}) * pi() / 180)`;
+
+/** Great-circle distance in meters between two lon/lat positions given as SQL. */
+function haversineSql(lon1: string, lat1: string, lon2: string, lat2: string): string {
+  const half = (a: string, b: string) => `pow(sin(${radians(`${a} - ${b}`)} / 2), 2)`;
+  const h = `(${half(lat2, lat1)} + cos(${radians(lat1)}) * cos(${radians(lat2)}) * ${half(lon2, lon1)})`;
+  // atan2(sqrt(h), sqrt(1 - h)) with both non-negative: atan of their ratio (pi / 2 at 1 / 0).
+  return `(2 * ${EARTH_RADIUS_METERS} * atan(sqrt(${h}) / sqrt(greatest(0., 1. - ${h}))))`;
+}
+
+/** The point field of a geo function's first argument; a shape field is refused. */
+function pointOf(arg: CompiledArg | undefined, name: string, ctx: Parameters<FunctionSpelling>[1]): string {
+  if (geoType(arg) !== 'geo_point_2d') throw unavailable(`${name}() on a geo_shape field`, ctx.dialect);
+  return arg!.sql;
+}
+
+/** The center of a distance: a POINT literal. */
+function centerOf(arg: CompiledArg | undefined, name: string): Position {
+  const geometry = geometryOf(arg?.node);
+  if (geometry.type !== 'Point')
+    throw new QueryLangError(`${name}() measures from a POINT, got a ${geometry.type}`);
+  return geometry.coordinates;
+}
+
+/** Meters from the center to a point field. */
+const distanceSql = (point: string, center: Position): string =>
+  haversineSql(num(center[0]), num(center[1]), lonOf(point), latOf(point));
+
+/** lon in [west, east], where a bound past ±180 wraps around the antimeridian. */
+function lonRangeSql(lon: string, west: number, east: number): string {
+  if (west < -180) return `(${lon} >= ${num(west + 360)} OR ${lon} <= ${num(east)})`;
+  if (east > 180) return `(${lon} >= ${num(west)} OR ${lon} <= ${num(east - 360)})`;
+  return `${lon} BETWEEN ${num(west)} AND ${num(east)}`;
+}
+
+/**
+ * Points within `meters` of the center: the latitude/longitude box that holds the circle, then the
+ * haversine distance (DuckDB's test, bound for bound).
+ */
+const withinDistance: FunctionSpelling = ([geo, center, distance], ctx) => {
+  const point = pointOf(geo, 'within_distance', ctx);
+  const at = centerOf(center, 'within_distance');
+  const meters = metersOf(distance!.node);
+  if (!Number.isFinite(meters) || meters < 0) throw new QueryLangError(`Invalid distance: ${meters} meters`);
+  const [lon, lat] = [lonOf(point), latOf(point)];
+  const radiansAway = meters / EARTH_RADIUS_METERS;
+  if (radiansAway >= Math.PI) return `(${lat} IS NOT NULL)`;
+  const degrees = (radiansAway * 180) / Math.PI;
+  const [south, north] = [at[1] - degrees, at[1] + degrees];
+  const near = `${distanceSql(point, at)} <= ${num(meters)}`;
+  if (south <= -90 || north >= 90) return `(${lat} BETWEEN ${num(south)} AND ${num(north)} AND ${near})`;
+  const spread = (Math.asin(Math.sin(radiansAway) / Math.cos((at[1] * Math.PI) / 180)) * 180) / Math.PI;
+  const lons = lonRangeSql(lon, at[0] - spread, at[0] + spread);
+  return `(${lat} BETWEEN ${num(south)} AND ${num(north)} AND ${lons} AND ${near})`;
+};
+
+/** The longitude intervals within -180..180 of west..east (two across the antimeridian). */
+function longitudeSpans(west: number, east: number): (readonly [number, number])[] {
+  if (east - west >= 360) return [[-180, 180]];
+  const shift = west < -180 ? 360 : west > 180 ? -360 : 0;
+  const [w, e] = [west + shift, east + shift];
+  return e <= 180
+    ? [[w, e]]
+    : [
+        [w, 180],
+        [-180, e - 360],
+      ];
+}
+
+/** in_bbox(point, lat1, lon1, lat2, lon2): two opposite corners, in any order. */
+const inBbox: FunctionSpelling = ([geo, lat1, lon1, lat2, lon2], ctx) => {
+  const point = pointOf(geo, 'in_bbox', ctx);
+  const [a, b, c, d] = [lat1, lon1, lat2, lon2].map(numberOf) as [number, number, number, number];
+  const valid = (v: number, limit: number) => Number.isFinite(v) && Math.abs(v) <= limit;
+  if (!valid(a, 90) || !valid(c, 90) || !valid(b, 360) || !valid(d, 360)) {
+    throw new QueryLangError(
+      'in_bbox() expects latitudes within -90..90 and longitudes within -360..360 (past ±180 to cross the antimeridian)',
+    );
+  }
+  const spans = longitudeSpans(Math.min(b, d), Math.max(b, d));
+  const lons = spans.map(([w, e]) => `${lonOf(point)} BETWEEN ${num(w)} AND ${num(e)}`).join(' OR ');
+  return `(${latOf(point)} BETWEEN ${num(Math.min(a, c))} AND ${num(Math.max(a, c))} AND ${spans.length > 1 ? `(${lons})` : lons})`;
+};
+
+/** Whether (x, y) is in the box (inclusive). */
+const inBoxSql = (x: string, y: string, box: Box): string =>
+  `(${x} BETWEEN ${num(box[0])} AND ${num(box[2])} AND ${y} BETWEEN ${num(box[1])} AND ${num(box[3])})`;
+
+/** Latitude and longitude margin of the on-segment test, in degrees (DuckDB's, about 0.1 mm). */
+const TOUCH = 1e-9;
+
+/** Whether (x, y) is inside the rings: a rightward ray crosses an odd number of their edges. */
+function insideRingsSql(rings: readonly (readonly Position[])[], x: string, y: string): string {
+  const crossings = rings.flatMap((ring) =>
+    ring.slice(1).flatMap((b, i) => {
+      const a = ring[i]!;
+      // A horizontal edge never crosses a horizontal ray.
+      if (a[1] === b[1]) return [];
+      const slope = (b[0] - a[0]) / (b[1] - a[1]);
+      const [low, high] = [Math.min(a[1], b[1]), Math.max(a[1], b[1])];
+      return [
+        `(${y} >= ${num(low)} AND ${y} < ${num(high)} AND ${x} < ${num(a[0])} + (${y} - ${num(a[1])}) * ${num(slope)})`,
+      ];
+    }),
+  );
+  return crossings.length === 0 ? '0' : `((${crossings.join(' + ')}) % 2 = 1)`;
+}
+
+/** Whether (x, y) lies on one of the segments (collinear to 1e-12 square degrees, within its box). */
+function onAnySegmentSql(segments: readonly Segment[], x: string, y: string): string {
+  const tests = segments.map(([x1, y1, x2, y2]) => {
+    const box = [
+      Math.min(x1, x2) - TOUCH,
+      Math.min(y1, y2) - TOUCH,
+      Math.max(x1, x2) + TOUCH,
+      Math.max(y1, y2) + TOUCH,
+    ] as const;
+    const turn = `(${num(x2)} - ${num(x1)}) * (${y} - ${num(y1)}) - (${num(y2)} - ${num(y1)}) * (${x} - ${num(x1)})`;
+    return `(${inBoxSql(x, y, box)} AND round(${turn}, 12) = 0)`;
+  });
+  return tests.length === 0 ? '0' : `((${tests.join(' + ')}) > 0)`;
+}
+
+/** Whether the point field meets the constant geometry: inside its area, else on one of its segments. */
+function intersectsSql(point: string, geometry: Geometry): string {
+  const { paths, polygons } = partsOf(geometry);
+  const box = boxOf(paths.flat());
+  const [x, y] = [lonOf(point), latOf(point)];
+  if (isAreal(geometry)) return `(${inBoxSql(x, y, box)} AND ${insideRingsSql(polygons.flat(), x, y)})`;
+  const near: Box = [box[0] - TOUCH, box[1] - TOUCH, box[2] + TOUCH, box[3] + TOUCH];
+  return `(${inBoxSql(x, y, near)} AND ${onAnySegmentSql(segmentsOf(paths), x, y)})`;
+}
+
+/** A relation of a point field and a constant geometry (a null point never matches). */
+function relationSql(
+  relation: 'intersects' | 'disjoint' | 'within',
+  point: string,
+  geometry: Geometry,
+): string {
+  if (relation === 'within' && !isAreal(geometry))
+    throw new QueryLangError('within() needs a POLYGON or MULTIPOLYGON geometry');
+  const meets = intersectsSql(point, geometry);
+  return relation === 'disjoint' ? `NOT ${meets}` : meets;
+}
+
+const spatial =
+  (relation: 'intersects' | 'disjoint' | 'within'): FunctionSpelling =>
+  ([geo, shape], ctx) =>
+    relationSql(relation, pointOf(geo, relation, ctx), geometryOf(shape!.node));
+
+export const GEO: ReadonlyMap<string, FunctionSpelling> = new Map<string, FunctionSpelling>([
+  ['within_distance', withinDistance],
+  // distance(f, geom) is a value; distance(f, geom, 10km) is v2.0's within_distance (supplement 5).
+  [
+    'distance',
+    (args, ctx, call) =>
+      args.length === 3
+        ? withinDistance(args, ctx, call)
+        : distanceSql(pointOf(args[0], 'distance', ctx), centerOf(args[1], 'distance')),
+  ],
+  ['in_bbox', inBbox],
+  ['intersects', spatial('intersects')],
+  ['disjoint', spatial('disjoint')],
+  ['within', spatial('within')],
+  [
+    'geometry',
+    ([geo, shape, relation], ctx) =>
+      relationSql(relationOf(relation), pointOf(geo, 'geometry', ctx), geometryOf(shape!.node)),
+  ],
+]);
