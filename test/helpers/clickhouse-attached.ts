@@ -34,7 +34,8 @@ export interface AttachedCopy {
    * Copies the sample dataset `sample` in as `parquetId`, loads it into the cluster as `table` and
    * attaches that as `attachedId` with the read-only user and `attachArgs` (--title, --facet). With
    * `sameFields`, the attached dataset's fields then get the sample's labels and annotations
-   * (facets, hierarchies, units), as an operator would write them in its dataset.json.
+   * (facets, hierarchies, units), as an operator would write them in its dataset.json, and its
+   * time of processing.
    */
   addCopy(sample: string, ids: CopyIds, attachArgs?: readonly string[], sameFields?: boolean): Promise<void>;
   /** Stops the cluster and removes every file. */
@@ -47,13 +48,17 @@ export function readOnlyUrl(cluster: ClickHouseCluster): string {
   return cluster.shards[0]!.url.replace('//', `//${credentials}@`);
 }
 
-/** The `fields` of a dataset folder's dataset.json rewritten with `source`'s, name for name. */
-async function copyFieldMetas(sourceDir: string, targetDir: string): Promise<void> {
+/**
+ * The attached dataset's dataset.json given the Parquet copy's fields (labels, annotations: the
+ * operator's part), name for name, and its time of processing.
+ */
+async function copyParquetMetas(parquetDir: string, attachedDir: string): Promise<void> {
   const read = async (dir: string) => JSON.parse(await readFile(path.join(dir, 'dataset.json'), 'utf8'));
-  const [source, target] = [await read(sourceDir), await read(targetDir)];
-  const byName = new Map(source.fields.map((f: { name: string }) => [f.name, f]));
-  target.fields = target.fields.map((f: { name: string }) => ({ ...f, ...(byName.get(f.name) ?? {}) }));
-  await writeFile(path.join(targetDir, 'dataset.json'), JSON.stringify(target, null, 2));
+  const [parquet, attached] = [await read(parquetDir), await read(attachedDir)];
+  const byName = new Map(parquet.fields.map((f: { name: string }) => [f.name, f]));
+  attached.fields = attached.fields.map((f: { name: string }) => ({ ...f, ...(byName.get(f.name) ?? {}) }));
+  attached.computed = { ...attached.computed, data_processed: parquet.computed.data_processed };
+  await writeFile(path.join(attachedDir, 'dataset.json'), JSON.stringify(attached, null, 2));
 }
 
 /** A portal folder (no dataset yet) and a two-shard cluster, in a temporary folder. */
@@ -76,7 +81,7 @@ export async function attachedPortal(): Promise<AttachedCopy> {
       await cp(path.join(SAMPLE_PORTAL, 'datasets', sample), parquetDir, { recursive: true });
       await loadDataset(cluster, parquetDir, table);
       await attach(['--id', attachedId, '--table', table, ...attachArgs], readOnlyUrl(cluster));
-      if (sameFields) await copyFieldMetas(parquetDir, path.join(datasets, attachedId));
+      if (sameFields) await copyParquetMetas(parquetDir, path.join(datasets, attachedId));
     },
     async remove() {
       await cluster.stop();
@@ -117,9 +122,5 @@ export async function attachCopyOf(
   await loadDataset(cluster, datasetDir, table);
   const args = ['attach', '--portal', portalDir, '--clickhouse', server, '--id', `${id}-ch`];
   await run(process.execPath, [CLI, ...args, '--table', table, '--quiet']);
-  const file = path.join(portalDir, 'datasets', `${id}-ch`, 'dataset.json');
-  const attached = JSON.parse(await readFile(file, 'utf8'));
-  const parquet = JSON.parse(await readFile(path.join(datasetDir, 'dataset.json'), 'utf8'));
-  const computed = { ...attached.computed, data_processed: parquet.computed.data_processed };
-  await writeFile(file, JSON.stringify({ ...attached, fields: parquet.fields, computed }));
+  await copyParquetMetas(datasetDir, path.join(portalDir, 'datasets', `${id}-ch`));
 }

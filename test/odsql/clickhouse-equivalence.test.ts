@@ -73,6 +73,9 @@ function corpus(): Case[] {
     // An output named like a field it does not hold: the conditions still read the field.
     { select: 'count(*) as n', where: ['n > 5'] },
     { select: 'upper(name) as name, x * 2 as x', where: ["startswith(name, 'a')", 'x > 1'], orderBy: 'x' },
+    // A list grouped by its elements and filtered on itself: the filter reads the list (was a 500:
+    // the element's alias replaced the list in the WHERE beside it).
+    { select: 'count(*)', groupBy: 'tags', where: ["tags = 'red'"] },
   ];
   const zonedCases = zoned.map((params) => ({
     title: `extra: ${JSON.stringify(params)}`,

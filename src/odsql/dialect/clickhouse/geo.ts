@@ -17,6 +17,7 @@ import {
   type Position,
   type Segment,
 } from '../../functions/geo-geometry.js';
+import { bboxSpans } from '../../functions/geo.js';
 import { geometryOf, geoType, metersOf, numberOf, relationOf } from '../../functions/predicate.js';
 import { QueryLangError } from '../../errors.js';
 import { unavailable, type CompiledArg, type FunctionSpelling } from '../dialect.js';
@@ -85,32 +86,13 @@ const withinDistance: FunctionSpelling = ([geo, center, distance], ctx) => {
   return `(${lat} BETWEEN ${num(south)} AND ${num(north)} AND ${lons} AND ${near})`;
 };
 
-/** The longitude intervals within -180..180 of west..east (two across the antimeridian). */
-function longitudeSpans(west: number, east: number): (readonly [number, number])[] {
-  if (east - west >= 360) return [[-180, 180]];
-  const shift = west < -180 ? 360 : west > 180 ? -360 : 0;
-  const [w, e] = [west + shift, east + shift];
-  return e <= 180
-    ? [[w, e]]
-    : [
-        [w, 180],
-        [-180, e - 360],
-      ];
-}
-
 /** in_bbox(point, lat1, lon1, lat2, lon2): two opposite corners, in any order. */
 const inBbox: FunctionSpelling = ([geo, lat1, lon1, lat2, lon2], ctx) => {
   const point = pointOf(geo, 'in_bbox', ctx);
   const [a, b, c, d] = [lat1, lon1, lat2, lon2].map(numberOf) as [number, number, number, number];
-  const valid = (v: number, limit: number) => Number.isFinite(v) && Math.abs(v) <= limit;
-  if (!valid(a, 90) || !valid(c, 90) || !valid(b, 360) || !valid(d, 360)) {
-    throw new QueryLangError(
-      'in_bbox() expects latitudes within -90..90 and longitudes within -360..360 (past ±180 to cross the antimeridian)',
-    );
-  }
-  const spans = longitudeSpans(Math.min(b, d), Math.max(b, d));
+  const { south, north, spans } = bboxSpans(a, b, c, d);
   const lons = spans.map(([w, e]) => `${lonOf(point)} BETWEEN ${num(w)} AND ${num(e)}`).join(' OR ');
-  return `(${latOf(point)} BETWEEN ${num(Math.min(a, c))} AND ${num(Math.max(a, c))} AND ${spans.length > 1 ? `(${lons})` : lons})`;
+  return `(${latOf(point)} BETWEEN ${num(south)} AND ${num(north)} AND ${spans.length > 1 ? `(${lons})` : lons})`;
 };
 
 /** Whether (x, y) is in the box (inclusive). */

@@ -31,8 +31,11 @@ export const unnest: Dialect['unnest'] = (table, where, names, columns) => {
     const values = `if(empty(${column}), [CAST(NULL AS Nullable(String))], CAST(${column} AS Array(Nullable(String))))`;
     return `arrayJoin(${values}) AS ${column}`;
   });
+  // The rows are filtered in a subquery of their own: an element's alias would replace the list
+  // of that name in a WHERE beside it (18.16 substitutes aliases everywhere in a query).
+  const rows = where ? `(SELECT * FROM ${table}${where})` : table;
   return {
-    from: `(SELECT ${[...kept, ...elements].join(', ')} FROM ${table}${where}) AS ${table}`,
+    from: `(SELECT ${[...kept, ...elements].join(', ')} FROM ${rows}) AS ${table}`,
     where: '',
   };
 };
