@@ -1,101 +1,12 @@
-// Shaped rows in the SQL of the query's engine: DuckDB's entry per cell kind (shape.ts) here,
-// ClickHouse's in dialect/clickhouse/cells.ts, and the SELECT of the shaped columns over a compiled
-// query.
+// Shaped rows in the SQL of the query's engine: each dialect's entry per cell kind (shape.ts), in
+// dialect/duckdb/cells.ts and dialect/clickhouse/cells.ts, and the SELECT of the shaped columns
+// over a compiled query.
 import type { CompiledQuery } from './compile.js';
 import type { CellSpelling } from './dialect/cell-spelling.js';
 import { CELLS as CLICKHOUSE_CELLS, maxBytesSql as clickhouseMaxBytes } from './dialect/clickhouse/cells.js';
 import type { Output } from './dialect/dialect.js';
-import { rdfLexicalSql, turtleStringSql, uriComponentSql } from './dialect/duckdb/linked-data.js';
-import { quoteIdentifier, quoteString } from './dialect/duckdb/quoting.js';
-import { excelSerialSql, numberTextSql, xmlEscapedSql } from './dialect/duckdb/text-forms.js';
-import { RECORD_ID_OUTPUT } from './hidden-columns.js';
-import type { Cell, CellType, ShapedColumn } from './shape.js';
-
-/** The name of the element of a list inside an 'each' cell. */
-const ITEM = 'v';
-
-const CASTS = {
-  int: 'BIGINT',
-  double: 'DOUBLE',
-  bool: 'BOOLEAN',
-  date: 'DATE',
-  instant: 'TIMESTAMPTZ',
-  'text-list': 'VARCHAR[]',
-} as const satisfies Record<CellType, string>;
-
-const WRITERS: CellSpelling = {
-  value: ({ column }) => quoteIdentifier(column.key),
-  text: ({ column, separator }) => {
-    const name = quoteIdentifier(column.key);
-    if (column.multivalued) return `array_to_string(${name}, ${quoteString(separator)})`;
-    if (column.type === 'geo_point_2d') {
-      // As doubles: a point's storage type may be DECIMAL, whose text keeps trailing zeros.
-      return `CASE WHEN ${name} IS NULL THEN NULL ELSE CAST(${name}.lat AS DOUBLE) || ', ' || CAST(${name}.lon AS DOUBLE) END`;
-    }
-    return `CAST(${name} AS VARCHAR)`;
-  },
-  'number-text': ({ cell, wholeBelow }) => numberTextSql(cellSql(cell), wholeBelow),
-  finite: ({ cell }) => {
-    const n = cellSql(cell);
-    return `CASE WHEN isfinite(${n}) THEN ${n} END`;
-  },
-  cast: ({ column, type }) => `CAST(${quoteIdentifier(column.key)} AS ${CASTS[type]})`,
-  'record-id': () => quoteIdentifier(RECORD_ID_OUTPUT),
-  literal: ({ value }) => (value === null ? 'NULL' : quoteString(value)),
-  concat: ({ parts }) => parts.map(cellSql).join(' || '),
-  coalesce: ({ cell, otherwise }) => `coalesce(${cellSql(cell)}, ${cellSql(otherwise)})`,
-  join: ({ cell, separator }) => `array_to_string(${cellSql(cell)}, ${quoteString(separator)})`,
-  xml: ({ cell }) => xmlEscapedSql(cellSql(cell)),
-  'json-text': ({ cell }) => `CAST(${cellSql(cell)} AS VARCHAR)`,
-  'when-present': ({ column, cell }) => {
-    const name = quoteIdentifier(column.key);
-    const empty = column.multivalued ? ` OR len(${name}) = 0` : '';
-    return `CASE WHEN ${name} IS NULL${empty} THEN NULL ELSE ${cellSql(cell)} END`;
-  },
-  separated: ({ parts, separator }) =>
-    `concat_ws(${[quoteString(separator), ...parts.map(cellSql)].join(', ')})`,
-  each: ({ column, item }) =>
-    `list_transform(${quoteIdentifier(column.key)}, lambda ${ITEM}: ${cellSql(item)})`,
-  item: () => ITEM,
-  'rdf-lexical': ({ type, of }) => rdfLexicalSql(type, cellSql(of)),
-  'turtle-string': ({ cell }) => turtleStringSql(cellSql(cell)),
-  'uri-component': ({ cell }) => uriComponentSql(cellSql(cell)),
-  'excel-serial': ({ cell, from }) => excelSerialSql(cellSql(cell), from),
-  object: ({ form, entries }) => {
-    if (form === 'struct')
-      return `{${entries.map(([k, v]) => `${quoteString(k)}: ${cellSql(v)}`).join(', ')}}`;
-    if (form === 'json')
-      return `json_object(${entries.map(([k, v]) => `${quoteString(k)}, ${cellSql(v)}`).join(', ')})`;
-    const packed = entries.map(([k, v]) => `struct_pack(k := ${quoteString(k)}, v := ${cellSql(v)})`);
-    return `to_json(map_from_entries(list_filter([${packed.join(', ')}], e -> e.v IS NOT NULL)))`;
-  },
-  'json-value': ({ column }) => {
-    const name = quoteIdentifier(column.key);
-    if (column.type === 'geo_point_2d')
-      return `CASE WHEN ${name} IS NULL THEN NULL ELSE json_array(${name}.lat, ${name}.lon) END`;
-    if (column.type === 'geo_shape') return `json_extract(${name}, '$.geometry')`;
-    return `to_json(${name})`;
-  },
-  geometry: ({ column, form }) => {
-    if (column === null) return form === 'json' ? 'NULL::JSON' : 'NULL';
-    const name = quoteIdentifier(column.key);
-    if (column.type === 'geo_shape') {
-      const geometry = `json_extract(${name}, '$.geometry')`;
-      return form === 'text' ? `CAST(${geometry} AS VARCHAR)` : geometry;
-    }
-    const point = {
-      text: `'{"type":"Point","coordinates":[' || ${name}.lon || ',' || ${name}.lat || ']}'`,
-      json: `json_object('type', 'Point', 'coordinates', json_array(${name}.lon, ${name}.lat))`,
-      nested: `{'type': 'Point', 'coordinates': [${name}.lon, ${name}.lat]}`,
-    }[form];
-    return `CASE WHEN ${name} IS NULL THEN NULL ELSE ${point} END`;
-  },
-};
-
-/** The SQL of one cell over the columns of a compiled query of DuckDB. */
-function cellSql(cell: Cell): string {
-  return (WRITERS[cell.kind] as (c: Cell) => string)(cell);
-}
+import { CELLS as DUCKDB_CELLS, maxBytesSql as duckdbMaxBytes } from './dialect/duckdb/cells.js';
+import type { Cell, ShapedColumn } from './shape.js';
 
 /** Cells as one engine writes them, and the longest text of a cell's values in bytes. */
 interface ShapeSpelling {
@@ -104,7 +15,7 @@ interface ShapeSpelling {
 }
 
 const SPELLINGS: ReadonlyMap<string, ShapeSpelling> = new Map([
-  ['duckdb', { cells: WRITERS, maxBytes: (sql: string) => `max(strlen(CAST(${sql} AS VARCHAR)))` }],
+  ['duckdb', { cells: DUCKDB_CELLS, maxBytes: duckdbMaxBytes }],
   ['clickhouse', { cells: CLICKHOUSE_CELLS, maxBytes: clickhouseMaxBytes }],
 ]);
 
