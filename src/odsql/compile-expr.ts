@@ -137,7 +137,7 @@ const HANDLERS: { [K in ExprKind]: Handler<K> } = {
     throw new QueryLangError('A bracketed list of bounds can only be used in range()');
   },
   field: (expr, compiler) => compiler.ctx.dialect.quoteIdentifier(expr.name),
-  negate: (expr, compiler) => `(- ${compileExpr(expr.operand, compiler)})`,
+  negate: (expr, compiler) => compiler.ctx.dialect.negate(compileExpr(expr.operand, compiler)),
   not: (expr, compiler) => compiler.ctx.dialect.not(compileExpr(expr.operand, compiler)),
   arithmetic: (expr, compiler) => {
     // Two integers are computed in DOUBLE: BIGINT overflow would be an error mid-query.

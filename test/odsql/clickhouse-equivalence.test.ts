@@ -76,6 +76,8 @@ function corpus(): Case[] {
     // A list grouped by its elements and filtered on itself: the filter reads the list (was a 500:
     // the element's alias replaced the list in the WHERE beside it).
     { select: 'count(*)', groupBy: 'tags', where: ["tags = 'red'"] },
+    // A double negation (was a 500: 18.16 forwarded -(-n) to the shards as --n, a comment).
+    { select: '--n as m, -(-x) is null as z', orderBy: 'm' },
   ];
   const zonedCases = zoned.map((params) => ({
     title: `extra: ${JSON.stringify(params)}`,

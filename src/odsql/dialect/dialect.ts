@@ -103,6 +103,8 @@ export interface Dialect {
   readonly toDouble: (sql: string) => string;
   /** A value as text (facet labels). */
   readonly toText: (sql: string) => string;
+  /** Arithmetic negation, `-x`. */
+  readonly negate: (sql: string) => string;
   /** Null-aware negation: `NOT f = 'x'` keeps the rows where f is null (supplement 5). */
   readonly not: (sql: string) => string;
   /** `x IS TRUE` and `x IS FALSE`: never null. */

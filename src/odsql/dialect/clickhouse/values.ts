@@ -7,6 +7,7 @@ type Values = Pick<
   Dialect,
   | 'arithmetic'
   | 'boolean'
+  | 'negate'
   | 'toDouble'
   | 'toText'
   | 'not'
@@ -25,6 +26,9 @@ export const VALUES: Values = Object.freeze({
     '/': (l, r) => `(${l} / nullIf(${r}, 0))`,
   } as const satisfies Record<ArithmeticOp, (left: string, right: string) => string>),
   boolean: (value: boolean) => (value ? '1' : '0'),
+  // A product: 18.16 forwards `-(-x)` (and negate(negate(x))) to the shards of a Distributed
+  // table as `--x`, a comment. Times -1 keeps -0.0 as DuckDB's negation does.
+  negate: (sql: string) => `(${sql} * -1)`,
   toDouble: (sql: string) => `toFloat64(${sql})`,
   toText: (sql: string) => `toString(${sql})`,
   not: (sql: string) => `(NOT coalesce(${sql}, 0))`,

@@ -3,11 +3,12 @@ import type { Dialect } from '../dialect.js';
 
 type Values = Pick<
   Dialect,
-  'boolean' | 'toDouble' | 'toText' | 'not' | 'isTrue' | 'isFalse' | 'containsText' | 'keyedDigest'
+  'boolean' | 'negate' | 'toDouble' | 'toText' | 'not' | 'isTrue' | 'isFalse' | 'containsText' | 'keyedDigest'
 >;
 
 export const VALUES: Values = Object.freeze({
   boolean: (value: boolean) => (value ? 'TRUE' : 'FALSE'),
+  negate: (sql: string) => `(- ${sql})`,
   toDouble: (sql: string) => `CAST(${sql} AS DOUBLE)`,
   toText: (sql: string) => `CAST(${sql} AS VARCHAR)`,
   not: (sql: string) => `(NOT coalesce(${sql}, false))`,
