@@ -124,3 +124,12 @@ export const cell = {
     form,
   }),
 } as const;
+
+/** The escapes of a Turtle string's body (a `turtle-string` cell), each dialect's replace() in turn. */
+export const TURTLE_ESCAPES: readonly (readonly [string, string])[] = [
+  ['\\', '\\\\'],
+  ['"', '\\"'],
+  ['\n', '\\n'],
+  ['\r', '\\r'],
+  ['\t', '\\t'],
+];

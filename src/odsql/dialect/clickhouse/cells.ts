@@ -4,7 +4,7 @@
 // tuple (lon, lat)) and a shape (its presented Feature) turned into each geometry form.
 import type { OutputColumn } from '../../compile.js';
 import { RECORD_ID_OUTPUT } from '../../hidden-columns.js';
-import type { Cell, CellType } from '../../shape.js';
+import { TURTLE_ESCAPES, type Cell, type CellType } from '../../shape.js';
 import type { CellSpelling } from '../cell-spelling.js';
 import {
   columnJsonSql,
@@ -58,15 +58,6 @@ function uriComponentSql(text: string): string {
   // `.` and `..` would be dot segments of the path.
   return `if(${text} IN ('.', '..'), replaceAll(${text}, '.', '%2E'), ${bytes})`;
 }
-
-/** Escapes of a Turtle string's body. */
-const TURTLE_ESCAPES: readonly (readonly [string, string])[] = [
-  ['\\', '\\\\'],
-  ['"', '\\"'],
-  ['\n', '\\n'],
-  ['\r', '\\r'],
-  ['\t', '\\t'],
-];
 
 /** Characters XML 1.0 forbids, removed. */
 const xmlAllowed = (sql: string): string =>

@@ -1,6 +1,7 @@
 // DuckDB's spelling of the terms of linked data (shape.ts's cells of the RDF exports): a value's
 // lexical form, a Turtle string's body, an IRI's path segment.
 import type { OutputColumn } from '../../compile.js';
+import { TURTLE_ESCAPES } from '../../shape.js';
 import { quoteString } from './quoting.js';
 import { xmlAllowedSql } from './text-forms.js';
 
@@ -33,14 +34,6 @@ export function rdfLexicalSql(type: OutputColumn['type'], value: string): string
   if (type === 'geo_shape') return wktSql(`json_extract(${value}, '$.geometry')`);
   return xmlAllowedSql(`CAST(${value} AS VARCHAR)`);
 }
-
-const TURTLE_ESCAPES: readonly (readonly [string, string])[] = [
-  ['\\', '\\\\'],
-  ['"', '\\"'],
-  ['\n', '\\n'],
-  ['\r', '\\r'],
-  ['\t', '\\t'],
-];
 
 /** SQL of a Turtle string literal's body of a VARCHAR (quotes, backslashes, line breaks escaped). */
 export function turtleStringSql(sql: string): string {
