@@ -182,3 +182,9 @@ export function spells(dialect: Dialect, entry: FunctionEntry): boolean {
   if (entry.kind === 'declaration') return true;
   return entry.kind === 'grouping' ? dialect.groupings.has(entry.name) : dialect.functions.has(entry.name);
 }
+
+/** distance(f, geom) is a value; distance(f, geom, 10km) is v2.0's within_distance (supplement 5). */
+export const distanceOrWithin =
+  (value: FunctionSpelling, within: FunctionSpelling): FunctionSpelling =>
+  (args, ctx, call) =>
+    args.length === 3 ? within(args, ctx, call) : value(args, ctx, call);

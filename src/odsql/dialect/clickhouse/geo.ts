@@ -20,7 +20,7 @@ import {
 import { bboxSpans } from '../../functions/geo.js';
 import { geometryOf, geoType, metersOf, numberOf, relationOf } from '../../functions/predicate.js';
 import { QueryLangError } from '../../errors.js';
-import { unavailable, type CompiledArg, type FunctionSpelling } from '../dialect.js';
+import { distanceOrWithin, unavailable, type CompiledArg, type FunctionSpelling } from '../dialect.js';
 import { latOf, lonOf } from './json-text.js';
 
 /** Mean Earth radius (IUGG), the sphere DuckDB's dialect measures every distance on. */
@@ -163,13 +163,12 @@ const spatial =
 
 export const GEO: ReadonlyMap<string, FunctionSpelling> = new Map<string, FunctionSpelling>([
   ['within_distance', withinDistance],
-  // distance(f, geom) is a value; distance(f, geom, 10km) is v2.0's within_distance (supplement 5).
   [
     'distance',
-    (args, ctx, call) =>
-      args.length === 3
-        ? withinDistance(args, ctx, call)
-        : distanceSql(pointOf(args[0], 'distance', ctx), centerOf(args[1], 'distance')),
+    distanceOrWithin(
+      (args, ctx) => distanceSql(pointOf(args[0], 'distance', ctx), centerOf(args[1], 'distance')),
+      withinDistance,
+    ),
   ],
   ['in_bbox', inBbox],
   ['intersects', spatial('intersects')],

@@ -10,7 +10,7 @@ import {
   compileWithinDistance,
 } from './geo-builders.js';
 import { geometryOf, geoType, metersOf, numberOf, relationOf } from '../../functions/predicate.js';
-import type { FunctionSpelling, GroupingSpelling } from '../dialect.js';
+import { distanceOrWithin, type FunctionSpelling, type GroupingSpelling } from '../dialect.js';
 
 const withinDistance: FunctionSpelling = ([geo, center, distance]) =>
   compileWithinDistance(geo!.sql, geoType(geo), geometryOf(center!.node), metersOf(distance!.node));
@@ -22,13 +22,12 @@ const spatial =
 
 export const GEO: ReadonlyMap<string, FunctionSpelling> = new Map<string, FunctionSpelling>([
   ['within_distance', withinDistance],
-  // distance(f, geom) is a value; distance(f, geom, 10km) is v2.0's within_distance (supplement 5).
   [
     'distance',
-    (args, ctx, call) =>
-      args.length === 3
-        ? withinDistance(args, ctx, call)
-        : compileDistance(args[0]!.sql, geoType(args[0]), geometryOf(args[1]!.node)),
+    distanceOrWithin(
+      (args) => compileDistance(args[0]!.sql, geoType(args[0]), geometryOf(args[1]!.node)),
+      withinDistance,
+    ),
   ],
   // Two opposite corners, in any order (explore-api.md: lat1, lon1, lat2, lon2).
   [
