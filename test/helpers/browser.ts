@@ -84,3 +84,31 @@ export function useBrowserSuite(start: () => Promise<TestServer> = startSampleSe
   });
   return suite;
 }
+
+/** How long one click is given to take effect before it is made again. */
+const CLICK_TAKES_MS = 5_000;
+
+/**
+ * Clicks what `selector` finds until `done` (a function run in the page, given `arg`) holds. A
+ * list the page draws again after an answer arrives (facets, the pager) can replace the element
+ * between the moment it is found and the click, which then lands on a detached node and does
+ * nothing; the next attempt finds the new one. `done` must hold at once after a click that took
+ * (the pages change their URL in the click's handler), so a click is never made twice.
+ */
+export async function clickUntil(
+  page: Page,
+  selector: string,
+  done: (arg: string) => boolean,
+  arg: string,
+  attempts = 4,
+): Promise<void> {
+  for (let attempt = 1; ; attempt++) {
+    await (await page.waitForSelector(selector))!.click();
+    try {
+      await page.waitForFunction(done, { timeout: CLICK_TAKES_MS }, arg);
+      return;
+    } catch (error) {
+      if (attempt === attempts) throw error;
+    }
+  }
+}

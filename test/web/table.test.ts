@@ -2,7 +2,7 @@
 // API's for the same parameters; a row opens the whole record; tabs carry the filters.
 import { expect } from 'chai';
 import type { Page } from 'puppeteer-core';
-import { useBrowserSuite } from '../helpers/browser.js';
+import { clickUntil, useBrowserSuite } from '../helpers/browser.js';
 
 const RECORDS = '/api/explore/v2.1/catalog/datasets/airports/records';
 const TABLE = '/explore/dataset/airports/table/';
@@ -50,18 +50,21 @@ describe('web: the table tab', function () {
 
   it('excludes a facet value, and refines down a hierarchical facet, with the counts of the API', async () => {
     const page = await suite.browser.open(`${suite.server.base}${TABLE}`);
-    await (await page.waitForSelector('button[aria-label="Exclude AK"]'))!.click();
-    await page.waitForFunction(() => new URL(location.href).searchParams.get('exclude.state') === 'AK');
+    await clickUntil(
+      page,
+      'button[aria-label="Exclude AK"]',
+      (state) => new URL(location.href).searchParams.get('exclude.state') === state,
+      'AK',
+    );
     const withoutAlaska = (await api('exclude=state:AK&limit=0')).total_count;
     await waitForCount(page, withoutAlaska);
     expect(withoutAlaska).to.be.below((await api('limit=0')).total_count);
     const usa = 'xpath/.//section[h2="Country / state"]//button[span[@class="facet-name"]="USA"]';
-    await (await page.waitForSelector(usa))!.click();
+    const refined = (value: string) =>
+      new URL(location.href).searchParams.getAll('refine.location').includes(value);
+    await clickUntil(page, usa, refined, 'USA');
     const texas = 'xpath/.//section[h2="Country / state"]//ul//ul//button[span[@class="facet-name"]="TX"]';
-    await (await page.waitForSelector(texas))!.click();
-    await page.waitForFunction(() =>
-      new URL(location.href).searchParams.getAll('refine.location').includes('USA/TX'),
-    );
+    await clickUntil(page, texas, refined, 'USA/TX');
     const expected = (await api('exclude=state:AK&refine=location:USA&refine=location:USA%2FTX&limit=0'))
       .total_count;
     expect(expected).to.be.greaterThan(0).and.below(withoutAlaska);
@@ -78,8 +81,12 @@ describe('web: the table tab', function () {
     ] as const) {
       const expected = (await api(`refine=state:CA&order_by=${encodeURIComponent(order)}&limit=1`))
         .results[0];
-      await page.click('button.sort-button[data-field=name]');
-      await page.waitForFunction((s) => new URL(location.href).searchParams.get('sort') === s, {}, sort);
+      await clickUntil(
+        page,
+        'button.sort-button[data-field=name]',
+        (s) => new URL(location.href).searchParams.get('sort') === s,
+        sort,
+      );
       await page.waitForFunction(
         (name) => document.querySelector('table.records tbody tr td:nth-child(2)')?.textContent === name,
         {},
@@ -106,12 +113,11 @@ describe('web: the table tab', function () {
       ['Previous', 2],
     ] as const) {
       const expected = await api(`refine=state:CA&order_by=iata&limit=20&offset=${(number - 1) * 20}`);
-      const next = await page.waitForSelector(`xpath/.//nav[@class="pager"]/button[text()="${button}"]`);
-      await next!.click();
-      await page.waitForFunction(
-        (n) => new URL(location.href).searchParams.get('page') === String(n),
-        {},
-        number,
+      await clickUntil(
+        page,
+        `xpath/.//nav[@class="pager"]/button[text()="${button}"]`,
+        (n) => new URL(location.href).searchParams.get('page') === n,
+        String(number),
       );
       const iatas = expected.results.map((r: any) => r.iata).join(',');
       await page.waitForFunction(
