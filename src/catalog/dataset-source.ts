@@ -40,5 +40,6 @@ export function querySource(dataset: Dataset, view?: SourceView): QuerySource {
     rows: dataset.file.computed.records_count,
     distinctCounts: new Map(Object.entries(dataset.file.computed.distinct_counts)),
     recordIdKey: view?.recordIdKey ?? null,
+    sortBy: dataset.file.computed.sort_by,
   };
 }

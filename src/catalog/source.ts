@@ -22,6 +22,8 @@ export interface QuerySource {
   readonly distinctCounts?: ReadonlyMap<string, number>;
   /** Key (hex) of the caller's opaque record ids (src/auth/record-ids.ts), or null: plain ids. */
   readonly recordIdKey?: string | null;
+  /** Fields the rows are stored sorted on (computed.sort_by), then file order; absent: none. */
+  readonly sortBy?: readonly string[];
   /** The SQL spelling of the engine holding the rows; absent: DuckDB. */
   readonly dialect?: Dialect;
 }

@@ -1,7 +1,9 @@
-// The order data.parquet is written in. Sorted on the fields a portal's filters name most (its
-// facets, then its first date), each row group holds a narrow range of their values, and DuckDB
-// skips the row groups whose min/max statistics exclude a filter's value: on the 3M flights
-// sorted by origin, `origin = 'SFO'` reads 1 of 25 row groups (`ingest --sort-by`, README).
+// The order data.parquet is written in. Sorted on the fields a portal's filters name most, each
+// row group holds a narrow range of their values, and DuckDB skips the row groups whose min/max
+// statistics exclude a filter's value: on the 3M flights sorted by origin, `origin = 'SFO'` reads
+// 1 of 25 row groups (`ingest --sort-by`, README). The default key is the first facet, the first
+// date, then the other facets: a table refined on the first facet and sorted by date, a portal's
+// most common page, is then the file's order and read without a sort (src/odsql/file-order.ts).
 import type { DatasetFile, FieldType } from '../catalog/schema.js';
 import type { FieldSettings } from './dataset-file.js';
 import { resolveField, type PlannedColumn } from './plan.js';
@@ -25,7 +27,9 @@ export interface SortKeyOptions {
 
 /**
  * The fields data.parquet is sorted on, in order: those given, or from AUTO_SORT_MIN_ROWS rows
- * the facet fields (given now or in the previous version) then the first date or datetime.
+ * the first facet field (given now or in the previous version), the first date or datetime, then
+ * the other facets. Facets after the date still order the rows of one instant; on flights they
+ * pruned no row group either way (each row group holds every destination).
  */
 export function sortKey(
   columns: readonly PlannedColumn[],
@@ -55,6 +59,8 @@ export function sortKey(
       .filter((f) => f.annotations.facet !== undefined && names.includes(f.name))
       .map((f) => f.name),
   ].map((given) => resolveField('--facet', given, names));
+  const [first, ...others] = new Set(facets.filter(sortable));
   const firstDate = columns.find((c) => (c.type === 'date' || c.type === 'datetime') && c.separator === null);
-  return [...new Set([...facets.filter(sortable), ...(firstDate ? [firstDate.name] : [])])];
+  const key = [first, firstDate?.name, ...others].filter((name) => name !== undefined);
+  return [...new Set(key)];
 }

@@ -138,8 +138,13 @@ export async function writeStoredData(
   );
 }
 
-/** The ORDER BY of the stored rows: the key's output columns, then the rows' order in the file. */
+/**
+ * The ORDER BY of the stored rows: the key's output columns, nulls last as ODSQL's order_by puts
+ * them (so that a page may be read in file order: src/odsql/file-order.ts), then the rows' order
+ * in the file.
+ */
 function orderBy(sortBy: readonly string[]): string {
   if (sortBy.length === 0) return '';
-  return ` ORDER BY ${[...sortBy.map(quoteIdentifier), '__ordinal'].join(', ')}`;
+  const key = sortBy.map((name) => `${quoteIdentifier(name)} ASC NULLS LAST`);
+  return ` ORDER BY ${[...key, '__ordinal'].join(', ')}`;
 }
