@@ -2,9 +2,8 @@
 // under its row filter with one, nothing with no access to the data (README, Access control).
 import type { Context } from 'koa';
 import type { Dataset } from '../catalog/portal.js';
-import { querySource } from '../catalog/dataset-source.js';
 import { compileQuery } from '../odsql/index.js';
-import { accessOf, signalOf, type Services } from './services.js';
+import { accessOf, servedSource, signalOf, type Services } from './services.js';
 
 /** What the dataset object of one caller carries of the data it describes. */
 export interface CallerMetas {
@@ -24,7 +23,7 @@ export async function callerMetas(services: Services, ctx: Context, dataset: Dat
   if (access.rowFilter === null) {
     return { ...base, recordsCount: dataset.file.computed.records_count, allRows: true };
   }
-  const compiled = compileQuery(querySource(dataset, access), { select: 'count(*) as n' });
+  const compiled = compileQuery(servedSource(dataset, access), { select: 'count(*) as n' });
   const [row] = await services.engineOf(dataset).queryJson(compiled.sql, [], signalOf(ctx));
   return { ...base, recordsCount: Number(row?.n ?? 0), allRows: false };
 }

@@ -10,7 +10,7 @@ import { needsOpaqueIds, recordIdKey } from '../auth/record-ids.js';
 import type { Identities } from './auth-middleware.js';
 import type { CallCounter, SlotCounter } from '../auth/quota.js';
 import type { SignInLimiter } from '../auth/sign-in-limit.js';
-import { querySource } from '../catalog/dataset-source.js';
+import { querySource, type SourceView } from '../catalog/dataset-source.js';
 import type { PortalVersions } from '../http/etag.js';
 import type { CachePartition } from '../http/response-cache.js';
 import type { PortalMetrics } from './metrics.js';
@@ -70,6 +70,21 @@ export function accessOf(ctx: Context, dataset: Dataset): DatasetAccess {
   return datasetAccess(dataset, callerState(ctx).owner);
 }
 
+const sourcesByDataset = new WeakMap<Dataset, Map<string, QuerySource>>();
+
+/**
+ * The query source of `dataset` through `view`, one object per dataset as loaded and view (a
+ * reload makes new datasets), so that its compiled queries are found again (src/odsql/compile-cache.ts).
+ */
+export function servedSource(dataset: Dataset, view: SourceView): QuerySource {
+  const key = JSON.stringify([[...view.hiddenFields].sort(), view.rowFilter, view.recordIdKey ?? null]);
+  let sources = sourcesByDataset.get(dataset);
+  if (!sources) sourcesByDataset.set(dataset, (sources = new Map<string, QuerySource>()));
+  let source = sources.get(key);
+  if (!source) sources.set(key, (source = querySource(dataset, view)));
+  return source;
+}
+
 /**
  * The dataset named in the path and the query source its caller sees (hidden fields left out,
  * row filter applied), admitted to the waiting line of the engine it is queried on: 404 when
@@ -90,7 +105,7 @@ export function requireDataSource(
   // Admitted at the door to DuckDB's line (src/api/admission.ts); its dataset's engine may be
   // another (a ClickHouse server's), whose line admits it too, before any parsing.
   engine.admit();
-  return { dataset, source: querySource(dataset, { ...access, recordIdKey: idKey }), engine };
+  return { dataset, source: servedSource(dataset, { ...access, recordIdKey: idKey }), engine };
 }
 
 /**

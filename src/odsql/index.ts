@@ -4,6 +4,7 @@ import { duckdbDialect } from './dialect/duckdb/dialect.js';
 import type { Expr } from './ast.js';
 import { analyzeQuery, type ClauseCondition, type ParsedItems } from './analyze.js';
 import { compileAnalyzed, type CompiledQuery } from './compile.js';
+import { keptCompilation } from './compile-cache.js';
 import { QueryLangError } from './errors.js';
 import { facetKeyFields, type FacetKey } from './facet-key.js';
 import type { Lang } from './functions/date.js';
@@ -88,12 +89,20 @@ const present = (text: string | undefined): text is string => text !== undefined
 const clauseCondition = (condition: Expr | ClauseCondition): ClauseCondition =>
   'clause' in condition && 'expr' in condition ? condition : { expr: condition, clause: 'where' };
 
-/** Compiles a request's query clauses over a source; every user error is a QueryLangError. */
+/**
+ * Compiles a request's query clauses over a source; every user error is a QueryLangError. Kept
+ * by the source object and the inputs (compile-cache.ts): the same query over the same source is
+ * compiled once.
+ */
 export function compileQuery(
   source: QuerySource,
   params: QueryParams,
   output: Output = 'json',
 ): CompiledQuery {
+  return keptCompilation(source, [output, params], () => compileAnew(source, params, output));
+}
+
+function compileAnew(source: QuerySource, params: QueryParams, output: Output): CompiledQuery {
   const timezone = canonicalTimeZone(params.timezone ?? 'UTC');
   if (timezone === null) throw new QueryLangError(`Unknown timezone: ${params.timezone}`);
   const items = <T>(text: string | undefined, parse: (t: string) => readonly T[]): ParsedItems<T> | null =>

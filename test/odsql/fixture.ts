@@ -107,9 +107,7 @@ export async function openFixture({ asIngested = false } = {}): Promise<Fixture>
     engine,
     rows: async (params, output) => {
       const compiled = compileQuery(SOURCE, params, output);
-      return engine.withConnection(async (connection) =>
-        readJsonRows(await connection.runAndReadAll(compiled.sql)),
-      );
+      return engine.withConnection(async (connection) => readJsonRows(await connection.run(compiled.sql)));
     },
     count: async (params) => {
       const compiled = compileQuery(SOURCE, params);

@@ -23,7 +23,7 @@ import { interruptible } from './interrupt.js';
 import { lockDown } from './lockdown.js';
 import { EngineLoad } from '../waiting-line.js';
 import { STORAGE_TYPES } from './storage-types.js';
-import { readJsonRows } from './values.js';
+import { chunksOf, readJsonRows } from './values.js';
 
 export interface EngineOptions {
   /** Directories DuckDB may read; everything else is refused once locked. */
@@ -168,11 +168,11 @@ export class DuckDBEngine extends EngineLoad<DuckDBConnection> implements Engine
   /** Runs one statement and reads its whole result. */
   async query(sql: string, params: readonly DuckDBValue[] = [], signal?: AbortSignal): Promise<QueryResult> {
     return this.withDeadline(async (connection) => {
-      const reader = await connection.runAndReadAll(sql, bound(params));
-      const columns = reader
+      const result = await connection.run(sql, bound(params));
+      const columns = result
         .columnNames()
-        .map((name, i) => ({ name, type: reader.columnType(i).toString() }));
-      return { columns, rows: reader.getRows() };
+        .map((name, i) => ({ name, type: result.columnType(i).toString() }));
+      return { columns, rows: chunksOf(result).flatMap((chunk) => chunk.getRows()) };
     }, signal);
   }
 
@@ -183,7 +183,7 @@ export class DuckDBEngine extends EngineLoad<DuckDBConnection> implements Engine
     signal?: AbortSignal,
   ): Promise<Record<string, JsonValue>[]> {
     return this.withDeadline(
-      async (connection) => readJsonRows(await connection.runAndReadAll(sql, bound(params))),
+      async (connection) => readJsonRows(await connection.run(sql, bound(params))),
       signal,
     );
   }

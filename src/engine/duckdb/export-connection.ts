@@ -83,7 +83,7 @@ export class DuckDBExportConnection implements ExportConnection {
   constructor(private readonly connection: DuckDBConnection) {}
 
   async readJson(sql: string): Promise<Record<string, JsonValue>[]> {
-    return readJsonRows(await this.connection.runAndReadAll(sql));
+    return readJsonRows(await this.connection.run(sql));
   }
 
   async *chunks(sql: string): AsyncIterable<Chunk> {

@@ -9,7 +9,8 @@ import {
   doubleFromDecimalValue,
   objectFromStructValue,
   stringFromValue,
-  type DuckDBResultReader,
+  type DuckDBDataChunk,
+  type DuckDBMaterializedResult,
   type DuckDBValueConverter,
 } from '@duckdb/node-api';
 import type { JsonValue } from '../engine.js';
@@ -76,18 +77,27 @@ const CONVERTERS = {
 const jsonConverter = createDuckDBValueConverter<JsonValue>(CONVERTERS);
 
 /**
- * Converts a read result to JSON objects keyed by column name. Result columns typed JSON (an alias
+ * The chunks of a materialized result, read at once: each `fetchChunk` of a reader is a trip
+ * through libuv's thread pool and back, two or more for every statement (the last finds no rows),
+ * while the chunks of a materialized result are already in memory.
+ */
+export function chunksOf(result: DuckDBMaterializedResult): DuckDBDataChunk[] {
+  return Array.from({ length: result.chunkCount }, (_, i) => result.getChunk(i));
+}
+
+/**
+ * Converts a result to JSON objects keyed by column name. Result columns typed JSON (an alias
  * of VARCHAR that only the result's column types carry, not its vectors) are parsed so they nest as
  * objects rather than strings.
  */
-export function readJsonRows(reader: DuckDBResultReader): Record<string, JsonValue>[] {
-  const names = reader.columnNames();
-  const isJson = names.map((_, i) => reader.columnType(i).alias === 'JSON');
+export function readJsonRows(result: DuckDBMaterializedResult): Record<string, JsonValue>[] {
+  const names = result.columnNames();
+  const isJson = names.map((_, i) => result.columnType(i).alias === 'JSON');
   const valueOf = (value: JsonValue | undefined, i: number): JsonValue =>
     isJson[i] && typeof value === 'string' ? (JSON.parse(value) as JsonValue) : (value ?? null);
   // Object.fromEntries defines own properties: a column labeled `__proto__` is a key like any
   // other (an assignment would set the object's prototype and drop the column).
-  return reader
-    .convertRows<JsonValue>(jsonConverter)
+  return chunksOf(result)
+    .flatMap((chunk) => chunk.convertRows<JsonValue>(jsonConverter))
     .map((values) => Object.fromEntries(names.map((name, i) => [name, valueOf(values[i], i)])));
 }
