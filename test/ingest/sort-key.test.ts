@@ -155,4 +155,14 @@ describe('ingest: clustered storage (--sort-by)', () => {
     expect(ordered(await rowGroupBounds(dataPath(SAMPLE_PORTAL, 'flights'), 'origin'))).to.equal(true);
     expect((await readDatasetFile(SAMPLE_PORTAL, 'airports')).computed.sort_by).to.deep.equal([]);
   });
+
+  it('prunes on the first facet only: SFO in 1 of 25 row groups, a destination in all 25 (no pruning lost by the date coming second)', async () => {
+    const admitting = async (column: string, value: string): Promise<number> =>
+      (await rowGroupBounds(dataPath(SAMPLE_PORTAL, 'flights'), column)).filter(
+        (b) => b.lo <= value && value <= b.hi,
+      ).length;
+    expect(await admitting('origin', 'SFO')).to.equal(1);
+    for (const destination of ['LAX', 'ORD', 'SFO'])
+      expect(await admitting('destination', destination)).to.equal(25);
+  });
 });
