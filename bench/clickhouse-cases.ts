@@ -6,7 +6,8 @@ import path from 'node:path';
 import { DuckDBInstance, type DuckDBConnection } from '@duckdb/node-api';
 import { BENCH_PORTAL } from './datasets.js';
 import { datasetFileSchema, ORDINAL_COLUMN, ORDINAL_SQL, type DatasetFile } from '../src/catalog/schema.js';
-import type { QuerySource } from '../src/catalog/source.js';
+import { valueCountsPath } from '../src/catalog/portal.js';
+import { valueCountsViewName, type QuerySource } from '../src/catalog/source.js';
 import { DEFAULT_MEMORY_LIMIT } from '../src/cli/serve.js';
 import { compileQuery } from '../src/odsql/index.js';
 import { quoteIdentifier, quoteString } from '../src/odsql/dialect/duckdb/quoting.js';
@@ -44,7 +45,8 @@ export interface ServedDuckDB {
 
 /**
  * A DuckDB with the server's threads, memory limit and kept Parquet footers, and a view of the
- * bench's flights as the server defines it (the rows' ordinals beside the fields).
+ * bench's flights as the server defines it (the rows' ordinals beside the fields), with the views
+ * of its tables of value counts.
  */
 export async function servedDuckDB(threads: number): Promise<ServedDuckDB> {
   const instance = await DuckDBInstance.create(':memory:', {
@@ -54,11 +56,20 @@ export async function servedDuckDB(threads: number): Promise<ServedDuckDB> {
   const connection = await instance.connect();
   await connection.run('SET GLOBAL parquet_metadata_cache = true');
   const table = 'served_flights';
-  const parquet = path.join(BENCH_PORTAL, 'datasets', 'flights', 'data.parquet');
+  const dir = path.join(BENCH_PORTAL, 'datasets', 'flights');
+  const parquet = path.join(dir, 'data.parquet');
   await connection.run(
     `CREATE VIEW ${quoteIdentifier(table)} AS SELECT *, ${ORDINAL_SQL} AS ${quoteIdentifier(ORDINAL_COLUMN)} FROM read_parquet(${quoteString(parquet)})`,
   );
   const { fields, computed } = benchFlightsFile();
+  const valueCounts = new Map(
+    computed.value_counts.map((field) => [field, valueCountsViewName(table, field)]),
+  );
+  for (const [field, view] of valueCounts) {
+    await connection.run(
+      `CREATE VIEW ${quoteIdentifier(view)} AS SELECT * FROM read_parquet(${quoteString(valueCountsPath(dir, field))})`,
+    );
+  }
   return {
     connection,
     source: {
@@ -68,6 +79,7 @@ export async function servedDuckDB(threads: number): Promise<ServedDuckDB> {
       rows: computed.records_count,
       distinctCounts: new Map(Object.entries(computed.distinct_counts)),
       sortBy: computed.sort_by,
+      valueCounts,
     },
     close: () => {
       connection.closeSync();

@@ -3,7 +3,7 @@
 // dataset.json that does not validate) is logged and skipped, and keeps serving the version
 // loaded before when there is one; the rest of the portal loads.
 import type { Dataset, Portal } from './catalog/portal.js';
-import { searchViewName } from './catalog/source.js';
+import { searchViewName, valueCountsViewName } from './catalog/source.js';
 import type { Engine } from './engine/engine.js';
 import type { Logger } from './log.js';
 import type { ProcessFolder } from './process-folder.js';
@@ -33,14 +33,16 @@ export async function definePortalViews(
       log.warn(`portal: ${problem}`);
       problems.push(problem);
       if (kept) served.set(id, before);
-      else await dropViews(engine, loaded.viewPrefix + id);
+      else await dropViews(engine, loaded.viewPrefix + id, countedFields(before, next));
     }
   }
   for (const dataset of previous?.datasets.values() ?? []) {
     if (served.get(dataset.id) !== dataset) retire(folder, dataset);
   }
   for (const [id, dataset] of previous?.datasets ?? []) {
-    if (!served.has(id)) await dropViews(engine, dataset.view);
+    const now = served.get(id);
+    if (!now) await dropViews(engine, dataset.view, dataset.valueCountsPaths.keys());
+    else await dropCountViews(engine, dataset, now.valueCountsPaths);
   }
   return { ...loaded, datasets: served, problems };
 }
@@ -51,7 +53,9 @@ async function defineDataset(engine: Engine, folder: ProcessFolder, dataset: Dat
   if (dataset.file.engine) return dataset;
   const parquetPath = await folder.pin(dataset.parquetPath);
   const searchIndexPath = dataset.searchIndexPath && (await folder.pin(dataset.searchIndexPath));
-  const served = { ...dataset, parquetPath, searchIndexPath };
+  const valueCountsPaths = new Map<string, string>();
+  for (const [field, file] of dataset.valueCountsPaths) valueCountsPaths.set(field, await folder.pin(file));
+  const served = { ...dataset, parquetPath, searchIndexPath, valueCountsPaths };
   try {
     await defineViews(engine, served);
     return served;
@@ -65,6 +69,8 @@ async function defineViews(engine: Engine, dataset: Dataset): Promise<void> {
   await engine.defineView(dataset.view, dataset.parquetPath, 'dataset');
   if (dataset.searchIndexPath) await engine.defineView(searchViewName(dataset.view), dataset.searchIndexPath);
   else await engine.dropView(searchViewName(dataset.view));
+  for (const [field, file] of dataset.valueCountsPaths)
+    await engine.defineView(valueCountsViewName(dataset.view, field), file);
 }
 
 /** Defines the views of a version served before again (a failed load may have replaced one); whether it worked. */
@@ -75,19 +81,40 @@ async function restore(engine: Engine, dataset: Dataset): Promise<boolean> {
   );
 }
 
-/** Drops the views named `view` (a dataset's view: its portal's prefix and its id) and its index's. */
-async function dropViews(engine: Engine, view: string): Promise<void> {
+/**
+ * Drops the views named `view` (a dataset's view: its portal's prefix and its id), its index's and
+ * those of the value counts of `fields`.
+ */
+async function dropViews(engine: Engine, view: string, fields: Iterable<string>): Promise<void> {
   await engine.dropView(view);
   await engine.dropView(searchViewName(view));
+  for (const field of fields) await engine.dropView(valueCountsViewName(view, field));
+}
+
+/** The fields with value counts in any of `versions`. */
+const countedFields = (...versions: (Dataset | null | undefined)[]): Set<string> =>
+  new Set(versions.flatMap((d) => [...(d?.valueCountsPaths.keys() ?? [])]));
+
+/** Drops the views of the value counts `before` had that `kept` (its next version's) does not. */
+async function dropCountViews(
+  engine: Engine,
+  before: Dataset,
+  kept: ReadonlyMap<string, string>,
+): Promise<void> {
+  for (const field of before.valueCountsPaths.keys()) {
+    if (!kept.has(field)) await engine.dropView(valueCountsViewName(before.view, field));
+  }
 }
 
 /** The pins of a version replaced: queries planned over it may still be opening its files. */
 function retire(folder: ProcessFolder, dataset: Dataset): void {
   folder.retire(dataset.parquetPath);
   if (dataset.searchIndexPath) folder.retire(dataset.searchIndexPath);
+  for (const file of dataset.valueCountsPaths.values()) folder.retire(file);
 }
 
 async function unpin(folder: ProcessFolder, dataset: Dataset): Promise<void> {
   await folder.unpin(dataset.parquetPath);
   if (dataset.searchIndexPath) await folder.unpin(dataset.searchIndexPath);
+  for (const file of dataset.valueCountsPaths.values()) await folder.unpin(file);
 }

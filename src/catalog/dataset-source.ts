@@ -3,7 +3,7 @@
 import { FILE_ROW_NUMBER } from './schema.js';
 import type { Expr } from '../odsql/index.js';
 import type { Dataset } from './portal.js';
-import { searchViewName, type QuerySource } from './source.js';
+import { searchViewName, valueCountsViewName, type QuerySource } from './source.js';
 import { clickhouseDialect } from '../odsql/dialect/clickhouse/dialect.js';
 
 /** What a caller may query of a dataset: fields hidden from it, and its row filter. */
@@ -21,11 +21,18 @@ function rowFilterOf(dataset: Dataset, text: string | null): Expr | null {
   return condition;
 }
 
+/** The views of the dataset's tables of value counts, by field. */
+const valueCountViews = (dataset: Dataset): ReadonlyMap<string, string> =>
+  new Map(
+    [...dataset.valueCountsPaths.keys()].map((field) => [field, valueCountsViewName(dataset.view, field)]),
+  );
+
 /**
  * The query source of a served dataset (the engine defines both views at load), as a caller
  * sees it: hidden fields are unknown to its queries, and its row filter applies first.
  */
 export function querySource(dataset: Dataset, view?: SourceView): QuerySource {
+  const rowFilter = rowFilterOf(dataset, view?.rowFilter ?? null);
   return {
     // Attached to ClickHouse: its table there (single server or Distributed), not a view here.
     table: dataset.file.engine?.table ?? dataset.view,
@@ -36,10 +43,12 @@ export function querySource(dataset: Dataset, view?: SourceView): QuerySource {
         : null,
     fields: view ? dataset.file.fields.filter((f) => !view.hiddenFields.has(f.name)) : dataset.file.fields,
     ...(dataset.file.engine && { dialect: clickhouseDialect }),
-    rowFilter: rowFilterOf(dataset, view?.rowFilter ?? null),
+    rowFilter,
     rows: dataset.file.computed.records_count,
     distinctCounts: new Map(Object.entries(dataset.file.computed.distinct_counts)),
     recordIdKey: view?.recordIdKey ?? null,
     sortBy: dataset.file.computed.sort_by,
+    // A row filter needs the rows; an attached dataset has no views here (valueCountsPaths empty).
+    ...(rowFilter === null && { valueCounts: valueCountViews(dataset) }),
   };
 }

@@ -17,6 +17,8 @@ export interface Dataset {
   readonly parquetPath: string;
   /** Present when the dataset has a full-text index beside its data. */
   readonly searchIndexPath: string | null;
+  /** Its tables of value counts by field (`computed.value_counts` whose file is there). */
+  readonly valueCountsPaths: ReadonlyMap<string, string>;
   readonly file: DatasetFile;
   readonly attachments: readonly Attachment[];
   /** The condition of each audience's row filter, by its text: parsed once, when the dataset loads. */
@@ -109,10 +111,26 @@ async function loadDataset(dir: string, viewPrefix: string, problems: string[]):
     dir,
     parquetPath,
     searchIndexPath: !file.engine && (await isFile(searchPath)) ? searchPath : null,
+    valueCountsPaths: file.engine ? new Map() : await valueCountsPaths(dir, file.computed.value_counts),
     file,
     attachments: await listAttachments(path.join(dir, 'attachments')),
     rowFilters,
   };
+}
+
+/** Where ingest writes the table of value counts of `field` in the folder of a dataset. */
+export function valueCountsPath(datasetDir: string, field: string): string {
+  return path.join(datasetDir, 'counts', `${field}.parquet`);
+}
+
+/** The tables of value counts of `fields` that are there (one missing only leaves its field to the rows). */
+async function valueCountsPaths(dir: string, fields: readonly string[]): Promise<Map<string, string>> {
+  const paths = new Map<string, string>();
+  for (const field of fields) {
+    const file = valueCountsPath(dir, field);
+    if (await isFile(file)) paths.set(field, file);
+  }
+  return paths;
 }
 
 /** The parsed row filters of a dataset's audiences, or null when one does not parse (a problem). */

@@ -31,6 +31,9 @@ export const FILE_ROW_NUMBER = 'file_row_number';
 /** SQL of a row's ordinal over `read_parquet` (the view's column and the index's postings agree). */
 export const ORDINAL_SQL = `${FILE_ROW_NUMBER} + 1`;
 
+/** The column of a table of value counts beside the field's: the records holding that value. */
+export const VALUE_COUNT_COLUMN = '_count';
+
 const identifier = z
   .string()
   .regex(/^[a-z_][a-z0-9_]*$/, 'lowercase letters, digits and _, not starting with a digit');
@@ -169,6 +172,12 @@ export const datasetFileSchema = z
         distinct_counts: z.record(z.string(), z.number().int().nonnegative()).default({}),
         /** The fields data.parquet is sorted on, in order; [] when rows are in the source file's order. */
         sort_by: z.array(z.string()).default([]),
+        /**
+         * The fields with a table of value counts beside data.parquet (`counts/<field>.parquet`:
+         * each distinct value, null included, and its records), which single-field counts and
+         * groupings read instead of the rows (src/odsql/value-counts.ts).
+         */
+        value_counts: z.array(identifier).default([]),
         /**
          * The latitude and longitude fields `--geo-point` made the geo_point_2d field of (the next
          * ingest uses them again while both are numeric fields); null when detected or none.

@@ -26,9 +26,21 @@ export interface QuerySource {
   readonly sortBy?: readonly string[];
   /** The SQL spelling of the engine holding the rows; absent: DuckDB. */
   readonly dialect?: Dialect;
+  /**
+   * The view of each field's table of value counts, by field: absent for a dataset attached to
+   * ClickHouse and for a caller with a row filter (which needs the rows). src/odsql/value-counts.ts.
+   */
+  readonly valueCounts?: ReadonlyMap<string, string>;
+  /** The column holding how many records each row of `table` stands for (a table of value counts); absent: one. */
+  readonly weight?: string;
 }
 
 /** The view over a dataset's full-text index, from the name of the dataset's view. */
 export function searchViewName(datasetView: string): string {
   return `${datasetView}__search`;
+}
+
+/** The view over the table of value counts of `field`, from the name of the dataset's view. */
+export function valueCountsViewName(datasetView: string, field: string): string {
+  return `${datasetView}__counts__${field}`;
 }

@@ -53,7 +53,7 @@ export async function computeFacts(
   parquetPath: string,
   fields: readonly Field[],
   now: string,
-): Promise<Omit<ComputedFacts, 'sort_by' | 'geo_point_from'>> {
+): Promise<Omit<ComputedFacts, 'sort_by' | 'geo_point_from' | 'value_counts'>> {
   const time = temporalColumn(fields);
   const format = quoteString(time.format);
   const reader = await connection.runAndReadAll(`
@@ -78,7 +78,7 @@ export async function computeFacts(
 }
 
 /** Field types whose values group_by can take as they are (a group per distinct value). */
-const COUNTED_TYPES: ReadonlySet<Field['type']> = new Set([
+export const COUNTED_TYPES: ReadonlySet<Field['type']> = new Set([
   'text',
   'int',
   'double',

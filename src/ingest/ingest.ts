@@ -1,4 +1,4 @@
-// ingest: one source file -> one dataset directory (data.parquet, search index, dataset.json, attachments), all or nothing.
+// ingest: one source file -> one dataset directory (data.parquet, value counts, search index, dataset.json, attachments), all or nothing.
 import { stat, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import type { DuckDBConnection } from '@duckdb/node-api';
@@ -30,6 +30,7 @@ import { replaceDatasetDirectory } from './staging.js';
 import { sortKey } from './sort-key.js';
 import { planStoredData, storedFields, writeStoredData, type StoredData } from './stored-data.js';
 import { utf8Source, type TextEncoding } from './text-encoding.js';
+import { writeValueCounts } from './value-counts.js';
 import { xlsxToCsv } from './xlsx-source.js';
 import { DEFAULT_MAX_DOWNLOAD, isUrl, withDownload } from './download.js';
 import { carryProcessingDates, sameFileContent } from './unchanged.js';
@@ -164,7 +165,7 @@ interface BuildContext {
   readonly progress: IngestProgress;
 }
 
-/** Fills the staging directory: data.parquet, dataset.json, the search index, attachments. */
+/** Fills the staging directory: data.parquet, value counts, dataset.json, the search index, attachments. */
 async function buildDataset(context: BuildContext): Promise<Omit<IngestReport, 'directory'>> {
   const { connection, staging, options, previous, progress } = context;
   const { source, encoding, data, problems, summary } = await readAndPlan(context);
@@ -246,13 +247,15 @@ async function describeDataset(
   const { options, previous, connection } = context;
   const fields = storedFields(data);
   const names = fields.map((f) => f.name);
+  const facts = await computeFacts(connection, dataPath, fields, isoNow());
   const next = buildDatasetFile({
     id: options.id,
     previous,
     fields,
     computed: {
-      ...(await computeFacts(connection, dataPath, fields, isoNow())),
+      ...facts,
       sort_by: [...sortBy],
+      value_counts: await writeValueCounts(connection, dataPath, context.staging, fields, facts),
       geo_point_from: data.columns.find((c) => c.pointFrom)?.pointFrom ?? null,
     },
     ...(options.title !== undefined ? { title: options.title } : {}),

@@ -178,7 +178,7 @@ export function compileAnalyzed(
   const rowFilter =
     where + (groupFilters.length ? `${where ? ' AND ' : ' WHERE '}${groupFilters.join(' AND ')}` : '');
   const groupBy = groups.length ? ` GROUP BY ${groups.map((g) => g.group).join(', ')}` : '';
-  const countSql = countQuery(query, from, rowFilter, groupBy, loneSearch, dialect);
+  const countSql = countQuery(query, from, rowFilter, groupBy, loneSearch, source.weight ?? null, dialect);
   if (withGroupCount && query.grouped && dialect.groupCount)
     outputs.selected.push({ sql: dialect.groupCount(countSql), key: GROUP_COUNT_OUTPUT });
   const rest = `FROM ${from}${rowFilter}${groupBy}${orderBy}${limitClause(page, dialect)}`;
@@ -199,6 +199,7 @@ export function compileAnalyzed(
  * The query counting the records (or groups) of `query`. The records of a lone index search are
  * counted from the index (its distinct ordinals): the same number without the semi-join of every
  * row's ordinal (a count of search(*, "SFO JFK") over the 3M flights in ~30 ms instead of ~80).
+ * Rows of a `weight` column (a table of value counts) stand for that many records each.
  */
 function countQuery(
   query: AnalyzedQuery,
@@ -206,12 +207,14 @@ function countQuery(
   filters: string,
   groupBy: string,
   loneSearch: string | null,
+  weight: string | null,
   dialect: Dialect,
 ): string {
   if (!query.grouped && loneSearch !== null) {
     return `SELECT count(DISTINCT "ordinal") AS total_count FROM (${loneSearch}) AS ${dialect.quoteIdentifier('ordinals')}("ordinal")`;
   }
-  if (!query.grouped) return `SELECT count(*) AS total_count FROM ${from}${filters}`;
+  const records = weight === null ? 'count(*)' : `coalesce(sum(${dialect.quoteIdentifier(weight)}), 0)`;
+  if (!query.grouped) return `SELECT ${records} AS total_count FROM ${from}${filters}`;
   if (!groupBy) return 'SELECT 1 AS total_count';
   return `SELECT count(*) AS total_count FROM (SELECT 1 FROM ${from}${filters}${groupBy}) AS ${dialect.quoteIdentifier('groups')}`;
 }

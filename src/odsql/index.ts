@@ -3,7 +3,7 @@ import type { QuerySource } from '../catalog/source.js';
 import { duckdbDialect } from './dialect/duckdb/dialect.js';
 import type { Expr } from './ast.js';
 import { analyzeQuery, type ClauseCondition, type ParsedItems } from './analyze.js';
-import { compileAnalyzed, type CompiledQuery } from './compile.js';
+import type { CompiledQuery } from './compile.js';
 import { keptCompilation } from './compile-cache.js';
 import { QueryLangError } from './errors.js';
 import { facetKeyFields, type FacetKey } from './facet-key.js';
@@ -11,6 +11,7 @@ import type { Lang } from './functions/date.js';
 import type { Output } from './dialect/dialect.js';
 import { checkHolisticCost, quantileLists } from './limits-holistic.js';
 import { parseGroupBy, parseOrderBy, parseSelect, parseWhereClause } from './parse.js';
+import { compileWithValueCounts } from './value-counts.js';
 
 export { LANGS, type Lang } from './functions/date.js';
 export type { Output } from './dialect/dialect.js';
@@ -120,7 +121,7 @@ function compileAnew(source: QuerySource, params: QueryParams, output: Output): 
   const dialect = source.dialect ?? duckdbDialect;
   const analyzed = analyzeQuery(source.fields, parsed, timezone, dialect);
   checkHolisticCost(analyzed, source.rows ?? 0, source.distinctCounts ?? new Map());
-  return compileAnalyzed(source, analyzed, {
+  return compileWithValueCounts(source, analyzed, {
     page: { limit: params.limit ?? null, offset: params.offset ?? 0 },
     recordId: params.recordId ?? null,
     withRecordId: params.withRecordId ?? false,

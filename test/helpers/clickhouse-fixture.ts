@@ -99,6 +99,7 @@ export async function writeDatasetFile(
       temporal_coverage_to: null,
       distinct_counts: {},
       sort_by: [],
+      value_counts: [],
       geo_point_from: null,
     },
   };

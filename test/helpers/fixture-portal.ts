@@ -47,6 +47,7 @@ function datasetFile(
       temporal_coverage_from: null,
       temporal_coverage_to: null,
       sort_by: [],
+      value_counts: [],
       geo_point_from: null,
       distinct_counts: {},
     },

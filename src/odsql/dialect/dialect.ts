@@ -27,6 +27,8 @@ export interface SpelledSource {
   readonly table: string;
   readonly searchTable: string | null;
   readonly fields: readonly Field[];
+  /** The column holding how many records each row stands for (a table of value counts); absent: one. */
+  readonly weight?: string;
 }
 
 /** What a function's SQL may depend on besides its arguments. */

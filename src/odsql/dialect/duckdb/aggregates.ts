@@ -1,7 +1,7 @@
 // DuckDB's spelling of the aggregations: avg, count, max, min, median, percentile, sum.
 import { exprKey } from '../../clause-rules.js';
 import { quantileFraction } from '../../functions/aggregate.js';
-import type { FunctionSpelling } from '../dialect.js';
+import type { CompileContext, FunctionSpelling } from '../dialect.js';
 
 /**
  * Exact quantiles (quantile_cont, interpolated as the spec's examples are). Every median and
@@ -16,13 +16,24 @@ const quantile: FunctionSpelling = ([x, p], ctx, call) => {
   return `quantile_cont(${x!.sql}, [${list.join(', ')}])[${at + 1}]`;
 };
 
+/**
+ * The records counted over rows that stand for `weight` records each (a table of value counts,
+ * src/odsql/value-counts.ts), those where `x` is not null if given: a BIGINT as count() is.
+ */
+function weightedCount(weight: string, x: string | null, ctx: CompileContext): string {
+  const filter = x === null ? '' : ` FILTER (WHERE ${x} IS NOT NULL)`;
+  return `CAST(coalesce(sum(${ctx.dialect.quoteIdentifier(weight)})${filter}, 0) AS BIGINT)`;
+}
+
 export const AGGREGATES: ReadonlyMap<string, FunctionSpelling> = new Map<string, FunctionSpelling>([
   ['avg', ([x]) => `avg(${x!.sql})`],
   [
     'count',
-    ([x], _ctx, call) => {
-      if (x!.node.kind === 'star') return 'count(*)';
-      return call.distinct ? `count(DISTINCT ${x!.sql})` : `count(${x!.sql})`;
+    ([x], ctx, call) => {
+      const weight = ctx.source.weight;
+      if (x!.node.kind === 'star') return weight ? weightedCount(weight, null, ctx) : 'count(*)';
+      if (call.distinct) return `count(DISTINCT ${x!.sql})`;
+      return weight ? weightedCount(weight, x!.sql, ctx) : `count(${x!.sql})`;
     },
   ],
   ['max', ([x]) => `max(${x!.sql})`],
