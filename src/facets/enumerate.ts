@@ -1,13 +1,16 @@
 // Facet enumeration: the values of every requested facet with their counts under the request's
 // filters, nested for hierarchies and dates. Scalar facets sharing one filter, fields and
 // functions of fields alike (`range(delay, 10)`), are counted in a single statement (DuckDB: one GROUPING SETS scan);
-// a multivalued facet, or a disjunctive facet whose own refinements must be left out, gets its
-// own statement; all statements run side by side.
+// a multivalued facet, a disjunctive facet whose own refinements must be left out, or a facet
+// counted from its field's table of value counts gets its own statement; all run side by side.
 import type { QuerySource } from '../catalog/source.js';
 import type { Engine } from '../engine/engine.js';
 import {
   compileFacetCounts,
   datePathRange,
+  facetKeyFields,
+  facetReadsValueCounts,
+  type FacetParams,
   type ClauseCondition,
   type Expr,
   type FacetKey,
@@ -107,6 +110,18 @@ interface Statement {
   readonly keys: readonly { facetIndex: number; level: number }[];
 }
 
+/** The conditions a statement counts under: the request's, and the refinements but those of `skipFacet`. */
+function facetParams(source: QuerySource, query: FacetQuery, skipFacet: string | undefined): FacetParams {
+  const where = [
+    ...query.where,
+    ...selectionConditions(source, query, {
+      timezone: query.timezone,
+      ...(skipFacet !== undefined && { skipFacet }),
+    }),
+  ];
+  return { extraWhere: where, timezone: query.timezone, ...(query.lang && { lang: query.lang }) };
+}
+
 function statementFor(
   source: QuerySource,
   query: FacetQuery,
@@ -116,16 +131,9 @@ function statementFor(
   const keys = members.flatMap(({ planned, index }) =>
     Array.from({ length: planned.levels }, (_, i) => ({ facetIndex: index, level: i + 1, planned })),
   );
-  const where = [
-    ...query.where,
-    ...selectionConditions(source, query, {
-      timezone: query.timezone,
-      ...(skipFacet !== undefined && { skipFacet }),
-    }),
-  ];
   const sql = compileFacetCounts(
     source,
-    { extraWhere: where, timezone: query.timezone, ...(query.lang && { lang: query.lang }) },
+    facetParams(source, query, skipFacet),
     keys.map(({ planned, level }) => planned.key(level)),
     members.length === 1 && members[0]!.planned.shape.multivalued,
   );
@@ -138,16 +146,42 @@ const skippedBy = (p: Planned): string | undefined => {
   return key.kind !== 'function' && p.shape.disjunctive && p.refined.size > 0 ? key.field : undefined;
 };
 
-/** The statements of a query: shared scans grouped by the refinements they must leave out. */
+/**
+ * Whether a facet of one field is counted alone from the field's table of value counts (the
+ * conditions read that field only, src/odsql/value-counts.ts): 229 origins instead of 3M flights.
+ */
+function countedFromTable(
+  source: QuerySource,
+  query: FacetQuery,
+  p: Planned,
+  skip: string | undefined,
+): boolean {
+  const fields = facetKeyFields([p.key(1)]);
+  return (
+    !p.shape.multivalued &&
+    fields.length === 1 &&
+    facetReadsValueCounts(source, facetParams(source, query, skip), fields[0]!)
+  );
+}
+
+/**
+ * The statements of a query: shared scans grouped by the refinements they must leave out, but a
+ * facet a table of value counts answers reads it alone.
+ */
 function statements(source: QuerySource, query: FacetQuery, planned: readonly Planned[]): Statement[] {
   const groups = new Map<string, { planned: Planned; index: number }[]>();
   planned.forEach((p, index) => {
     const group = p.shape.multivalued ? `multivalued:${index}` : `skip:${skippedBy(p) ?? ''}`;
     groups.set(group, [...(groups.get(group) ?? []), { planned: p, index }]);
   });
-  return [...groups.values()].map((members) =>
-    statementFor(source, query, members, skippedBy(members[0]!.planned)),
-  );
+  return [...groups.values()].flatMap((members) => {
+    const skip = skippedBy(members[0]!.planned);
+    const alone = members.filter((m) => countedFromTable(source, query, m.planned, skip));
+    const shared = members.filter((m) => !alone.includes(m));
+    return [...alone.map((m) => [m]), ...(shared.length > 0 ? [shared] : [])].map((ms) =>
+      statementFor(source, query, ms, skip),
+    );
+  });
 }
 
 /** Enumerates the facets of a query over `source`. */

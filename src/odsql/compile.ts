@@ -165,6 +165,10 @@ export function compileAnalyzed(
   if (withRecordId && !query.grouped) {
     outputs.selected.push({ sql: recordIdSql(source, dialect), key: RECORD_ID_OUTPUT });
   }
+  // Rows that stand for several records each carry how many: facets over them sum it.
+  if (source.weight !== undefined && !query.grouped) {
+    outputs.selected.push({ sql: quoteIdentifier(source.weight), key: source.weight });
+  }
   const groupFilters = groups.flatMap((g) => [
     ...(g.filter ? [g.filter] : []),
     ...(nullGroups ? [] : [`${g.group} IS NOT NULL`]),

@@ -2,8 +2,8 @@
 import type { QuerySource } from '../catalog/source.js';
 import { duckdbDialect } from './dialect/duckdb/dialect.js';
 import type { Expr } from './ast.js';
-import { analyzeQuery, type ClauseCondition, type ParsedItems } from './analyze.js';
-import type { CompiledQuery } from './compile.js';
+import { analyzeQuery, type AnalyzedQuery, type ClauseCondition, type ParsedItems } from './analyze.js';
+import type { CompiledQuery, CompileOptions } from './compile.js';
 import { keptCompilation } from './compile-cache.js';
 import { QueryLangError } from './errors.js';
 import { facetKeyFields, type FacetKey } from './facet-key.js';
@@ -11,7 +11,7 @@ import type { Lang } from './functions/date.js';
 import type { Output } from './dialect/dialect.js';
 import { checkHolisticCost, quantileLists } from './limits-holistic.js';
 import { parseGroupBy, parseOrderBy, parseSelect, parseWhereClause } from './parse.js';
-import { compileWithValueCounts } from './value-counts.js';
+import { compileWeightedRows, compileWithValueCounts, valueCountsSource } from './value-counts.js';
 
 export { LANGS, type Lang } from './functions/date.js';
 export type { Output } from './dialect/dialect.js';
@@ -26,7 +26,7 @@ export { QueryLangError, type Clause } from './errors.js';
 export { FUNCTION_NAMES } from './functions/index.js';
 export { compileGroupKey } from './group-key.js';
 export type { GroupKeySql } from './facet-key.js';
-export type { FacetKey } from './facet-key.js';
+export { facetKeyFields, type FacetKey } from './facet-key.js';
 export { datePathRange, facetConditions, type RefinedFacet } from './refine.js';
 export { findField } from './scope.js';
 
@@ -90,20 +90,12 @@ const present = (text: string | undefined): text is string => text !== undefined
 const clauseCondition = (condition: Expr | ClauseCondition): ClauseCondition =>
   'clause' in condition && 'expr' in condition ? condition : { expr: condition, clause: 'where' };
 
-/**
- * Compiles a request's query clauses over a source; every user error is a QueryLangError. Kept
- * by the source object and the inputs (compile-cache.ts): the same query over the same source is
- * compiled once.
- */
-export function compileQuery(
+/** A request's query clauses analyzed over a source, and how to compile them. */
+function analyzeParams(
   source: QuerySource,
   params: QueryParams,
-  output: Output = 'json',
-): CompiledQuery {
-  return keptCompilation(source, [output, params], () => compileAnew(source, params, output));
-}
-
-function compileAnew(source: QuerySource, params: QueryParams, output: Output): CompiledQuery {
+  output: Output,
+): { analyzed: AnalyzedQuery; options: CompileOptions } {
   const timezone = canonicalTimeZone(params.timezone ?? 'UTC');
   if (timezone === null) throw new QueryLangError(`Unknown timezone: ${params.timezone}`);
   const items = <T>(text: string | undefined, parse: (t: string) => readonly T[]): ParsedItems<T> | null =>
@@ -121,7 +113,7 @@ function compileAnew(source: QuerySource, params: QueryParams, output: Output): 
   const dialect = source.dialect ?? duckdbDialect;
   const analyzed = analyzeQuery(source.fields, parsed, timezone, dialect);
   checkHolisticCost(analyzed, source.rows ?? 0, source.distinctCounts ?? new Map());
-  return compileWithValueCounts(source, analyzed, {
+  const options = {
     page: { limit: params.limit ?? null, offset: params.offset ?? 0 },
     recordId: params.recordId ?? null,
     withRecordId: params.withRecordId ?? false,
@@ -135,25 +127,58 @@ function compileAnew(source: QuerySource, params: QueryParams, output: Output): 
       output,
       quantiles: quantileLists(analyzed),
     },
+  };
+  return { analyzed, options };
+}
+
+/**
+ * Compiles a request's query clauses over a source; every user error is a QueryLangError. Kept
+ * by the source object and the inputs (compile-cache.ts): the same query over the same source is
+ * compiled once.
+ */
+export function compileQuery(
+  source: QuerySource,
+  params: QueryParams,
+  output: Output = 'json',
+): CompiledQuery {
+  return keptCompilation(source, [output, params], () => {
+    const { analyzed, options } = analyzeParams(source, params, output);
+    return compileWithValueCounts(source, analyzed, options);
   });
+}
+
+/** What a facet statement is compiled from: the request's conditions, not its clauses or page. */
+export type FacetParams = Omit<QueryParams, 'select' | 'groupBy' | 'orderBy' | 'limit' | 'offset'>;
+
+/** The rows facet keys reading `fields` count under `params`, with their weight column if over value counts. */
+function facetRows(source: QuerySource, params: FacetParams, fields: readonly string[]) {
+  const select = fields.map((name) => `\`${name}\``).join(', ');
+  const { analyzed, options } = analyzeParams(source, { ...params, select, limit: null }, 'native');
+  return compileWeightedRows(source, analyzed, options);
 }
 
 /**
  * One statement counting facet `keys` over the records `params` selects (its select, grouping,
  * order and page are the statement's own): rows (s = index of the key in `keys`, v = value, n =
- * count). `unnested`: the keys read one multivalued field, each of whose values is counted.
+ * count). `unnested`: the keys read one multivalued field, each of whose values is counted. Keys
+ * of one field are counted from its table of value counts where that answers them.
  */
 export function compileFacetCounts(
   source: QuerySource,
-  params: Omit<QueryParams, 'select' | 'groupBy' | 'orderBy' | 'limit' | 'offset'>,
+  params: FacetParams,
   keys: readonly FacetKey[],
   unnested: boolean,
 ): string {
-  const select = facetKeyFields(keys)
-    .map((name) => `\`${name}\``)
-    .join(', ');
-  const rows = compileQuery(source, { ...params, select, limit: null }, 'native');
-  return (source.dialect ?? duckdbDialect).facetCounts(rows.sql, keys, unnested, params.timezone ?? 'UTC');
+  const rows = facetRows(source, params, facetKeyFields(keys));
+  const dialect = source.dialect ?? duckdbDialect;
+  return dialect.facetCounts(rows.sql, keys, unnested, params.timezone ?? 'UTC', rows.weight);
+}
+
+/** Whether facet keys reading `field` alone are counted from its table of value counts under `params`. */
+export function facetReadsValueCounts(source: QuerySource, params: FacetParams, field: string): boolean {
+  if (source.valueCounts?.has(field) !== true) return false;
+  const { analyzed } = analyzeParams(source, { ...params, select: `\`${field}\``, limit: null }, 'native');
+  return valueCountsSource(source, analyzed, null, true) !== null;
 }
 
 /** The conditions of `where` texts (blank ones add none), parsed; their errors name the where clause. */

@@ -8,7 +8,8 @@
 // names F and no other field; none searches (search, suggest and startswith read the index or
 // every text field) nor calls random() (it hashes the row's identity); and either the query is
 // ungrouped with a where, whose count alone is read from the table (its rows are records), or it
-// is grouped with count, min and max as its only aggregations.
+// is grouped with count, min and max as its only aggregations, or it gives the rows a facet of F
+// counts (each table row then counts for its `_count`, src/facets/enumerate.ts).
 //
 // Why it is exact: the table is `SELECT F, count(*) AS _count ... GROUP BY F` of the rows. Every
 // record of one of its rows has the same F, so any expression of F, condition or group key, takes
@@ -42,17 +43,21 @@ function readsValuesOnly(expr: Expr, facts: Analysis, fields: Set<string>): bool
   return childrenOf(expr).every((child) => readsValuesOnly(child, facts, fields));
 }
 
-/** The source over the table of value counts that answers `query`, or null when it cannot. */
+/**
+ * The source over the table of value counts that answers `query`, or null when it cannot. Of an
+ * ungrouped query, the count is answered (its where is read) or, `withRows`, its rows too.
+ */
 export function valueCountsSource(
   source: QuerySource,
   query: AnalyzedQuery,
   recordId: string | null,
+  withRows = false,
 ): QuerySource | null {
   if (!source.valueCounts || source.dialect !== undefined || recordId !== null) return null;
-  if (!query.grouped && query.where.length === 0) return null;
-  const clauses = query.grouped
-    ? [...query.where, ...[...query.outputs, ...query.groupBy, ...query.orderBy].map((k) => k.expr)]
-    : query.where;
+  const clauses =
+    query.grouped || withRows
+      ? [...query.where, ...[...query.outputs, ...query.groupBy, ...query.orderBy].map((k) => k.expr)]
+      : query.where;
   const fields = new Set<string>();
   if (!clauses.every((expr) => readsValuesOnly(expr, query.facts, fields)) || fields.size !== 1) return null;
   const view = source.valueCounts.get([...fields][0]!);
@@ -77,4 +82,20 @@ export function compileWithValueCounts(
   });
   if (query.grouped) return overCounts;
   return Object.freeze({ ...compileAnalyzed(source, query, options), countSql: overCounts.countSql });
+}
+
+/**
+ * The SQL of the rows of an ungrouped `query` that a facet counts, over the table of value counts
+ * of its one field where one answers it; `weight` then names the column of how many records each
+ * row stands for.
+ */
+export function compileWeightedRows(
+  source: QuerySource,
+  query: AnalyzedQuery,
+  options: CompileOptions,
+): { sql: string; weight: string | null } {
+  const counts = valueCountsSource(source, query, options.recordId ?? null, true);
+  if (counts === null) return { sql: compileAnalyzed(source, query, options).sql, weight: null };
+  const context = { ...options.context, source: counts };
+  return { sql: compileAnalyzed(counts, query, { ...options, context }).sql, weight: VALUE_COUNT_COLUMN };
 }

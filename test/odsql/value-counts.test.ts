@@ -12,8 +12,10 @@ import { querySource } from '../../src/catalog/dataset-source.js';
 import { loadPortal, valueCountsPath, type Dataset } from '../../src/catalog/portal.js';
 import { valueCountsViewName, type QuerySource } from '../../src/catalog/source.js';
 import { DuckDBEngine } from '../../src/engine/duckdb/engine.js';
+import { enumerateFacets, type FacetQuery } from '../../src/facets/enumerate.js';
+import { facetSelection } from '../../src/facets/facet-selection.js';
 import { countedFields, writeCountTables } from '../../src/ingest/value-counts.js';
-import { compileQuery, parseWhere, type QueryParams } from '../../src/odsql/index.js';
+import { compileQuery, facetReadsValueCounts, parseWhere, type QueryParams } from '../../src/odsql/index.js';
 import { SAMPLE_PORTAL, useSampleSuite } from '../helpers/sample-portal.js';
 
 /** A sample dataset served with the views of its tables of value counts, and its fields' values. */
@@ -228,6 +230,45 @@ describe('value counts: one-field queries over the tables', function () {
     not({ groupBy: 'destination', select: 'count(*)' }, filtered);
     // And where they can: the same over the dataset's own source, as the server builds it.
     expect(readsCounts({ where: ["origin = 'SFO'"], limit: 0 }, querySource(dataset))).to.equal(true);
+  });
+
+  it('counts random facets of flights as the rows do, one-field facets from the tables', async () => {
+    const { source, literals } = served.get('flights')!;
+    const [sfo, lax] = literals.get('origin')!;
+    const origin = (literal: string) => literal.slice(1, -1);
+    const facetQuery = fc.record({
+      facet: fc.subarray(['origin', 'destination', 'date', 'delay', 'range(distance, 500)'], {
+        minLength: 1,
+      }),
+      refine: fc.subarray([`origin:${origin(sfo!)}`, 'date:2001/02', 'delay:15']),
+      exclude: fc.subarray([`origin:${origin(lax!)}`, 'destination:JFK']),
+      where: fc.subarray(["origin != 'ORD'", 'delay > 10']),
+      timezone: fc.constantFrom('UTC', 'America/New_York'),
+    });
+    await fc.assert(
+      fc.asyncProperty(facetQuery, async ({ facet, refine, exclude, where, timezone }) => {
+        const query: FacetQuery = {
+          ...facetSelection({ facet, refine, exclude }),
+          where: where.map(parseWhere),
+          timezone,
+        };
+        const facets = await enumerateFacets(engine, source, query);
+        expect(facets).to.deep.equal(await enumerateFacets(engine, withoutCounts(source), query));
+      }),
+      {
+        numRuns: 40,
+        seed: 28,
+        // The table page's first request: every facet, no condition.
+        examples: [
+          [{ facet: ['origin', 'destination'], refine: [], exclude: [], where: [], timezone: 'UTC' }],
+        ],
+      },
+    );
+    // Without conditions, or with conditions on the facet's own field, a one-field facet reads its table.
+    expect(facetReadsValueCounts(source, { timezone: 'UTC' }, 'origin')).to.equal(true);
+    expect(facetReadsValueCounts(source, { where: ["origin = 'SFO'"] }, 'origin')).to.equal(true);
+    expect(facetReadsValueCounts(source, { where: ["origin = 'SFO'"] }, 'destination')).to.equal(false);
+    expect(facetReadsValueCounts(withoutCounts(source), {}, 'origin')).to.equal(false);
   });
 
   describe('over HTTP, the sample flights', () => {

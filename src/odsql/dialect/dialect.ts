@@ -160,13 +160,15 @@ export interface Dialect {
    * The statement counting facet `keys` over the rows of `rowsSql`, a compiled query selecting the
    * fields the keys read (facetKeyFields): its rows are (s = index of the key in `keys`, v = value
    * as text, n = count). `unnested`: the keys read one multivalued field, each of whose values is
-   * counted.
+   * counted. `weight`: the column of the rows saying how many records each stands for (a table
+   * of value counts), or null: one each.
    */
   readonly facetCounts: (
     rowsSql: string,
     keys: readonly FacetKey[],
     unnested: boolean,
     timezone: string,
+    weight: string | null,
   ) => string;
   /** One spelling per scalar, predicate, aggregate or ordering function name. */
   readonly functions: ReadonlyMap<string, FunctionSpelling>;

@@ -40,14 +40,20 @@ function keySql(key: FacetKey, timezone: string): { group: string; label: (key: 
 const SET = '"facet set"';
 const COUNT = '"facet count"';
 const ROW = '"facet row"';
+const WEIGHT = '"facet weight"';
 const keyColumn = (i: number) => `"facet key ${i}"`;
 
 /**
  * SQL counting `keys` in one GROUPING SETS scan of the rows of `inner`; its rows: s = index of
- * the counted key, v = value, n = count. Function keys carry one row of their fields per group
- * (a struct, unpacked after grouping) to write their text.
+ * the counted key, v = value, n = count (of rows, or the sum of their `weight`). Function keys
+ * carry one row of their fields per group (a struct, unpacked after grouping) to write their text.
  */
-function groupingSql(keys: readonly FacetKey[], inner: string, timezone: string): string {
+function groupingSql(
+  keys: readonly FacetKey[],
+  inner: string,
+  timezone: string,
+  weight: string | null,
+): string {
   const sqls = keys.map((k) => keySql(k, timezone));
   const ks = keys.map((_, i) => keyColumn(i));
   const rowFields = functionKeyFields(keys);
@@ -56,8 +62,8 @@ function groupingSql(keys: readonly FacetKey[], inner: string, timezone: string)
     : '';
   const grouped =
     `SELECT list_position([${ks.map((k) => `grouping(${k})`).join(', ')}], 0) - 1 AS ${SET}, ${ks.join(', ')}, ` +
-    `count(*) AS ${COUNT}${row && `, any_value(${ROW}) AS ${ROW}`} ` +
-    `FROM (SELECT ${sqls.map((k, i) => `${k.group} AS ${ks[i]}`).join(', ')}${row} FROM ${inner}) ` +
+    `${weight === null ? 'count(*)' : `sum(${WEIGHT})`} AS ${COUNT}${row && `, any_value(${ROW}) AS ${ROW}`} ` +
+    `FROM (SELECT ${sqls.map((k, i) => `${k.group} AS ${ks[i]}`).join(', ')}${row}${weight === null ? '' : `, ${quoteIdentifier(weight)} AS ${WEIGHT}`} FROM ${inner}) ` +
     `GROUP BY GROUPING SETS (${ks.map((k) => `(${k})`).join(', ')})`;
   const unpacked = row ? `SELECT *, ${ROW}.* FROM (${grouped})` : grouped;
   const value = `CASE ${SET} ${sqls.map((k, i) => `WHEN ${i} THEN ${k.label(ks[i]!)}`).join(' ')} END`;
@@ -70,8 +76,9 @@ export function facetCounts(
   keys: readonly FacetKey[],
   unnested: boolean,
   timezone: string,
+  weight: string | null,
 ): string {
   const column = quoteIdentifier(facetKeyFields(keys)[0]!);
   const inner = unnested ? `(SELECT unnest(${column}) AS ${column} FROM (${rowsSql}))` : `(${rowsSql})`;
-  return groupingSql(keys, inner, timezone);
+  return groupingSql(keys, inner, timezone, weight);
 }
