@@ -8,6 +8,13 @@ import { encodedTag } from '../http/etag.js';
 
 const COMPRESSION_THRESHOLD = 1024;
 
+/** A body Koa would send as JSON (Content-Type already set when it was assigned): an array or a plain object. */
+function isJsonValue(body: unknown): body is object {
+  if (body === null || typeof body !== 'object') return false;
+  const prototype: unknown = Object.getPrototypeOf(body);
+  return Array.isArray(body) || prototype === Object.prototype || prototype === null;
+}
+
 /** Compresses JSON, GeoJSON and text answers; an encoded answer gets its own strong ETag. */
 export function compression() {
   const compressor = compress({
@@ -21,6 +28,8 @@ export function compression() {
     await compressor(ctx, async () => {
       await next();
       if (ctx.body instanceof Stream) ctx.compress = false;
+      // Written once: koa-compress measures an object body by writing it, then it or Koa writes it again.
+      else if (isJsonValue(ctx.body)) ctx.body = JSON.stringify(ctx.body);
     });
     const encoding = ctx.response.get('Content-Encoding');
     const tag = ctx.response.get('ETag');

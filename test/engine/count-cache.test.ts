@@ -99,7 +99,9 @@ describe('engine: the count cache', () => {
 
     it('keeps no count with --cache-size 0', async () => {
       const run = countQueriesRun(server.portal.services.engine);
-      for (let i = 0; i < 3; i++) await server.json(`${records}?limit=1`);
+      // Under a condition: the count of every record is records_count, with no query (query-context.ts).
+      const where = `where=${encodeURIComponent('people > 0')}`;
+      for (let i = 0; i < 3; i++) await server.json(`${records}?${where}&limit=1`);
       expect(run).to.have.length(3);
     });
   });
