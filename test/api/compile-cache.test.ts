@@ -5,10 +5,9 @@
 import { expect } from 'chai';
 import { rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import { KeyStore } from '../../src/auth/keys.js';
 import { ingest } from '../../src/ingest/ingest.js';
 import { compileQuery } from '../../src/odsql/index.js';
-import { buildFixturePortal, restrictDataset, TOWNS_AUDIENCES } from '../helpers/fixture-portal.js';
+import { buildFixturePortal, restrictTowns } from '../helpers/fixture-portal.js';
 import { startTestServer, type TestServer } from '../helpers/server.js';
 import { SOURCE } from '../odsql/fixture.js';
 
@@ -37,11 +36,10 @@ describe('compiled queries kept', () => {
 
     before(async () => {
       dir = await buildFixturePortal();
-      const store = new KeyStore(dir);
-      keys.set('staff', store.create('alice', ['staff']).key);
-      keys.set('filtered', store.create('carol').key);
-      keys.set('no founded', store.create('dave').key);
-      await restrictDataset(dir, 'towns', TOWNS_AUDIENCES);
+      const callers = await restrictTowns(dir);
+      keys.set('staff', callers.staff);
+      keys.set('filtered', callers.filtered);
+      keys.set('no founded', callers.hidden);
       const csv = path.join(dir, 'alpha.csv');
       await writeFile(csv, 'name,n\none,1\ntwo,2\n');
       await ingest({ file: csv, portal: dir, id: 'alpha' });

@@ -7,7 +7,7 @@ import { KeyStore } from '../../src/auth/keys.js';
 import type { Engine } from '../../src/engine/engine.js';
 import { ResponseCache, type CachedAnswer } from '../../src/http/response-cache.js';
 import { ingest } from '../../src/ingest/ingest.js';
-import { buildFixturePortal, restrictDataset, TOWNS_AUDIENCES } from '../helpers/fixture-portal.js';
+import { buildFixturePortal, restrictTowns } from '../helpers/fixture-portal.js';
 import { startTestServer, type TestServer } from '../helpers/server.js';
 
 const V21 = '/api/explore/v2.1';
@@ -73,12 +73,11 @@ describe('response cache', () => {
 
     before(async () => {
       dir = await buildFixturePortal();
-      const store = new KeyStore(dir);
-      keys.set('staff', store.create('alice', ['staff']).key);
-      keys.set('filtered', store.create('carol').key);
-      keys.set('no geo', store.create('dave').key);
-      keys.set('staff too', store.create('erin', ['staff']).key);
-      await restrictDataset(dir, 'towns', TOWNS_AUDIENCES);
+      const callers = await restrictTowns(dir);
+      keys.set('staff', callers.staff);
+      keys.set('filtered', callers.filtered);
+      keys.set('no geo', callers.hidden);
+      keys.set('staff too', new KeyStore(dir).create('erin', ['staff']).key);
       for (const id of ['alpha', 'beta']) {
         const csv = path.join(dir, `${id}.csv`);
         await writeFile(csv, 'name,n\none,1\ntwo,2\n');

@@ -2,8 +2,7 @@
 // run; any condition or row filter is counted by the engine.
 import { expect } from 'chai';
 import { rm } from 'node:fs/promises';
-import { KeyStore } from '../../src/auth/keys.js';
-import { buildFixturePortal, restrictDataset, TOWNS_AUDIENCES } from '../helpers/fixture-portal.js';
+import { buildFixturePortal, restrictTowns } from '../helpers/fixture-portal.js';
 import { startTestServer, type TestServer } from '../helpers/server.js';
 
 const V21 = '/api/explore/v2.1';
@@ -16,10 +15,9 @@ describe('whole-dataset counts', () => {
 
   before(async () => {
     dir = await buildFixturePortal();
-    const store = new KeyStore(dir);
-    keys.set('staff', store.create('alice', ['staff']).key);
-    keys.set('filtered', store.create('carol').key);
-    await restrictDataset(dir, 'towns', TOWNS_AUDIENCES);
+    const callers = await restrictTowns(dir);
+    keys.set('staff', callers.staff);
+    keys.set('filtered', callers.filtered);
     server = await startTestServer(dir, { cacheBytes: 0 });
     const engine = server.portal.services.engine as unknown as Record<
       'queryJson',

@@ -1,8 +1,7 @@
 // What a restricted dataset's metadata tells each caller: nothing of its data without access,
 // counts under the row filter with one, everything with full access.
 import { expect } from 'chai';
-import { KeyStore } from '../../src/auth/keys.js';
-import { restrictDataset, startFixtureServer, TOWNS_AUDIENCES } from '../helpers/fixture-portal.js';
+import { restrictTowns, startFixtureServer } from '../helpers/fixture-portal.js';
 import type { TestServer } from '../helpers/server.js';
 
 const V21 = '/api/explore/v2.1';
@@ -13,11 +12,10 @@ describe('restricted dataset metadata (fixture portal)', () => {
 
   before(async () => {
     server = await startFixtureServer(async (portal) => {
-      const store = new KeyStore(portal);
-      keys.set('staff', store.create('alice', ['staff']).key);
-      keys.set('filtered', store.create('carol').key);
-      keys.set('no geo', store.create('dave').key);
-      await restrictDataset(portal, 'towns', TOWNS_AUDIENCES);
+      const callers = await restrictTowns(portal);
+      keys.set('staff', callers.staff);
+      keys.set('filtered', callers.filtered);
+      keys.set('no geo', callers.hidden);
     });
   });
   after(() => server.close());

@@ -171,8 +171,27 @@ export async function restrictDataset(dir: string, id: string, access: readonly 
   await writeFile(file, JSON.stringify({ ...dataset, visibility: 'restricted', access }));
 }
 
-/** The audiences of towns in the tests of restricted metadata and of the response cache. */
-export const TOWNS_AUDIENCES = [
+/** Keys of a caller of each of TOWNS_AUDIENCES: alice (staff), carol (a row filter), dave (hidden fields). */
+export interface TownsCallers {
+  readonly staff: string;
+  readonly filtered: string;
+  readonly hidden: string;
+}
+
+/** Restricts towns of the fixture portal in `dir` to TOWNS_AUDIENCES and makes a key for a caller of each. */
+export async function restrictTowns(dir: string): Promise<TownsCallers> {
+  const store = new KeyStore(dir);
+  const callers = {
+    staff: store.create('alice', ['staff']).key,
+    filtered: store.create('carol').key,
+    hidden: store.create('dave').key,
+  };
+  await restrictDataset(dir, 'towns', TOWNS_AUDIENCES);
+  return callers;
+}
+
+/** The audiences restrictTowns gives towns. */
+const TOWNS_AUDIENCES = [
   { groups: ['staff'] },
   { users: ['carol'], row_filter: "name = 'Lyon'" },
   { users: ['dave'], hidden_fields: ['geo_point_2d', 'founded'] },
