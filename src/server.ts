@@ -13,7 +13,7 @@ import type { Guard, Services } from './api/services.js';
 import { KeyStore } from './auth/keys.js';
 import { ExportSlots, QuotaCounter, type CallCounter, type SlotCounter } from './auth/quota.js';
 import { QuotaStore } from './auth/quota-store.js';
-import { portalSecret } from './auth/record-ids.js';
+import { distinctSecrets } from './auth/portal-secret.js';
 import { Sessions } from './auth/sessions.js';
 import { SignInLimiter } from './auth/sign-in-limit.js';
 import { UserStore } from './auth/users.js';
@@ -105,6 +105,7 @@ interface OpenPortal {
 /** Opens everything the portals need to answer requests, without listening. */
 export async function openServer(options: ServerOptions): Promise<PortalServer> {
   const portalDirs = options.portalDirs.map((dir) => path.resolve(dir));
+  const secrets = distinctSecrets(portalDirs);
   const log = options.log ?? createLogger();
   requireThreadPool();
   await startFifoHelper();
@@ -136,7 +137,8 @@ export async function openServer(options: ServerOptions): Promise<PortalServer> 
   // Alone, a portal's views keep their dataset ids as names; beside others, each has its prefix.
   const several = portalDirs.length > 1;
   for (const [i, dir] of portalDirs.entries()) {
-    portals.push(await openPortal(shared, dir, folders[i]!, several ? `${i}/` : '', options));
+    const own = { dir, folder: folders[i]!, secret: secrets[i]! };
+    portals.push(await openPortal(shared, own, several ? `${i}/` : '', options));
   }
   let reloads: Promise<readonly Portal[]> = Promise.resolve([]);
   let draining = false;
@@ -178,8 +180,7 @@ export async function openServer(options: ServerOptions): Promise<PortalServer> 
 /** One portal over the shared engine: its views named `viewPrefix` + dataset id. */
 async function openPortal(
   { engine, parquetEncoder, responses: cache, metrics: allMetrics, log }: Shared,
-  portalDir: string,
-  folder: ProcessFolder,
+  { dir: portalDir, folder, secret }: { dir: string; folder: ProcessFolder; secret: Buffer },
   viewPrefix: string,
   options: ServerOptions,
 ): Promise<OpenPortal> {
@@ -194,13 +195,13 @@ async function openPortal(
       ...(options.targetWaitMs ? { targetWaitMs: options.targetWaitMs } : {}),
     });
   let attached = await openAttached();
-  const secret = portalSecret(portalDir);
+  const { domain, aliases } = portal.settings;
   const store = options.quotaStore ?? null;
   let limits = guardLimits(portal, store, secret);
   const guard: Guard = {
     keys: new KeyStore(portalDir),
     users: new UserStore(portalDir),
-    sessions: new Sessions(secret),
+    sessions: new Sessions(secret, domain),
     signIns: new SignInLimiter(),
     secret,
     quotas: () => limits.quotas,
@@ -211,7 +212,7 @@ async function openPortal(
   const responses = new CachePartition(cache, viewPrefix);
   const http = {
     maxAge: options.maxAge ?? DEFAULT_MAX_AGE,
-    tagKey: entityTagKey(secret),
+    tagKey: entityTagKey(secret, domain),
     versions: () => versions,
     responses,
   };
@@ -227,7 +228,6 @@ async function openPortal(
     metrics,
   };
   const handle = createApp(services, { trustProxy: options.trustProxy ?? false }).callback();
-  const { domain, aliases } = portal.settings;
   return {
     services,
     attached: () => attached,

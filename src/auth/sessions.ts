@@ -1,9 +1,11 @@
 // Browser sessions of the account page: a cookie holding the session's id, user and expiry,
-// signed with HMAC-SHA256 under a key derived from the portal's secret (src/auth/record-ids.ts),
-// and the CSRF token of the session's forms. A session without a user is a visitor's, made so
+// signed with HMAC-SHA256 under a key derived from the portal's secret and domain
+// (src/auth/portal-secret.ts: a portal copied with its secret does not take the original's
+// sessions), and the CSRF token of the session's forms. A session without a user is a visitor's, made so
 // that the sign-in form carries a token too (no cross-site sign-in into someone else's account).
 import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
 import { z } from 'zod';
+import { portalKey } from './portal-secret.js';
 
 /** The session cookie's name. */
 export const SESSION_COOKIE = 'duckportal_session';
@@ -33,12 +35,14 @@ export class Sessions {
   /** Sessions signed out before their expiry, until that expiry (a restart forgets them). */
   private readonly ended = new Map<string, number>();
 
+  /** The sessions of the portal answering `domain`, whose secret is `secret`. */
   constructor(
     secret: Buffer,
+    domain: string,
     private readonly now: () => number = Date.now,
   ) {
-    this.cookieKey = sign(secret, 'duckportal session cookie');
-    this.csrfKey = sign(secret, 'duckportal csrf token');
+    this.cookieKey = portalKey(secret, domain, 'session cookie');
+    this.csrfKey = portalKey(secret, domain, 'csrf token');
   }
 
   /** A new session (a new id, so signing in never keeps a visitor's id) and its cookie value. */

@@ -4,6 +4,7 @@
 import { createHash, createHmac } from 'node:crypto';
 import { stat } from 'node:fs/promises';
 import type { Dataset, Portal } from '../catalog/portal.js';
+import { portalKey } from '../auth/portal-secret.js';
 
 /** What an answer derived from: a digest of the files it read, and when their data was last processed. */
 export interface DataVersion {
@@ -58,9 +59,9 @@ export async function portalVersions(portal: Portal): Promise<PortalVersions> {
   return { datasets, catalog };
 }
 
-/** The key of a portal's entity tags, derived from its secret so that tags cannot be forged. */
-export function entityTagKey(secret: Buffer): Buffer {
-  return createHmac('sha256', secret).update('duckportal entity tags').digest();
+/** The key of a portal's entity tags, from its secret and domain: tags cannot be forged nor carried to another portal. */
+export function entityTagKey(secret: Buffer, domain: string): Buffer {
+  return portalKey(secret, domain, 'entity tags');
 }
 
 /** A strong entity tag over `parts` (data version, canonical request, audience). */

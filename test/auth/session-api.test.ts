@@ -2,7 +2,7 @@
 // would be (a key in the request wins), and stays read-only.
 import { expect } from 'chai';
 import { KeyStore } from '../../src/auth/keys.js';
-import { portalSecret } from '../../src/auth/record-ids.js';
+import { portalSecret } from '../../src/auth/portal-secret.js';
 import { SESSION_COOKIE, Sessions } from '../../src/auth/sessions.js';
 import { UserStore } from '../../src/auth/users.js';
 import { restrictDataset, startFixtureServer } from '../helpers/fixture-portal.js';
@@ -21,7 +21,7 @@ describe('session cookies on the API (fixture portal)', () => {
       await users.add('bob', 'bob password');
       await restrictDataset(dir, 'towns', [{ groups: ['staff'] }]);
     });
-    sessions = new Sessions(portalSecret(server.dir));
+    sessions = new Sessions(portalSecret(server.dir), 'fixture.test');
   });
   after(() => server.close());
 

@@ -8,7 +8,7 @@ import { SIGN_IN_TRIES, SignInLimiter } from '../../src/auth/sign-in-limit.js';
 describe('sessions', () => {
   const secret = randomBytes(32);
   let clock = Date.UTC(2026, 0, 1);
-  const sessions = new Sessions(secret, () => clock);
+  const sessions = new Sessions(secret, 'data.example.org', () => clock);
 
   it('reads back the session of its own cookie, and nothing from an altered or foreign one', () => {
     const { session, cookie } = sessions.start('alice');
@@ -18,7 +18,12 @@ describe('sessions', () => {
     expect(sessions.read(`${bob}.${signature}`)).to.equal(null);
     expect(sessions.read(`${text}.${signature.slice(0, -2)}`)).to.equal(null);
     expect(sessions.read(`${text}.${signature}.x`)).to.equal(null);
-    expect(new Sessions(randomBytes(32), () => clock).read(cookie)).to.equal(null);
+    expect(new Sessions(randomBytes(32), 'data.example.org', () => clock).read(cookie)).to.equal(null);
+    // The same secret under another domain (a copied portal folder) is another key.
+    const copy = new Sessions(secret, 'copy.example.org', () => clock);
+    expect(copy.read(cookie)).to.equal(null);
+    expect(copy.checkCsrf(session, sessions.csrfToken(session))).to.equal(false);
+    expect(new Sessions(secret, 'DATA.example.org', () => clock).read(cookie)).to.deep.equal(session);
     for (const junk of [undefined, '', '.', 'a.b', '%%%.%%%']) expect(sessions.read(junk)).to.equal(null);
   });
 

@@ -16,12 +16,18 @@ export interface RunOptions {
   readonly env?: Record<string, string>;
   readonly cwd?: string;
   readonly input?: string;
+  /** Kill it (SIGTERM) after this many ms: for a command that should end but may not. */
+  readonly timeoutMs?: number;
 }
 
 /** Runs `duckportal ...args` to its end. */
 export function runCli(args: readonly string[], options: RunOptions = {}): Promise<Ran> {
   return new Promise((resolve) => {
-    const how = { env: { ...process.env, ...options.env }, ...(options.cwd ? { cwd: options.cwd } : {}) };
+    const how = {
+      env: { ...process.env, ...options.env },
+      ...(options.cwd ? { cwd: options.cwd } : {}),
+      ...(options.timeoutMs ? { timeout: options.timeoutMs } : {}),
+    };
     const child = execFile(CLI, args, how, (error, stdout, stderr) =>
       resolve({ code: error ? Number(error.code) : 0, stdout, stderr }),
     );

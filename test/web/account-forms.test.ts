@@ -8,57 +8,9 @@ import { UserStore } from '../../src/auth/users.js';
 import { MAX_ACTIVE_KEYS } from '../../src/web/account-routes.js';
 import { restrictDataset, startFixtureServer } from '../helpers/fixture-portal.js';
 import type { TestServer } from '../helpers/server.js';
+import { Visitor } from '../helpers/account-visitor.js';
 
 const RECORDS = '/api/explore/v2.1/catalog/datasets/towns/records';
-
-/** A browser's worth of state: the session cookie, sent back on every request. */
-class Visitor {
-  cookie: string | null = null;
-  constructor(private readonly server: TestServer) {}
-
-  async get(url: string): Promise<{ status: number; html: string; response: Response }> {
-    const response = await this.server.get(url, { headers: this.headers(), redirect: 'manual' });
-    this.keep(response);
-    return { status: response.status, html: await response.text(), response };
-  }
-
-  async post(
-    url: string,
-    fields: Record<string, string>,
-  ): Promise<{ status: number; html: string; response: Response }> {
-    const response = await this.server.get(url, {
-      method: 'POST',
-      headers: { ...this.headers(), 'Content-Type': 'application/x-www-form-urlencoded' },
-      body: new URLSearchParams(fields).toString(),
-      redirect: 'manual',
-    });
-    this.keep(response);
-    return { status: response.status, html: await response.text(), response };
-  }
-
-  /** The CSRF token of the account page as it is now. */
-  async token(): Promise<string> {
-    const { html } = await this.get('/account/');
-    return /name="_csrf" value="([^"]+)"/.exec(html)![1]!;
-  }
-
-  async signIn(username: string, password: string, next?: string) {
-    const fields = { _csrf: await this.token(), username, password, ...(next && { next }) };
-    return this.post('/account/sign-in', fields);
-  }
-
-  private headers(): Record<string, string> {
-    return this.cookie ? { Cookie: `${SESSION_COOKIE}=${this.cookie}` } : {};
-  }
-
-  private keep(response: Response): void {
-    for (const line of response.headers.getSetCookie()) {
-      const [pair] = line.split(';');
-      const [name, value] = pair!.split('=') as [string, string];
-      if (name === SESSION_COOKIE) this.cookie = value === '' ? null : value;
-    }
-  }
-}
 
 async function restrictTowns(dir: string): Promise<void> {
   const users = new UserStore(dir);

@@ -1,0 +1,53 @@
+// A browser's worth of the account page over HTTP: the session cookie kept and sent back, the
+// CSRF token read from the page, the sign-in form posted.
+import { SESSION_COOKIE } from '../../src/auth/sessions.js';
+import type { TestServer } from './server.js';
+
+/** A browser's worth of state: the session cookie, sent back on every request. */
+export class Visitor {
+  cookie: string | null = null;
+  constructor(private readonly server: Pick<TestServer, 'get'>) {}
+
+  async get(url: string): Promise<{ status: number; html: string; response: Response }> {
+    const response = await this.server.get(url, { headers: this.headers(), redirect: 'manual' });
+    this.keep(response);
+    return { status: response.status, html: await response.text(), response };
+  }
+
+  async post(
+    url: string,
+    fields: Record<string, string>,
+  ): Promise<{ status: number; html: string; response: Response }> {
+    const response = await this.server.get(url, {
+      method: 'POST',
+      headers: { ...this.headers(), 'Content-Type': 'application/x-www-form-urlencoded' },
+      body: new URLSearchParams(fields).toString(),
+      redirect: 'manual',
+    });
+    this.keep(response);
+    return { status: response.status, html: await response.text(), response };
+  }
+
+  /** The CSRF token of the account page as it is now. */
+  async token(): Promise<string> {
+    const { html } = await this.get('/account/');
+    return /name="_csrf" value="([^"]+)"/.exec(html)![1]!;
+  }
+
+  async signIn(username: string, password: string, next?: string) {
+    const fields = { _csrf: await this.token(), username, password, ...(next && { next }) };
+    return this.post('/account/sign-in', fields);
+  }
+
+  private headers(): Record<string, string> {
+    return this.cookie ? { Cookie: `${SESSION_COOKIE}=${this.cookie}` } : {};
+  }
+
+  private keep(response: Response): void {
+    for (const line of response.headers.getSetCookie()) {
+      const [pair] = line.split(';');
+      const [name, value] = pair!.split('=') as [string, string];
+      if (name === SESSION_COOKIE) this.cookie = value === '' ? null : value;
+    }
+  }
+}
