@@ -153,6 +153,18 @@ function program(): Command {
   return root;
 }
 
+/**
+ * A reader that goes away (`duckportal keys create | head -1`) ends what the command prints, not
+ * the command: stdout's EPIPE is dropped (Node makes every later write a no-op on the closed
+ * stream), the command finishes its work and exits as it would have. Any other stdout error stays fatal.
+ */
+function ignoreClosedStdout(): void {
+  process.stdout.on('error', (error: NodeJS.ErrnoException) => {
+    if (error.code !== 'EPIPE') throw error;
+  });
+}
+
+ignoreClosedStdout();
 try {
   await program().parseAsync(process.argv);
 } catch (error) {
