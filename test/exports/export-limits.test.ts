@@ -9,7 +9,7 @@ import { DuckDBInstance } from '@duckdb/node-api';
 import { KeyStore } from '../../src/auth/keys.js';
 import { openPipes } from '../../src/engine/duckdb/copy-stream.js';
 import { runningStreams } from '../../src/exports/query-stream.js';
-import { settle } from '../helpers/downloads.js';
+import { readSlowly, settle } from '../helpers/downloads.js';
 import { startFixtureServer } from '../helpers/fixture-portal.js';
 import type { TestServer } from '../helpers/server.js';
 
@@ -112,6 +112,39 @@ describe('export limits (fixture portal with a large dataset)', () => {
       let lines = 0;
       for (let at = bytes.indexOf(10); at !== -1; at = bytes.indexOf(10, at + 1)) lines++;
       expect(lines).to.equal(ROWS + 1);
+    });
+  });
+
+  // The floor times the window (3 MiB) stays above the steps the kernel's buffers take as they
+  // grow (1.3-1.5 MB, README), as the default's 1.9 MB does.
+  describe('minimum transfer rate (512 KiB/s over 6 s windows)', () => {
+    let server: TestServer;
+    before(async () => {
+      server = await startFixtureServer((dir) =>
+        preparePortal(dir, { export_min_rate: { bytes_per_second: 524_288, window_seconds: 6 } }),
+      );
+    });
+    after(() => server.close());
+
+    // The kernel's buffers take megabytes at once when the export starts: a window that counted
+    // them let a client reading at 4 KiB/s through the first window and cut it only at the end of
+    // the second (240 s with the default 120 s window). settle() waits 10 s.
+    it('cuts a client reading at 4 KiB/s within one window of falling behind, and stops its query', async () => {
+      const started = performance.now();
+      const reader = await readSlowly(`${server.base}${V21}/catalog/datasets/big/exports/csv`, 4096);
+      const cut = () => server.logs.filter((line) => line.includes('big/exports/csv: client cut off'));
+      await settle(() => cut().length > 0);
+      const bytes = reader.stop();
+      console.log(
+        `        slow reader: ${bytes} bytes read, cut: ${cut().length > 0} after ${Math.round(performance.now() - started)} ms`,
+      );
+      expect(cut()).to.have.length(1);
+      const { engine } = server.portal.services;
+      await settle(() => engine.runningExports === 0 && openPipes.size === 0);
+      expect({ exports: engine.runningExports, pipes: openPipes.size }).to.deep.equal({
+        exports: 0,
+        pipes: 0,
+      });
     });
   });
 

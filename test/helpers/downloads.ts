@@ -57,3 +57,37 @@ export function slowGet(url: string): Promise<{ response: http.IncomingMessage; 
       .on('error', reject);
   });
 }
+
+/**
+ * A GET read at about `bytesPerSecond` (a share every 250 ms) until `stop` (which tells the bytes
+ * read). A client this slow sees a cut only once it has read what the kernel's buffers hold, so
+ * the server's side tells whether it was cut.
+ */
+export function readSlowly(url: string, bytesPerSecond: number): Promise<{ stop(): number }> {
+  return new Promise((resolve, reject) => {
+    const request = http.get(url, { agent: false }, (response) => {
+      if (response.statusCode !== 200) reject(new Error(`${url}: ${response.statusCode}`));
+      let bytes = 0;
+      const timer = setInterval(() => {
+        for (let share = bytesPerSecond / 4; share > 0;) {
+          const chunk = response.read() as Buffer | null;
+          if (!chunk) break;
+          // Whatever read() handed over beyond the share goes back to the front of the buffer.
+          const taken = Math.min(chunk.length, share);
+          if (taken < chunk.length) response.unshift(chunk.subarray(taken));
+          bytes += taken;
+          share -= taken;
+        }
+      }, 250);
+      response.on('error', () => undefined);
+      resolve({
+        stop: () => {
+          clearInterval(timer);
+          request.destroy();
+          return bytes;
+        },
+      });
+    });
+    request.on('error', (error) => (error.message.includes('aborted') ? undefined : reject(error)));
+  });
+}
