@@ -88,7 +88,7 @@ screenshots: build data test-deps
 	UV_THREADPOOL_SIZE=64 $(NODE) dist/test/web/screenshots.js
 
 bench: build data
-	$(NODE) dist/src/cli.js bench --portal $(PORTAL)
+	$(NODE) dist/bench/main.js --portal $(PORTAL) $(BENCH_FLAGS)
 
 clean:
 	rm -rf dist $(PORTAL) data/bench

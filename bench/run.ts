@@ -21,7 +21,7 @@ import { benchClickHouse, clickHouseText, withClickHouse } from './clickhouse.js
 import { attachedText, benchAttached, withAttachedFlights } from './clickhouse-attached.js';
 import { benchLoad, type LoadResult } from './load.js';
 import { DEFAULT_MEMORY_LIMIT } from '../src/cli/serve.js';
-import { BENCH_SECTIONS, type BenchFlags, type BenchSection } from '../src/cli/bench.js';
+import { BENCH_SECTIONS, type BenchFlags, type BenchSection } from './flags.js';
 import {
   machine,
   markdownTable,
@@ -36,7 +36,7 @@ import { benchHttpCache, coldRatio, HTTP_CACHE_CLIENTS, type HttpCacheResult } f
 /** The benches' server keeps no answer: each request is a miss, and they time the work of answering. */
 const NO_CACHE = ['--cache-size', '0'];
 
-/** `duckportal bench [--portal DIR] [--only SECTIONS] ...` and `make bench`: runs the benches, prints and writes the report. */
+/** `make bench` (`node dist/bench/main.js [--portal DIR] [--only SECTIONS] ...`): runs the benches, prints and writes the report. */
 export async function main(flags: BenchFlags): Promise<void> {
   const started = Date.now();
   const sections = new Set(flags.only ?? BENCH_SECTIONS);

@@ -3,11 +3,11 @@
 // (the flag tables in src/cli/ are all `--help` needs). Exit codes: 0 done (and --help,
 // --version), 1 failed, 2 a usage error (unknown command or flag, bad flag value).
 import { readFileSync } from 'node:fs';
-import { Command, CommanderError } from 'commander';
+import { Command } from 'commander';
 import { KEY_CREATE_FLAGS, PORTAL_FLAGS, USER_ADD_FLAGS } from './cli/accounts.js';
 import { ATTACH_FLAGS } from './cli/attach.js';
-import { BENCH_FLAGS } from './cli/bench.js';
 import { buildCommand } from './cli/flags.js';
+import { runProgram } from './cli/program.js';
 import { INGEST_FLAGS, SAMPLE_FLAGS } from './cli/ingest.js';
 import { checkPortalFolder, onPortal } from './cli/portal-folder.js';
 import { SERVE_FLAGS, servedPortals } from './cli/serve.js';
@@ -89,56 +89,12 @@ const COMMANDS: readonly Command[] = [
     flags: SAMPLE_FLAGS,
     action: onPortal(true, async (flags) => (await import('./ingest/sample.js')).main(flags)),
   }),
-  buildCommand({
-    name: 'bench',
-    summary: 'measure this machine against plain DuckDB, PostgreSQL and SQLite (writes bench/results/)',
-    flags: BENCH_FLAGS,
-    action: async (flags) => (await benchModule()).main(flags),
-  }),
 ];
-
-/** The bench, which a checkout has: the npm package ships the server and the commands, not bench/. */
-async function benchModule(): Promise<typeof import('../bench/run.js')> {
-  try {
-    return await import('../bench/run.js');
-  } catch (error) {
-    if ((error as Error).message.includes('bench/run.js'))
-      throw new Error(
-        'bench runs in a checkout of duckportal (make bench): the npm package does not ship it',
-      );
-    throw error;
-  }
-}
-
-/** Errors after which the usage is shown: the command line itself was wrong. */
-const SHOW_USAGE = new Set([
-  'commander.unknownCommand',
-  'commander.unknownOption',
-  'commander.excessArguments',
-  'commander.missingArgument',
-  'commander.missingMandatoryOptionValue',
-  'commander.optionMissingArgument',
-]);
 
 function group(name: string, summary: string, commands: readonly Command[]): Command {
   const command = new Command(name).description(summary);
   for (const sub of commands) command.addCommand(sub);
   return command;
-}
-
-/** Errors on one line after `duckportal:`, usage errors exit 2 (commander would exit 1). */
-function configure(command: Command): void {
-  command.configureOutput({
-    outputError: (text, write) => write(`duckportal: ${text.replace(/^error: /, '')}`),
-  });
-  command.exitOverride((error) => {
-    if (SHOW_USAGE.has(error.code)) {
-      process.stderr.write('\n');
-      command.outputHelp({ error: true });
-    }
-    throw error;
-  });
-  command.commands.forEach(configure);
 }
 
 function program(): Command {
@@ -149,29 +105,7 @@ function program(): Command {
     .description('An open data portal: the Explore API v2.1 and v1 and ODSQL, on DuckDB over Parquet.')
     .version(version, '-V, --version', 'print the version');
   for (const command of COMMANDS) root.addCommand(command);
-  configure(root);
   return root;
 }
 
-/**
- * A reader that goes away (`duckportal keys create | head -1`) ends what the command prints, not
- * the command: stdout's EPIPE is dropped (Node makes every later write a no-op on the closed
- * stream), the command finishes its work and exits as it would have. Any other stdout error stays fatal.
- */
-function ignoreClosedStdout(): void {
-  process.stdout.on('error', (error: NodeJS.ErrnoException) => {
-    if (error.code !== 'EPIPE') throw error;
-  });
-}
-
-ignoreClosedStdout();
-try {
-  await program().parseAsync(process.argv);
-} catch (error) {
-  if (error instanceof CommanderError) {
-    process.exitCode = error.exitCode === 0 ? 0 : 2;
-  } else {
-    process.stderr.write(`duckportal: ${error instanceof Error ? error.message : String(error)}\n`);
-    process.exitCode = 1;
-  }
-}
+await runProgram(program());

@@ -22,13 +22,22 @@ export interface RunOptions {
 
 /** Runs `duckportal ...args` to its end. */
 export function runCli(args: readonly string[], options: RunOptions = {}): Promise<Ran> {
+  return runFile(CLI, args, options);
+}
+
+/** Runs `node ...args` (another entry point of the checkout, such as the bench) to its end. */
+export function runNode(args: readonly string[], options: RunOptions = {}): Promise<Ran> {
+  return runFile(process.execPath, args, options);
+}
+
+function runFile(file: string, args: readonly string[], options: RunOptions): Promise<Ran> {
   return new Promise((resolve) => {
     const how = {
       env: { ...process.env, ...options.env },
       ...(options.cwd ? { cwd: options.cwd } : {}),
       ...(options.timeoutMs ? { timeout: options.timeoutMs } : {}),
     };
-    const child = execFile(CLI, args, how, (error, stdout, stderr) =>
+    const child = execFile(file, args, how, (error, stdout, stderr) =>
       resolve({ code: error ? Number(error.code) : 0, stdout, stderr }),
     );
     child.stdin?.end(options.input ?? '');

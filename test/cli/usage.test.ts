@@ -6,7 +6,7 @@ import { envName } from '../../src/cli/flags.js';
 import { INGEST_FLAGS } from '../../src/cli/ingest.js';
 import { SERVE_FLAGS } from '../../src/cli/serve.js';
 import { SAMPLE_PORTAL } from '../helpers/sample-portal.js';
-import { runCli, startServe } from './run-cli.js';
+import { runCli, runNode, startServe, type Ran } from './run-cli.js';
 
 const kebab = (name: string): string => name.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`);
 
@@ -17,7 +17,7 @@ describe('the command line', () => {
     for (const args of [['--help'], ['-h'], ['help']]) {
       const ran = await runCli(args);
       expect(ran).to.include({ code: 0, stderr: '' });
-      for (const command of ['serve', 'ingest', 'keys', 'users', 'sample', 'bench'])
+      for (const command of ['serve', 'ingest', 'keys', 'users', 'sample'])
         expect(ran.stdout).to.match(new RegExp(`^  ${command} `, 'm'));
     }
   });
@@ -41,7 +41,7 @@ describe('the command line', () => {
     const readme = await readFile('README.md', 'utf8');
     for (const name of Object.keys(SERVE_FLAGS))
       expect(readme).to.match(new RegExp(`^\\| \`--${kebab(name)}[^|]*\\| \`${envName(name)}\` \\|`, 'm'));
-    for (const command of [['keys', 'create'], ['users', 'add'], ['sample'], ['bench']])
+    for (const command of [['keys', 'create'], ['users', 'add'], ['sample']])
       expect(await runCli([...command, '--help'])).to.include({ code: 0, stderr: '' });
   });
 
@@ -107,7 +107,6 @@ describe('the command line', () => {
         ['ingest', 'f.csv', '--portal', 'p', '--id', 'x', '--max-download', 'lots'],
         "option '--max-download <BYTES>' argument 'lots' is invalid. expected bytes such as 500M or 2G",
       ],
-      [['bench', '--runs', 'many'], "option '--runs <N>' argument 'many' is invalid"],
     ];
     for (const [args, message] of cases) {
       const ran = await runCli(args);
@@ -115,6 +114,17 @@ describe('the command line', () => {
       expect(ran.stderr, args.join(' ')).to.match(/^duckportal: [^\n]*\n$/);
       expect(ran.stderr, args.join(' ')).to.include(message);
     }
+  });
+
+  it('leaves the bench out of the shipped command: make bench runs it as a program of its own', async () => {
+    expect(await runCli(['bench'])).to.include({ code: 2, stdout: '' });
+    const bench = (args: string[]): Promise<Ran> => runNode(['dist/bench/main.js', ...args]);
+    const help = await bench(['--help']);
+    expect(help).to.include({ code: 0, stderr: '' });
+    expect(help.stdout).to.include('Usage: bench [options]').and.include('--only <SECTIONS>');
+    const wrong = await bench(['--runs', 'many']);
+    expect(wrong).to.include({ code: 2, stdout: '' });
+    expect(wrong.stderr).to.match(/^bench: option '--runs <N>' argument 'many' is invalid[^\n]*\n$/);
   });
 
   it('takes every serve flag from DUCKPORTAL_* variables, the flag winning', async () => {

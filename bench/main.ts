@@ -1,0 +1,14 @@
+// `make bench`: the bench's own entry point (node dist/bench/main.js [flags]). It runs in a
+// checkout, beside the sources it measures; the npm package does not ship it.
+import { buildCommand } from '../src/cli/flags.js';
+import { runProgram } from '../src/cli/program.js';
+import { BENCH_FLAGS } from './flags.js';
+
+await runProgram(
+  buildCommand({
+    name: 'bench',
+    summary: 'measure this machine against plain DuckDB, PostgreSQL and SQLite (writes bench/results/)',
+    flags: BENCH_FLAGS,
+    action: async (flags) => (await import('./run.js')).main(flags),
+  }),
+);
