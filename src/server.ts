@@ -143,7 +143,7 @@ export async function openServer(options: ServerOptions): Promise<PortalServer> 
   let reloads: Promise<readonly Portal[]> = Promise.resolve([]);
   let draining = false;
   const ready = (): boolean => !draining;
-  const handleOperations = operationsApp(shared.metrics, ready).callback();
+  const handleOperations = operationsApp(shared.metrics, ready, log).callback();
   const operations: http.RequestListener = (request, response) => void handleOperations(request, response);
   const handleUnknown = unknownHostApp(log, new PortalMetrics(UNKNOWN_HOST_LABEL, shared.metrics)).callback();
   return {

@@ -1,9 +1,9 @@
-// The Koa application: CORS, compression and one error middleware on top, the web pages and their
+// The Koa application: CORS, one error middleware and compression on top, the web pages and their
 // bundle, trailing slashes folded, old v2 paths aliased, HTTP caching, GET only, the routers (v2.1,
 // v1, the OpenAPI document).
 import Koa from 'koa';
 import Router from '@koa/router';
-import { ApiError, errorMiddleware } from './errors.js';
+import { answerEscapedErrors, ApiError, errorMiddleware } from './errors.js';
 import type { Services } from './services.js';
 import { authenticate, rateLimit, refuseUnauthenticated } from './auth-middleware.js';
 import { catalogRoutes } from './v2/catalog-routes.js';
@@ -69,7 +69,9 @@ export const UNKNOWN_HOST_LABEL = '(unknown host)';
 export function unknownHostApp(log: Logger, metrics: PortalMetrics): Koa {
   const app = new Koa();
   app.silent = true;
+  answerEscapedErrors(app, log);
   app.use(observeRequests({ log, metrics }, []));
+  app.use(cors());
   app.use(noStoreOnError());
   app.use(errorMiddleware(log));
   app.use(() => {
@@ -84,14 +86,16 @@ export function createApp(services: Services, options: AppOptions): Koa {
   app.proxy = options.trustProxy;
   app.maxIpsCount = 1;
   app.silent = true;
+  answerEscapedErrors(app, services.log);
   const account = accountRouter(services);
   const pages = pagesRouter(services);
   const routers = appRouters(services);
   app.use(observeRequests(services, [account, pages, ...routers]));
   app.use(cors());
-  app.use(compression());
   app.use(noStoreOnError());
   app.use(errorMiddleware(services.log));
+  // Below the errors: its 406 is an error answer like any other (error bodies go uncompressed).
+  app.use(compression());
   app.use(assets());
   app.use(authenticate(services.guard, () => services.portal().settings.private));
   // The account page (its forms are the only POST routes), then the pages: they know their caller

@@ -8,7 +8,8 @@ import type { Services } from './services.js';
 import { ASSETS_PREFIX } from '../web/assets.js';
 import { callerState } from './auth-middleware.js';
 import { scrubKeys } from '../auth/keys.js';
-import { REQUEST_ID } from './errors.js';
+import { answerEscapedErrors, REQUEST_ID } from './errors.js';
+import type { Logger } from '../log.js';
 
 /** The route label of requests that match no route. */
 export const UNMATCHED_ROUTE = 'unmatched';
@@ -44,9 +45,10 @@ export function operationsEndpoints(metrics: Metrics, ready: () => boolean) {
 }
 
 /** An application of the three endpoints alone, for `--metrics-port`. */
-export function operationsApp(metrics: Metrics, ready: () => boolean): Koa {
+export function operationsApp(metrics: Metrics, ready: () => boolean, log: Logger): Koa {
   const app = new Koa();
   app.silent = true;
+  answerEscapedErrors(app, log);
   app.use(operationsEndpoints(metrics, ready));
   return app;
 }

@@ -5,37 +5,16 @@ import { expect } from 'chai';
 import { spawn, type ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
 import { readFile, rm, writeFile } from 'node:fs/promises';
-import http from 'node:http';
 import path from 'node:path';
 import zlib from 'node:zlib';
 import { KeyStore } from '../../src/auth/keys.js';
 import type { Engine } from '../../src/engine/engine.js';
 import { buildFixturePortal } from '../helpers/fixture-portal.js';
 import { startTestServer, type TestServer } from '../helpers/server.js';
+import { rawGet } from '../helpers/raw-http.js';
 
 const V21 = '/api/explore/v2.1';
 const CLI = path.resolve('bin/duckportal.cjs');
-
-interface RawAnswer {
-  status: number;
-  headers: http.IncomingHttpHeaders;
-  body: Buffer;
-}
-
-/** A GET whose body is read as sent (fetch would decode it), with the headers given (Host included). */
-function rawGet(base: string, route: string, headers: Record<string, string> = {}): Promise<RawAnswer> {
-  return new Promise((resolve, reject) => {
-    http
-      .get(new URL(route, base), { headers }, (response) => {
-        const chunks: Buffer[] = [];
-        response.on('data', (chunk: Buffer) => chunks.push(chunk));
-        response.on('end', () =>
-          resolve({ status: response.statusCode!, headers: response.headers, body: Buffer.concat(chunks) }),
-        );
-      })
-      .on('error', reject);
-  });
-}
 
 /** Counts the engine's connections taken (every query and export takes one). */
 function countQueries(engine: Engine): { count: number } {
