@@ -2,6 +2,8 @@
 // under its row filter with one, nothing with no access to the data (README, Access control).
 import type { Context } from 'koa';
 import type { Dataset } from '../catalog/portal.js';
+import type { Attachment } from '../catalog/attachments.js';
+import { servedAttachments } from '../auth/access.js';
 import { compileQuery } from '../odsql/index.js';
 import { accessOf, servedSource, signalOf, type Services } from './services.js';
 
@@ -13,12 +15,18 @@ export interface CallerMetas {
   readonly recordsCount: number | null;
   /** False: bbox, temporal coverage and geometry types describe rows the caller cannot read. */
   readonly allRows: boolean;
+  /** The attachments the caller is served, the only ones its dataset object lists. */
+  readonly attachments: readonly Attachment[];
 }
 
 /** The caller's view of a dataset's metadata; a row filter costs one count query. */
 export async function callerMetas(services: Services, ctx: Context, dataset: Dataset): Promise<CallerMetas> {
   const access = accessOf(ctx, dataset);
-  const base = { dataVisible: access.dataVisible, hiddenFields: access.hiddenFields };
+  const base = {
+    dataVisible: access.dataVisible,
+    hiddenFields: access.hiddenFields,
+    attachments: servedAttachments(dataset, access),
+  };
   if (!access.dataVisible) return { ...base, recordsCount: null, allRows: false };
   if (access.rowFilter === null) {
     return { ...base, recordsCount: dataset.file.computed.records_count, allRows: true };

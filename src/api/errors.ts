@@ -34,6 +34,18 @@ export function notFound(what: string, id: string): ApiError {
   return new ApiError(404, 'NotFoundResource', `The requested ${what} ${id} does not exist.`);
 }
 
+/**
+ * 404 for an attachment not in the list of a caller under a row filter or hidden fields: a file
+ * holds every row and field, so such a caller is served only those marked for all audiences.
+ */
+export function attachmentNotServed(id: string): ApiError {
+  return new ApiError(
+    404,
+    'NotFoundResource',
+    `The requested attachment ${id} is not among those served to your audience: it reads this dataset under a row filter or hidden fields, and is served only the attachments marked for all audiences.`,
+  );
+}
+
 /** 400 for a REST parameter outside its domain, in the public service's wording. */
 export function invalidParameter(name: string, detail: string): ApiError {
   return new ApiError(400, 'InvalidRESTParameterError', `Invalid value for ${name} API parameter: ${detail}`);

@@ -85,7 +85,10 @@ function validatorsOf(ctx: Context, services: Services): Validators | null {
   const version = scope === null ? versions.catalog : versions.datasets.get(scope);
   if (!version) return null;
   const portal = services.portal();
-  const anonymous = callerState(ctx).owner === null;
+  // Shared caches may keep only what every anonymous caller gets alike: not a key's or a session's
+  // answer, nor one about a restricted dataset (README, Attachments and audiences).
+  const restricted = scope !== null && portal.datasets.get(scope)?.file.visibility === 'restricted';
+  const shared = callerState(ctx).owner === null && !portal.settings.private && !restricted;
   return {
     tag: entityTag(services.http.tagKey, [
       version.tag,
@@ -94,8 +97,7 @@ function validatorsOf(ctx: Context, services: Services): Validators | null {
     ]),
     version,
     scope,
-    cacheControl:
-      anonymous && !portal.settings.private ? `public, max-age=${services.http.maxAge}` : 'private, no-cache',
+    cacheControl: shared ? `public, max-age=${services.http.maxAge}` : 'private, no-cache',
   };
 }
 

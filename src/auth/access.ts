@@ -2,6 +2,7 @@
 // rows filtered). Public datasets are open to all unless an audience naming the caller narrows
 // them; restricted ones only to the users and groups of an audience.
 import type { Dataset } from '../catalog/portal.js';
+import type { Attachment } from '../catalog/attachments.js';
 import type { Audience } from '../catalog/schema.js';
 import type { KeyOwner } from './keys.js';
 
@@ -32,4 +33,19 @@ export function datasetAccess(dataset: Dataset, caller: KeyOwner | null): Datase
     hiddenFields: new Set(audience.hidden_fields),
     rowFilter: audience.row_filter,
   };
+}
+
+/** True when `access` reads every row and every field of the dataset (no row filter, no hidden field). */
+export function readsWhole(access: DatasetAccess): boolean {
+  return access.dataVisible && access.rowFilter === null && access.hiddenFields.size === 0;
+}
+
+/**
+ * The attachments `access` is served (and sees listed): all of them to a whole reader; only those
+ * marked for all audiences under a row filter or hidden fields, since a file is not filtered;
+ * none without access to the data.
+ */
+export function servedAttachments(dataset: Dataset, access: DatasetAccess): readonly Attachment[] {
+  if (!access.dataVisible) return [];
+  return readsWhole(access) ? dataset.attachments : dataset.attachments.filter((a) => a.allAudiences);
 }

@@ -9,6 +9,8 @@ export interface Attachment {
   readonly fileName: string;
   readonly filePath: string;
   readonly mimeType: string;
+  /** Marked `all_audiences` in dataset.json: served to audiences under a row filter or hidden fields too. */
+  readonly allAudiences: boolean;
 }
 
 /** The attachment id of a file name, as the public service spells it: `cities1000.zip` -> `cities1000_zip`. */
@@ -21,8 +23,11 @@ export function attachmentId(fileName: string): string {
     .replace(/^_+|_+$/g, '');
 }
 
-/** Lists the regular files of `dir` (no sub-folders, no links, no hidden files), sorted by name. */
-export async function listAttachments(dir: string): Promise<Attachment[]> {
+/**
+ * Lists the regular files of `dir` (no sub-folders, no links, no hidden files), sorted by name;
+ * `marked` names the files dataset.json marks for all audiences (a name with no file is ignored).
+ */
+export async function listAttachments(dir: string, marked: ReadonlySet<string>): Promise<Attachment[]> {
   const entries = await readdir(dir, { withFileTypes: true }).catch(() => []);
   return entries
     .filter((entry) => entry.isFile() && !entry.name.startsWith('.'))
@@ -31,6 +36,7 @@ export async function listAttachments(dir: string): Promise<Attachment[]> {
       fileName: entry.name,
       filePath: path.join(dir, entry.name),
       mimeType: mime.lookup(entry.name) || 'application/octet-stream',
+      allAudiences: marked.has(entry.name),
     }))
     .sort((a, b) => a.fileName.localeCompare(b.fileName));
 }

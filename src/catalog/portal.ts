@@ -113,7 +113,10 @@ async function loadDataset(dir: string, viewPrefix: string, problems: string[]):
     searchIndexPath: !file.engine && (await isFile(searchPath)) ? searchPath : null,
     valueCountsPaths: file.engine ? new Map() : await valueCountsPaths(dir, file.computed.value_counts),
     file,
-    attachments: await listAttachments(path.join(dir, 'attachments')),
+    attachments: await listAttachments(
+      path.join(dir, 'attachments'),
+      new Set(file.attachments.filter((a) => a.all_audiences).map((a) => a.file)),
+    ),
     rowFilters,
   };
 }

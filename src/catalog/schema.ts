@@ -101,6 +101,19 @@ export const audienceSchema = z
   .strict();
 export type Audience = z.output<typeof audienceSchema>;
 
+/**
+ * What the publisher says of one file of the dataset's attachments/ folder (by its file name):
+ * `all_audiences` true when it holds nothing an audience under a row filter or hidden fields may
+ * not read, so that such audiences are served it too (README, Attachments and audiences).
+ */
+export const attachmentEntrySchema = z
+  .object({
+    file: z.string().min(1),
+    all_audiences: z.boolean().default(false),
+  })
+  .strict();
+export type AttachmentEntry = z.output<typeof attachmentEntrySchema>;
+
 /** A ClickHouse table name, optionally after its database: letters, digits and _. */
 export const CLICKHOUSE_TABLE = /^[A-Za-z_][A-Za-z0-9_]*(?:\.[A-Za-z_][A-Za-z0-9_]*)?$/;
 
@@ -151,6 +164,8 @@ export const datasetFileSchema = z
     visibility: visibilitySchema,
     /** Who sees what: the first audience naming the caller applies (see README, access control). */
     access: z.array(audienceSchema).default([]),
+    /** Attachment files the publisher marked (an unlisted file is served to whole readers only). */
+    attachments: z.array(attachmentEntrySchema).default([]),
     metas: metasSchema,
     fields: z.array(fieldSchema),
     /** Free-form application metas, returned only with include_app_metas=true. */

@@ -1,6 +1,7 @@
 // Catalog exports: the tabular formats through the dataset export writers (over the catalog
 // table), and DCAT (RDF/XML, Turtle, the DCAT-AP profiles) and RSS documents of the datasets.
 import type { JsonValue } from '../engine/engine.js';
+import type { Attachment } from '../catalog/attachments.js';
 import type { Exporter } from './export-context.js';
 import { DATASET_EXPORT_FORMATS } from './formats.js';
 import { PREFIXES, toRdfXml, toTurtle, type Term, type Triple } from './rdf-graph.js';
@@ -78,6 +79,8 @@ export interface CatalogDocumentOptions {
   readonly useLabels: boolean;
   /** Whether the caller may read a dataset's data: no distribution is listed for one it cannot. */
   readonly readable: (datasetId: string) => boolean;
+  /** The attachments of a dataset the caller is served, each listed as a distribution. */
+  readonly attachmentsOf: (datasetId: string) => readonly Attachment[];
 }
 
 type Row = Record<string, JsonValue>;
@@ -139,19 +142,37 @@ function datasetTriples(row: Row, options: CatalogDocumentOptions, index: number
     );
   }
   const license = textOf(row.license_url);
-  distributionsOf(row, options).forEach((format) => {
+  for (const format of distributionsOf(row, options)) {
     const url = `${self}/exports/${format}${options.useLabels ? '?use_labels=true' : ''}`;
-    const distribution = iri(`${self}/exports/${format}`);
-    triples.push(
-      [subject, `${dcat}distribution`, distribution],
-      [distribution, `${rdf}type`, iri(`${dcat}Distribution`)],
-      [distribution, `${dct}title`, literal(`${id}.${format}`)],
-      [distribution, `${dct}format`, literal(format)],
-      [distribution, `${dcat}accessURL`, iri(url)],
-      [distribution, `${dcat}downloadURL`, iri(url)],
-    );
-    if (license) triples.push([distribution, `${dct}license`, iri(license)]);
-  });
+    const about = { iri: `${self}/exports/${format}`, url, title: `${id}.${format}`, license };
+    triples.push(...distributionTriples(subject, about, [`${dct}format`, literal(format)]));
+  }
+  for (const attachment of options.attachmentsOf(id)) {
+    const url = `${self}/attachments/${encodeURIComponent(attachment.id)}`;
+    const mediaType = iri(`https://www.iana.org/assignments/media-types/${attachment.mimeType}`);
+    const about = { iri: url, url, title: attachment.fileName, license };
+    triples.push(...distributionTriples(subject, about, [`${dcat}mediaType`, mediaType]));
+  }
+  return triples;
+}
+
+/** One distribution of the dataset `subject`: its IRI, title, format, URLs and license. */
+function distributionTriples(
+  subject: Term,
+  about: { iri: string; url: string; title: string; license: string | null },
+  format: readonly [string, Term],
+): Triple[] {
+  const { dcat, dct, rdf } = PREFIXES;
+  const distribution = iri(about.iri);
+  const triples: Triple[] = [
+    [subject, `${dcat}distribution`, distribution],
+    [distribution, `${rdf}type`, iri(`${dcat}Distribution`)],
+    [distribution, `${dct}title`, literal(about.title)],
+    [distribution, format[0], format[1]],
+    [distribution, `${dcat}accessURL`, iri(about.url)],
+    [distribution, `${dcat}downloadURL`, iri(about.url)],
+  ];
+  if (about.license) triples.push([distribution, `${dct}license`, iri(about.license)]);
   return triples;
 }
 

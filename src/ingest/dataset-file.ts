@@ -104,6 +104,7 @@ export function buildDatasetFile(input: DatasetFileInput): DatasetFile {
     dataset_uid: previous?.dataset_uid ?? newDatasetUid(),
     visibility: input.visibility ?? previous?.visibility ?? 'public',
     access: previous?.access ?? [],
+    attachments: previous?.attachments ?? [],
     metas: mergeMetas(input.id, previous?.metas, input.metas ?? {}, input.title),
     fields: input.fields.map((f) =>
       mergeField(f, previousFields.get(f.name), input.fieldSettings?.[f.name], input.replaceFacets ?? false),

@@ -71,6 +71,7 @@ export async function writeDatasetFile(
     dataset_uid: `da_${dataset.id.replace(/\W/g, '')}`,
     visibility: 'public',
     access: [],
+    attachments: [],
     metas: {
       default: {
         title: dataset.title,

@@ -19,6 +19,7 @@ function datasetFile(
     dataset_uid: `da_${title.toLowerCase().replace(/\W/g, '')}`,
     visibility: 'public',
     access: [],
+    attachments: [],
     metas: {
       default: {
         title,
@@ -164,11 +165,20 @@ export async function makePrivate(dir: string): Promise<string> {
   return key;
 }
 
-/** Makes dataset `id` of the fixture portal in `dir` restricted to `access` (a `prepare` step). */
-export async function restrictDataset(dir: string, id: string, access: readonly unknown[]): Promise<void> {
+/** Sets entries of the dataset.json of dataset `id` of the fixture portal in `dir` (a `prepare` step). */
+export async function editDatasetFile(
+  dir: string,
+  id: string,
+  entries: Record<string, unknown>,
+): Promise<void> {
   const file = path.join(dir, 'datasets', id, 'dataset.json');
   const dataset = JSON.parse(await readFile(file, 'utf8')) as Record<string, unknown>;
-  await writeFile(file, JSON.stringify({ ...dataset, visibility: 'restricted', access }));
+  await writeFile(file, JSON.stringify({ ...dataset, ...entries }));
+}
+
+/** Makes dataset `id` of the fixture portal in `dir` restricted to `access` (a `prepare` step). */
+export async function restrictDataset(dir: string, id: string, access: readonly unknown[]): Promise<void> {
+  await editDatasetFile(dir, id, { visibility: 'restricted', access });
 }
 
 /** Keys of a caller of each of TOWNS_AUDIENCES: alice (staff), carol (a row filter), dave (hidden fields). */
@@ -196,3 +206,23 @@ const TOWNS_AUDIENCES = [
   { users: ['carol'], row_filter: "name = 'Lyon'" },
   { users: ['dave'], hidden_fields: ['geo_point_2d', 'founded'] },
 ] as const;
+
+/**
+ * Marks towns' notes for all audiences, and gives words (public) an audience `*` under a row
+ * filter, with staff reading it whole, and two attachments: readme.txt marked, words.csv (every
+ * row) not (a `prepare` step).
+ */
+export async function markAttachments(dir: string): Promise<void> {
+  await editDatasetFile(dir, 'towns', {
+    attachments: [{ file: 'Notes Été.txt', all_audiences: true }],
+  });
+  const words = path.join(dir, 'datasets', 'words', 'attachments');
+  await mkdir(words, { recursive: true });
+  await writeFile(path.join(words, 'words.csv'), 'word\nword 0\nword 1\nword 2\nword 3\nword 4\n');
+  await writeFile(path.join(words, 'readme.txt'), 'five words\n');
+  // A public dataset whose public audience sees one row (the issue's case); staff read it whole.
+  await editDatasetFile(dir, 'words', {
+    access: [{ groups: ['staff'] }, { users: ['*'], row_filter: "word = 'word 1'" }],
+    attachments: [{ file: 'readme.txt', all_audiences: true }],
+  });
+}

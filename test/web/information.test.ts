@@ -4,7 +4,7 @@ import { expect } from 'chai';
 import { readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { useBrowserSuite } from '../helpers/browser.js';
-import { startFixtureServer } from '../helpers/fixture-portal.js';
+import { markAttachments, restrictTowns, startFixtureServer } from '../helpers/fixture-portal.js';
 
 /** A description trying every way to run a script or load from elsewhere, and a link to keep. */
 const HOSTILE_DESCRIPTION = [
@@ -72,5 +72,37 @@ describe('web: the information tab over a hostile description (fixture portal)',
     );
     expect(await page.evaluate(() => (window as unknown as { ran?: string }).ran ?? null)).to.equal(null);
     await page.close();
+  });
+});
+
+describe('web: the attachment links of an audience under a row filter (fixture portal)', function () {
+  this.timeout(60_000);
+  let staff = '';
+  const suite = useBrowserSuite(() =>
+    startFixtureServer(async (dir) => {
+      staff = (await restrictTowns(dir)).staff;
+      await markAttachments(dir);
+    }),
+  );
+
+  /** The attachment links of words' information tab, and what each serves, as `key` (or anonymous). */
+  const links = async (key: string | null) => {
+    const page = await suite.browser.browser.newPage();
+    if (key) await page.setExtraHTTPHeaders({ Authorization: `Apikey ${key}` });
+    await page.goto(`${suite.server.base}/explore/dataset/words/`, { waitUntil: 'networkidle0' });
+    await page.waitForSelector('table.schema');
+    const hrefs = await page.$$eval('a[download]', (as) => as.map((a) => a.getAttribute('href')!));
+    await page.close();
+    const init = key ? { headers: { Authorization: `Apikey ${key}` } } : {};
+    return Promise.all(hrefs.map(async (href) => [href, (await suite.server.get(href, init)).status]));
+  };
+
+  it('links the public audience only to the attachment marked for all audiences', async () => {
+    const base = '/api/explore/v2.1/catalog/datasets/words/attachments';
+    expect(await links(null)).to.deep.equal([[`${base}/readme_txt`, 200]]);
+    expect(await links(staff)).to.deep.equal([
+      [`${base}/readme_txt`, 200],
+      [`${base}/words_csv`, 200],
+    ]);
   });
 });

@@ -15,7 +15,8 @@ import type { Dataset } from '../../catalog/portal.js';
 import { LANGS } from '../../odsql/index.js';
 import { boolean, parseParams, text, timezone, oneOf } from '../params.js';
 import { filterParams, pageParams, runPagedQuery } from '../query-context.js';
-import { notFound } from '../errors.js';
+import { attachmentNotServed, notFound } from '../errors.js';
+import { readsWhole, servedAttachments } from '../../auth/access.js';
 import { lookupRecord } from '../record-lookup.js';
 import { generationQueryParams } from '../v1/aliases.js';
 import { datasetShape, type ShapeOptions } from './dataset-shape.js';
@@ -109,7 +110,7 @@ export function catalogRoutes(router: Router, services: Services): void {
     const base = `${apiBase(ctx)}/catalog/datasets/${encodeURIComponent(dataset.id)}/attachments`;
     ctx.body = {
       links: [{ rel: 'self', href: base }],
-      attachments: dataset.attachments.map((a) => ({
+      attachments: servedAttachments(dataset, accessOf(ctx, dataset)).map((a) => ({
         href: `${base}/${a.id}`,
         metas: { 'mime-type': a.mimeType, title: a.fileName, url: `odsfile://${a.fileName}`, id: a.id },
       })),
@@ -118,8 +119,11 @@ export function catalogRoutes(router: Router, services: Services): void {
 
   router.get('/catalog/datasets/:dataset_id/attachments/:attachment_id', (ctx) => {
     const { dataset } = requireDataSource(services, ctx, ctx.params.dataset_id!);
-    const attachment = dataset.attachments.find((a) => a.id === ctx.params.attachment_id);
-    if (!attachment) throw notFound('attachment', ctx.params.attachment_id!);
+    const access = accessOf(ctx, dataset);
+    const id = ctx.params.attachment_id!;
+    const attachment = servedAttachments(dataset, access).find((a) => a.id === id);
+    // The same answer whether or not an unlisted file exists: the caller learns no more than its list.
+    if (!attachment) throw readsWhole(access) ? notFound('attachment', id) : attachmentNotServed(id);
     ctx.type = attachment.mimeType;
     ctx.attachment(attachment.fileName);
     ctx.body = createReadStream(attachment.filePath);

@@ -1,5 +1,6 @@
 // The Dataset object of v2.1 (explore-api.md "Dataset (v2.1 form)"), built from a loaded dataset.
 import type { Dataset, Portal } from '../../catalog/portal.js';
+import type { Attachment } from '../../catalog/attachments.js';
 import { bboxPolygon, datasetFeatures } from '../../catalog/features.js';
 import { isoInZone } from '../time-format.js';
 import type { CallerMetas } from '../caller-metas.js';
@@ -59,11 +60,11 @@ function defaultMetas(
   };
 }
 
-/** The attachments of a dataset, in the v1 form the v2.1 dataset object also carries. */
-export function attachmentRefs(
-  dataset: Dataset,
+/** Attachments in the v1 form the v2.1 dataset object also carries. */
+function attachmentRefs(
+  attachments: readonly Attachment[],
 ): { mimetype: string; id: string; title: string; url: string }[] {
-  return dataset.attachments.map((a) => ({
+  return attachments.map((a) => ({
     mimetype: a.mimeType,
     id: a.id,
     title: a.fileName,
@@ -105,7 +106,7 @@ export function datasetShape(
   const shape: Record<string, unknown> = {
     dataset_id: dataset.id,
     dataset_uid: dataset.file.dataset_uid,
-    attachments: attachmentRefs(dataset),
+    attachments: attachmentRefs(view.attachments),
     has_records: (view.recordsCount ?? 0) > 0,
     data_visible: view.dataVisible,
     fields: fields

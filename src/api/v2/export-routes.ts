@@ -24,6 +24,7 @@ import { DATASET_EXPORT_FORMATS } from '../../exports/formats.js';
 import { filterParams, toQueryParams } from '../query-context.js';
 import { accessOf, apiBase, requireDataSource, signalOf, type Services } from '../services.js';
 import { generationQueryParams, isV20 } from '../v1/aliases.js';
+import { servedAttachments } from '../../auth/access.js';
 
 const lastOf = (raw: string | string[] | undefined): string | undefined =>
   Array.isArray(raw) ? raw[raw.length - 1] : raw;
@@ -180,6 +181,10 @@ export function exportRoutes(router: Router, services: Services): void {
     const query = { ...toQueryParams(source, params), limit: params.limit, offset: params.offset };
     const compiled = compileQuery(source, { ...query, select: undefined, groupBy: undefined }, 'json');
     const file = { name: 'catalog', ...rdf, compressed: params.compressed };
+    const viewOf = (id: string) => {
+      const dataset = services.portal().datasets.get(id);
+      return dataset && { dataset, access: accessOf(ctx, dataset) };
+    };
     // A document of the catalog, small and written whole, but an export all the same: it holds a slot.
     await sendExport(ctx, services, file, async () => {
       const rows = await services.engine.queryJson(compiled.sql, [], signalOf(ctx));
@@ -188,9 +193,10 @@ export function exportRoutes(router: Router, services: Services): void {
         title: services.portal().settings.title,
         includeExports: params.include_exports ?? null,
         useLabels: params.use_labels_in_exports,
-        readable: (id) => {
-          const dataset = services.portal().datasets.get(id);
-          return dataset !== undefined && accessOf(ctx, dataset).dataVisible;
+        readable: (id) => viewOf(id)?.access.dataVisible === true,
+        attachmentsOf: (id) => {
+          const view = viewOf(id);
+          return view ? servedAttachments(view.dataset, view.access) : [];
         },
       });
       return Readable.from([document]);
