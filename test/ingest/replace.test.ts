@@ -196,14 +196,18 @@ describe('ingest: re-ingest and atomic replace', () => {
     );
   });
 
-  it('keeps previous attachments and adds new ones', async () => {
+  it('keeps previous attachments and their marks for all audiences, and adds new ones', async () => {
     const notes = await fixture(temp.dir, 'notes.txt', 'v1');
     await ingest({ file, portal: temp.portal, id: 'towns', attachments: [notes] });
+    const marks = [{ file: 'notes.txt', all_audiences: true }];
+    const first = await readDatasetFile(temp.portal, 'towns');
+    await writeFile(datasetJson('towns'), JSON.stringify({ ...first, attachments: marks }));
     const map = await fixture(temp.dir, 'map.png', 'png bytes');
     await ingest({ file, portal: temp.portal, id: 'towns', attachments: [map] });
     const attachments = path.join(temp.portal, 'datasets', 'towns', 'attachments');
     expect((await readdir(attachments)).sort()).to.deep.equal(['map.png', 'notes.txt']);
     expect(await readFile(path.join(attachments, 'notes.txt'), 'utf8')).to.equal('v1');
+    expect((await readDatasetFile(temp.portal, 'towns')).attachments).to.deep.equal(marks);
   });
 
   it('refuses to overwrite a dataset.json that no longer validates', async () => {
