@@ -46,15 +46,16 @@ function declaredOverrides(
 
 /**
  * The refine and exclude conditions of a selection over `source`, with the declared facets'
- * disjunctive and hierarchical options. `skipFacet` leaves out one facet's own refinements (a
+ * disjunctive and hierarchical options (`overrides`, when the caller read them already: each
+ * declaration costs an analysis). `skipFacet` leaves out one facet's own refinements (a
  * disjunctive facet counting its alternatives).
  */
 export function selectionConditions(
   source: QuerySource,
   selection: FacetSelection,
-  options: { timezone: string; skipFacet?: string },
+  options: { timezone: string; skipFacet?: string; overrides?: ReadonlyMap<string, FacetOverrides> },
 ): ClauseCondition[] {
-  const overrides = declaredOverrides(source, selection, options.timezone);
+  const overrides = options.overrides ?? declaredOverrides(source, selection, options.timezone);
   if (!selection.refinements.length) return [];
   return refinementConditions(source, selection.refinements, { ...options, overrides });
 }

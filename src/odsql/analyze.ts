@@ -57,6 +57,11 @@ export interface AnalyzedQuery {
 /** The query's names, each clause with its expression analyzer. */
 type Scope = QueryScope<ExprAnalyzer>;
 
+let analyses = 0;
+
+/** Queries analyzed by this process so far: what tests count the work of a request by. */
+export const analysesSoFar = (): number => analyses;
+
 /**
  * Analyzes a parsed query against a dataset's fields; `timezone` types date literals, and a
  * function `dialect` does not spell is refused.
@@ -67,6 +72,7 @@ export function analyzeQuery(
   timezone: string,
   dialect: Dialect,
 ): AnalyzedQuery {
+  analyses++;
   const budget: NodeBudget = { used: 0 };
   checkLimits(parsed, budget);
   const facts = new Map<Expr, ExprInfo>();

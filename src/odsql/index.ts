@@ -20,7 +20,7 @@ export { splitRow, type SplitRow } from './hidden-columns.js';
 export { cell, type Cell, type CellType, type ObjectEntry, type ShapedColumn } from './shape.js';
 export { shapedSql, textWidthsSql } from './shape-sql.js';
 export type { Expr } from './ast.js';
-export type { ClauseCondition } from './analyze.js';
+export { analysesSoFar, type ClauseCondition } from './analyze.js';
 export { node, NO_SPAN } from './ast.js';
 export { QueryLangError, type Clause } from './errors.js';
 export { FUNCTION_NAMES } from './functions/index.js';

@@ -1,0 +1,140 @@
+// The statements that count a request's facets. Scalar facets sharing one filter, fields and
+// functions of fields alike (`range(delay, 10)`), are counted in a single statement (DuckDB: one
+// GROUPING SETS scan); the facets a field's table of value counts answers are counted together
+// from that table; a multivalued field's facets, and a disjunctive facet whose own refinements
+// must be left out, get statements of their own. The conditions of each statement are compiled
+// once per distinct set of refinements left out, never once per facet: the work of a request
+// grows with its number of facets, not with its square.
+import type { QuerySource } from '../catalog/source.js';
+import {
+  compileFacetCounts,
+  facetKeyFields,
+  facetReadsValueCounts,
+  type FacetParams,
+} from '../odsql/index.js';
+import type { FacetPlan, FacetQuery, Planned } from './facet-plan.js';
+import { selectionConditions } from './facet-selection.js';
+
+/** One statement: rows (s = index of the counted key, v = value, n = count). */
+export interface Statement {
+  readonly sql: string;
+  readonly keys: readonly { facetIndex: number; level: number }[];
+}
+
+type Member = { readonly planned: Planned; readonly index: number };
+
+/** The field whose own refinements a facet is counted without: a refined disjunctive field. */
+const skippedBy = (p: Planned): string | undefined => {
+  const key = p.key(1);
+  return key.kind !== 'function' && p.shape.disjunctive && p.refined.size > 0 ? key.field : undefined;
+};
+
+/** The one field a facet reads, or null (a function of several fields). */
+const soleField = (p: Planned): string | null => {
+  const fields = facetKeyFields([p.key(1)]);
+  return fields.length === 1 ? fields[0]! : null;
+};
+
+/**
+ * The conditions a request's statements count under, each compiled once: the request's, with
+ * the refinements but those of the skipped facet; and whether a field's table of value counts
+ * answers under them (src/odsql/value-counts.ts).
+ */
+function requestConditions(source: QuerySource, query: FacetQuery, plan: FacetPlan) {
+  const params = new Map<string, FacetParams>();
+  const tables = new Map<string, boolean>();
+  const paramsFor = (skip: string | undefined): FacetParams => {
+    let found = params.get(skip ?? '');
+    if (found === undefined) {
+      const options = { timezone: query.timezone, overrides: plan.overrides };
+      const refinements = selectionConditions(source, query, {
+        ...options,
+        ...(skip && { skipFacet: skip }),
+      });
+      const extraWhere = [...query.where, ...refinements];
+      found = { extraWhere, timezone: query.timezone, ...(query.lang && { lang: query.lang }) };
+      params.set(skip ?? '', found);
+    }
+    return found;
+  };
+  const readsTable = (skip: string | undefined, field: string): boolean => {
+    const key = `${skip ?? ''}\0${field}`;
+    let found = tables.get(key);
+    if (found === undefined) {
+      found = facetReadsValueCounts(source, paramsFor(skip), field);
+      tables.set(key, found);
+    }
+    return found;
+  };
+  return { paramsFor, readsTable };
+}
+
+/**
+ * Keys counted by one statement at most. DuckDB's GROUPING SETS keeps a hash table per set with
+ * every key's column: past a few dozen sets a statement's memory and time grow with the square
+ * of its keys (200 range() keys over the 867 rows of flights' delay counts ran out of 384 MB;
+ * 64 keys over the 3M flights took 60 ms a key, 16 keys 45 ms), so more keys make more statements.
+ */
+export const KEYS_PER_STATEMENT = 16;
+
+/** Members in batches of at most KEYS_PER_STATEMENT keys (a facet's levels stay together). */
+function batches(members: readonly Member[]): Member[][] {
+  const all: Member[][] = [];
+  let keys = Infinity;
+  for (const member of members) {
+    if (keys + member.planned.levels > KEYS_PER_STATEMENT) {
+      all.push([]);
+      keys = 0;
+    }
+    all[all.length - 1]!.push(member);
+    keys += member.planned.levels;
+  }
+  return all;
+}
+
+/** Members gathered by `keyOf`, in the order of their first member. */
+function gather<T>(items: readonly T[], keyOf: (item: T) => string): T[][] {
+  const groups = new Map<string, T[]>();
+  for (const item of items) {
+    const key = keyOf(item);
+    const group = groups.get(key);
+    if (group) group.push(item);
+    else groups.set(key, [item]);
+  }
+  return [...groups.values()];
+}
+
+/** The statements counting a request's planned facets. */
+export function facetStatements(source: QuerySource, query: FacetQuery, plan: FacetPlan): Statement[] {
+  const conditions = requestConditions(source, query, plan);
+  const statementFor = (members: readonly Member[], skip: string | undefined): Statement => {
+    const keys = members.flatMap(({ planned, index }) =>
+      Array.from({ length: planned.levels }, (_, i) => ({ facetIndex: index, level: i + 1, planned })),
+    );
+    const sql = compileFacetCounts(
+      source,
+      conditions.paramsFor(skip),
+      keys.map(({ planned, level }) => planned.key(level)),
+      members[0]!.planned.shape.multivalued,
+    );
+    return { sql, keys: keys.map(({ facetIndex, level }) => ({ facetIndex, level })) };
+  };
+  const members = plan.planned.map((planned, index) => ({ planned, index }));
+  // A multivalued field's facets are counted by element, apart from the others.
+  const groups = gather(members, ({ planned: p }) =>
+    p.shape.multivalued ? `multivalued:${soleField(p)}:${skippedBy(p) ?? ''}` : `skip:${skippedBy(p) ?? ''}`,
+  );
+  return groups.flatMap((group) => {
+    const skip = skippedBy(group[0]!.planned);
+    const fromTable = (m: Member): string | null => {
+      const field = soleField(m.planned);
+      const alone = !m.planned.shape.multivalued && field !== null && conditions.readsTable(skip, field);
+      return alone ? field : null;
+    };
+    const byTable = gather(group, (m) => {
+      const table = fromTable(m);
+      return table === null ? 'scan' : `table:${table}`;
+    });
+    return byTable.flatMap(batches).map((ms) => statementFor(ms, skip));
+  });
+}

@@ -1,0 +1,87 @@
+// The work of a facets request grows with its number of facets, not with its square: each facet's
+// target is analyzed once, the statements' conditions once per set of refinements left out, and
+// the keys are counted by a few statements of at most KEYS_PER_STATEMENT keys (counted here with
+// the analyzer's counter and a count of the engine's statements, not timed). Its statements run
+// under one signal of their own: no AbortSignal gathers a listener per statement.
+import { expect } from 'chai';
+import { KEYS_PER_STATEMENT } from '../../src/facets/facet-statements.js';
+import { analysesSoFar } from '../../src/odsql/index.js';
+import { useSampleSuite } from '../helpers/sample-portal.js';
+
+const V21 = '/api/explore/v2.1';
+
+/** `facet=range(field,1)&facet=range(field,2)...`: n distinct facets of one field. */
+const ranges = (field: string, n: number): string =>
+  Array.from({ length: n }, (_, i) => `facet=${encodeURIComponent(`range(${field},${i + 1})`)}`).join('&');
+
+describe('the work of a facets request', function () {
+  this.timeout(120_000);
+  const suite = useSampleSuite();
+
+  /** Answers `path`, with the analyses, the engine's statements and the process warnings it caused. */
+  async function measured(path: string) {
+    const engine = suite.server.portal.services.engine;
+    const queryJson = engine.queryJson.bind(engine);
+    let statements = 0;
+    engine.queryJson = (...args) => {
+      statements++;
+      return queryJson(...args);
+    };
+    const warnings: string[] = [];
+    const onWarning = (warning: Error) => warnings.push(`${warning.name}: ${warning.message}`);
+    process.on('warning', onWarning);
+    const before = analysesSoFar();
+    try {
+      const { status, body } = await suite.server.json(path);
+      // Warnings are emitted on the next tick.
+      await new Promise((resolve) => setImmediate(resolve));
+      return { status, body, analyses: analysesSoFar() - before, statements, warnings };
+    } finally {
+      engine.queryJson = queryJson;
+      process.off('warning', onWarning);
+    }
+  }
+
+  for (const [dataset, field] of [
+    ['flights', 'delay'],
+    ['movies', 'imdb_votes'],
+  ] as const) {
+    it(`counts 100 facets of ${dataset} with one analysis per facet and statement, ${KEYS_PER_STATEMENT} keys a statement`, async () => {
+      const n = 100;
+      const { status, body, analyses, statements, warnings } = await measured(
+        `${V21}/catalog/datasets/${dataset}/facets?${ranges(field, n)}`,
+      );
+      console.log(`      ${dataset}: ${n} facets, ${analyses} analyses, ${statements} statements`);
+      expect(status, JSON.stringify(body).slice(0, 300)).to.equal(200);
+      expect(body.facets).to.have.length(n);
+      expect(statements, 'statements').to.be.at.most(Math.ceil(n / KEYS_PER_STATEMENT) + 1);
+      // One analysis per facet's function, one per statement, one to find a table of counts.
+      expect(analyses, 'analyses').to.be.at.most(n + statements + 2);
+      expect(warnings, 'process warnings').to.deep.equal([]);
+    });
+  }
+
+  it('counts each facet among 100 others as alone', async () => {
+    const among = await suite.server.json(`${V21}/catalog/datasets/flights/facets?${ranges('delay', 100)}`);
+    for (const i of [1, 17, 100]) {
+      const facet = `facet=${encodeURIComponent(`range(delay,${i})`)}`;
+      const alone = await suite.server.json(`${V21}/catalog/datasets/flights/facets?${facet}`);
+      expect(among.body.facets[i - 1], `range(delay,${i})`).to.deep.equal(alone.body.facets[0]);
+    }
+  });
+
+  it('counts v1 facets the same way', async () => {
+    const n = 100;
+    const facets = ranges('delay', n);
+    const { status, body, analyses, statements, warnings } = await measured(
+      `/api/records/1.0/search/?dataset=flights&rows=0&${facets}`,
+    );
+    console.log(`      v1 flights: ${n} facets, ${analyses} analyses, ${statements} statements`);
+    expect(status, JSON.stringify(body).slice(0, 300)).to.equal(200);
+    expect(body.facet_groups).to.have.length(n);
+    // The count (and no page: rows=0) besides the facets' statements.
+    expect(statements, 'statements').to.be.at.most(Math.ceil(n / KEYS_PER_STATEMENT) + 2);
+    expect(analyses, 'analyses').to.be.at.most(n + statements + 3);
+    expect(warnings, 'process warnings').to.deep.equal([]);
+  });
+});
