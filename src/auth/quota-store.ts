@@ -5,6 +5,8 @@
 // renewed while the export runs, so that a replica killed mid-export frees its slots a minute
 // later. While Redis cannot answer, each replica counts in its own process (the counters it would
 // use without a store), logs it at most once a minute and reports it in duckportal_quota_store_up.
+// Those counters mirror every count Redis answered, so an outage goes on from the last counts this
+// replica saw, not from zero (calls made meanwhile through other replicas it cannot know).
 import { createHmac, randomUUID } from 'node:crypto';
 import { Redis, type Result } from 'ioredis';
 import { Gauge, type Registry } from 'prom-client';
@@ -17,6 +19,7 @@ import {
   resetOf,
   type CallCounter,
   type Caller,
+  type QuotaCounter,
   type QuotaDecision,
   type SlotCounter,
 } from './quota.js';
@@ -101,11 +104,14 @@ export class QuotaStore {
     return store;
   }
 
-  /** Counters of `quotas` for the portal `secret` identifies, falling back on `local` while Redis is out. */
+  /**
+   * Counters of `quotas` for the portal `secret` identifies, falling back on `local` while Redis is
+   * out (`local.quotas` keeps the counts Redis answers, to go on from them).
+   */
   counters(
     secret: Buffer,
     quotas: Quotas,
-    local: { quotas: CallCounter; exportSlots: SlotCounter },
+    local: { quotas: QuotaCounter; exportSlots: SlotCounter },
   ): { quotas: CallCounter; exportSlots: SlotCounter } {
     const prefix = `duckportal:${createHmac('sha256', secret).update('quota store').digest('hex').slice(0, 16)}`;
     const exportSlots = new SharedSlots((caller) =>
@@ -135,7 +141,7 @@ export class QuotaStore {
     prefix: string,
     quotas: Quotas,
     caller: Caller,
-    local: CallCounter,
+    local: QuotaCounter,
   ): Promise<QuotaDecision> {
     const now = Date.now();
     const day = dayOf(now);
@@ -151,6 +157,7 @@ export class QuotaStore {
         ...limits,
       );
       this.succeeded();
+      local.observe(day, buckets, counts);
       return decide(buckets, counts, refused ? buckets[refused - 1]! : null, resetOf(day));
     } catch (error) {
       this.failed(error as Error);

@@ -90,15 +90,30 @@ export class QuotaCounter implements CallCounter {
 
   take(caller: Caller): QuotaDecision {
     const day = dayOf(this.now());
-    if (day !== this.day) {
-      this.day = day;
-      this.counts.clear();
-    }
+    this.startDay(day);
     const buckets = bucketsOf(this.quotas, caller);
     const count = (bucket: Bucket): number => this.counts.get(bucket.name) ?? 0;
     const refused = buckets.find((bucket) => count(bucket) >= bucket.limit) ?? null;
     if (refused === null) for (const bucket of buckets) this.counts.set(bucket.name, count(bucket) + 1);
     return decide(buckets, buckets.map(count), refused, resetOf(day));
+  }
+
+  /**
+   * Raises the counts of `buckets` on `day` to those a shared store answered (src/auth/quota-store.ts),
+   * so that counting here, while the store is out, goes on from them instead of from zero.
+   */
+  observe(day: number, buckets: readonly Bucket[], counts: readonly number[]): void {
+    if (day < this.day) return;
+    this.startDay(day);
+    buckets.forEach((bucket, i) =>
+      this.counts.set(bucket.name, Math.max(this.counts.get(bucket.name) ?? 0, counts[i] ?? 0)),
+    );
+  }
+
+  private startDay(day: number): void {
+    if (day === this.day) return;
+    this.day = day;
+    this.counts.clear();
   }
 }
 

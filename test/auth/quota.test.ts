@@ -1,7 +1,18 @@
-// Quotas: exact counting per key, per IP and per portal, a daily window, and export slots.
+// Quotas: exact counting per key, per IP and per portal, a daily window, and export slots; in
+// Redis, an outage that goes on from the counts Redis last gave (a real redis-server, stopped).
 import { expect } from 'chai';
+import { mkdtemp, rm } from 'node:fs/promises';
+import http from 'node:http';
+import os from 'node:os';
+import path from 'node:path';
 import { ExportSlots, QuotaCounter } from '../../src/auth/quota.js';
+import { QuotaStore } from '../../src/auth/quota-store.js';
 import { DEFAULT_QUOTAS } from '../../src/catalog/schema.js';
+import { ensurePortalFile } from '../../src/ingest/portal-file.js';
+import { createLogger } from '../../src/log.js';
+import { startRedis } from '../helpers/deploy-tools.js';
+import { buildFixturePortal } from '../helpers/fixture-portal.js';
+import { startTestServer } from '../helpers/server.js';
 
 const anonymous = (ip: string) => ({ keyId: null, ip });
 const keyed = (keyId: string) => ({ keyId, ip: '10.0.0.1' });
@@ -62,5 +73,57 @@ describe('quotas', () => {
     expect(slots.size).to.equal(2);
     expect(slots.acquire(keyed('k'))).to.not.equal(null);
     second();
+  });
+});
+
+describe('quotas in Redis, and Redis stopped', function () {
+  this.timeout(60_000);
+
+  it('goes on from the counts Redis gave: 20 calls through Redis, then 10 of 30 while it is down', async () => {
+    const dir = await buildFixturePortal();
+    const work = await mkdtemp(path.join(os.tmpdir(), 'duckportal-quota-redis-'));
+    await ensurePortalFile(dir, { quotas: { ...DEFAULT_QUOTAS, per_ip: 30 } });
+    const redis = await startRedis(work);
+    const quotaStore = await QuotaStore.connect(redis.url, createLogger('silent'));
+    const server = await startTestServer(dir, { quotaStore });
+    try {
+      // A connection of its own per call: a 429's connection is held to its Retry-After (src/http/retry-pacing.ts).
+      const call = () =>
+        new Promise<{ status: number; remaining: unknown }>((resolve, reject) => {
+          http
+            .get(`${server.base}/api/explore/v2.1/catalog/datasets?limit=0`, { agent: false }, (answer) => {
+              answer.resume();
+              resolve({ status: answer.statusCode!, remaining: answer.headers['x-ratelimit-remaining'] });
+            })
+            .on('error', reject);
+        });
+      for (let i = 0; i < 20; i++)
+        expect(await call()).to.deep.equal({ status: 200, remaining: String(29 - i) });
+      await redis.stop();
+      const during = [];
+      for (let i = 0; i < 30; i++) during.push(await call());
+      expect(during.filter((a) => a.status === 200)).to.have.length(10);
+      expect(during.slice(0, 10).map((a) => a.remaining)).to.deep.equal([
+        '9',
+        '8',
+        '7',
+        '6',
+        '5',
+        '4',
+        '3',
+        '2',
+        '1',
+        '0',
+      ]);
+      expect(during.slice(10).every((a) => a.status === 429 && a.remaining === '0')).to.equal(true);
+      const metrics = await (await server.get('/metrics')).text();
+      expect(metrics).to.match(/^duckportal_quota_store_up 0$/m);
+    } finally {
+      await server.close();
+      quotaStore.close();
+      await redis.stop();
+      await rm(work, { recursive: true, force: true });
+      await rm(dir, { recursive: true, force: true });
+    }
   });
 });

@@ -24,7 +24,7 @@ export interface TestServer {
  */
 export async function startTestServer(
   portalDir: string | readonly string[],
-  options: Pick<ServerOptions, 'maxAge' | 'cacheBytes' | 'trustProxy' | 'targetWaitMs'> = {},
+  options: Pick<ServerOptions, 'maxAge' | 'cacheBytes' | 'trustProxy' | 'targetWaitMs' | 'quotaStore'> = {},
 ): Promise<TestServer> {
   const logs: string[] = [];
   const records: Record<string, unknown>[] = [];
