@@ -11,7 +11,7 @@ SOURCES := $(shell find src test bench -name '*.ts' 2>/dev/null)
 WEB_SOURCES := $(shell find web/src -type f 2>/dev/null)
 WEB_MANIFEST := dist/web/manifest.json
 
-.PHONY: install build grammar data run test test-deps check lint typecheck unit bench screenshots clean
+.PHONY: install build grammar data run test test-node test-deps check lint typecheck unit bench screenshots clean
 
 install: node_modules/.installed
 
@@ -82,6 +82,17 @@ unit: build data test-deps
 check: lint typecheck unit
 
 test: check
+
+# The whole suite again on each Node release line in NODE_LINES (Debian's Node 20 runs `make test`),
+# each taken from the npm registry's `node` package into .tmp/node<line> on first use.
+NODE_LINES ?= 22 24
+test-node: build data test-deps
+	@for line in $(NODE_LINES); do \
+	  dir=.tmp/node$$line; \
+	  [ -x $$dir/node_modules/.bin/node ] || npm install --no-save --no-audit --no-fund --prefix $$dir node@$$line || exit 1; \
+	  echo "== Node $$($$dir/node_modules/.bin/node --version)"; \
+	  PATH="$(CURDIR)/$$dir/node_modules/.bin:$$PATH" $(MAKE) --no-print-directory check || exit 1; \
+	done
 
 # The README's pictures of the pages (docs/screenshots), taken in the test browser.
 screenshots: build data test-deps
