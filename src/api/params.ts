@@ -2,6 +2,7 @@
 // service's wording, and one `parseParams` that turns the first problem into a 400. Each builder
 // carries its JSON Schema as zod metadata, from which the OpenAPI document is generated.
 import { z } from 'zod';
+import { MAX_FACETS } from '../facets/facet-param.js';
 import { canonicalTimeZone } from '../odsql/index.js';
 import { ApiError, invalidParameter } from './errors.js';
 
@@ -89,12 +90,28 @@ export function text() {
     .meta({ type: 'string' });
 }
 
-/** A parameter that may repeat (`where`, `refine`, `exclude`, `facet`): every non-empty occurrence. */
-export function repeated() {
+/**
+ * A parameter that may repeat (`where`, `refine`, `exclude`, `facet`): every non-empty occurrence,
+ * at most `bound.max` of them when bounded.
+ */
+export function repeated(bound?: { name: string; max: number }) {
   return raw()
-    .transform((raw): string[] => (raw === undefined ? [] : [raw].flat().filter((v) => v !== '')))
-    .meta({ type: 'array', items: { type: 'string' } });
+    .transform((raw, ctx): string[] => {
+      const values = raw === undefined ? [] : [raw].flat().filter((v) => v !== '');
+      if (bound && values.length > bound.max) {
+        return fail(
+          ctx,
+          bound.name,
+          `${values.length} ${bound.name} parameters were found but at most ${bound.max} are expected.`,
+        );
+      }
+      return values;
+    })
+    .meta({ type: 'array', items: { type: 'string' }, ...(bound && { maxItems: bound.max }) });
 }
+
+/** The `facet` parameters of a request (declarations or facets to count): at most MAX_FACETS. */
+export const facetList = () => repeated({ name: 'facet', max: MAX_FACETS });
 
 /** One of a closed list of values, or the default. */
 export function oneOf<const T extends string>(name: string, values: readonly T[], fallback: T | undefined) {

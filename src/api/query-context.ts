@@ -7,7 +7,7 @@ import type { JsonValue } from '../engine/engine.js';
 import { compileQuery, LANGS, splitRow, type CompiledQuery, type QueryParams } from '../odsql/index.js';
 import { invalidParameter } from './errors.js';
 import { facetSelection, selectionConditions } from '../facets/facet-selection.js';
-import { integer, oneOf, repeated, text, timezone } from './params.js';
+import { facetList, integer, oneOf, repeated, text, timezone } from './params.js';
 
 /** Without group_by a page is at most 100 rows within the first 10,000; with it, 20,000 groups. */
 export const PAGE_LIMIT = 100;
@@ -23,7 +23,7 @@ export const filterParams = z.object({
   refine: repeated(),
   exclude: repeated(),
   /** facet(name="f", disjunctive=true) declarations: the refines on f are ORed (supplement 3). */
-  facet: repeated(),
+  facet: facetList(),
   lang: oneOf('lang', LANGS, undefined),
   timezone: timezone(),
 });

@@ -4,6 +4,7 @@
 // the analyzer's counter and a count of the engine's statements, not timed). Its statements run
 // under one signal of their own: no AbortSignal gathers a listener per statement.
 import { expect } from 'chai';
+import { MAX_FACETS } from '../../src/facets/facet-param.js';
 import { KEYS_PER_STATEMENT } from '../../src/facets/facet-statements.js';
 import { analysesSoFar } from '../../src/odsql/index.js';
 import { useSampleSuite } from '../helpers/sample-portal.js';
@@ -83,5 +84,34 @@ describe('the work of a facets request', function () {
     expect(statements, 'statements').to.be.at.most(Math.ceil(n / KEYS_PER_STATEMENT) + 2);
     expect(analyses, 'analyses').to.be.at.most(n + statements + 3);
     expect(warnings, 'process warnings').to.deep.equal([]);
+  });
+
+  describe(`at most ${MAX_FACETS} facet parameters a request`, () => {
+    const routes = [
+      `${V21}/catalog/datasets/flights/facets?`,
+      `${V21}/catalog/datasets/flights/records?limit=0&`,
+      `${V21}/catalog/datasets/flights/exports/csv?limit=1&`,
+      `${V21}/catalog/facets?`,
+      '/api/explore/v2.0/catalog/datasets/flights/facets?',
+      '/api/records/1.0/search/?dataset=flights&rows=0&',
+      '/api/datasets/1.0/search/?rows=0&',
+    ];
+    // A field of the dataset, or of the catalog.
+    const many = (route: string, n: number) =>
+      Array.from({ length: n }, () => (route.includes('flights') ? 'facet=origin' : 'facet=theme')).join('&');
+    const expected = `Invalid value for facet API parameter: ${MAX_FACETS + 1} facet parameters were found but at most ${MAX_FACETS} are expected.`;
+
+    for (const route of routes) {
+      it(`${route.split('?')[0]}: ${MAX_FACETS} answered, ${MAX_FACETS + 1} a 400 naming facet and the bound`, async () => {
+        const over = await suite.server.get(route + many(route, MAX_FACETS + 1));
+        const body = (await over.json()) as Record<string, unknown>;
+        expect(over.status).to.equal(400);
+        if (route.includes('/1.0/')) expect(body).to.deep.equal({ errorcode: 400, error: expected });
+        else expect(body).to.deep.equal({ error_code: 'InvalidRESTParameterError', message: expected });
+        const at = await suite.server.get(route + many(route, MAX_FACETS));
+        await at.arrayBuffer();
+        expect(at.status, route).to.equal(200);
+      });
+    }
   });
 });

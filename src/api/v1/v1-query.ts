@@ -16,7 +16,7 @@ import { refinementConditions, type Refinement } from '../../facets/refine.js';
 import { enumerateFacets, type FacetGroup, type FacetRequest } from '../../facets/enumerate.js';
 import { FACET_SORTS, type FacetOverrides, type FacetSort } from '../../facets/facet-fields.js';
 import { invalidParameter } from '../errors.js';
-import { booleanValue, integer, notBoolean, oneOf, repeated, text, timezone } from '../params.js';
+import { booleanValue, facetList, integer, notBoolean, oneOf, repeated, text, timezone } from '../params.js';
 import { geoConditions } from './geofilter.js';
 import { parseV1Query } from './q-language.js';
 
@@ -29,7 +29,7 @@ export const v1SearchParams = z.object({
   rows: integer('rows', { min: 0, max: V1_WINDOW, default: 10 }),
   start: integer('start', { min: 0, max: V1_WINDOW, default: 0 }),
   sort: repeated(),
-  facet: repeated(),
+  facet: facetList(),
   lang: oneOf('lang', LANGS, undefined),
   /** v1's name of `lang` (explore-api.md, v1 record search); `lang` wins when both are sent. */
   language: oneOf('language', LANGS, undefined),

@@ -7,12 +7,12 @@ import type { Engine } from '../../engine/engine.js';
 import { enumerateFacets } from '../../facets/enumerate.js';
 import { facetSelection } from '../../facets/facet-selection.js';
 import { LANGS, whereConditions } from '../../odsql/index.js';
-import { boolean, oneOf, parseParams, repeated, timezone } from '../params.js';
+import { boolean, facetList, oneOf, parseParams, repeated, timezone } from '../params.js';
 import { apiBase, requireDataSource, signalOf, type Services } from '../services.js';
 
 /** Parameters of both facet operations (explore-api.md: facet, where, refine, exclude, lang, timezone). */
 export const facetParams = z.object({
-  facet: repeated(),
+  facet: facetList(),
   where: repeated(),
   refine: repeated(),
   exclude: repeated(),
