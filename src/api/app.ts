@@ -11,7 +11,7 @@ import { recordsRoutes } from './v2/records-routes.js';
 import { facetRoutes } from './v2/facet-routes.js';
 import { exportRoutes } from './v2/export-routes.js';
 import { cors } from './cors.js';
-import { requestGuards } from './request-guards.js';
+import { hostGuard, requestGuards } from './request-guards.js';
 import { openApiDocument } from './openapi.js';
 import { v2Aliases } from './v1/aliases.js';
 import { v1Router } from './v1/index.js';
@@ -74,6 +74,7 @@ export function unknownHostApp(log: Logger, metrics: PortalMetrics): Koa {
   app.use(cors());
   app.use(noStoreOnError());
   app.use(errorMiddleware(log));
+  app.use(hostGuard());
   app.use(() => {
     throw new ApiError(404, 'NotFoundResource', 'No portal of this server answers this host name.');
   });
@@ -94,6 +95,7 @@ export function createApp(services: Services, options: AppOptions): Koa {
   app.use(cors());
   app.use(noStoreOnError());
   app.use(errorMiddleware(services.log));
+  app.use(hostGuard());
   // Below the errors: its 406 is an error answer like any other (error bodies go uncompressed).
   app.use(compression());
   app.use(assets());

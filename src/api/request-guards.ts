@@ -4,6 +4,7 @@
 import type { Duplex } from 'node:stream';
 import type { Context, Next } from 'koa';
 import { ApiError, invalidParameter } from './errors.js';
+import { hostConflict } from '../http/hosts.js';
 
 /** Longest URL served: ODSQL queries are short, and a long URL only makes work for the parser. */
 export const MAX_URL_LENGTH = 32 * 1024;
@@ -38,6 +39,18 @@ export function requestGuards() {
         }
       }
     }
+    await next();
+  };
+}
+
+/**
+ * Refuses (400) a request whose host is ambiguous (two Host headers, or a Host that is not the
+ * absolute URI's): mounted first, so no page, form or API route answers it.
+ */
+export function hostGuard() {
+  return async (ctx: Context, next: Next): Promise<void> => {
+    const conflict = hostConflict(ctx.req);
+    if (conflict) throw new ApiError(400, 'BadRequest', `The request's host is ambiguous: ${conflict}.`);
     await next();
   };
 }

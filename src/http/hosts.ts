@@ -51,6 +51,38 @@ export function hostResolver(
   };
 }
 
+/**
+ * Why the host a request names is ambiguous, or null when it names one: two Host headers, or an
+ * absolute URI as request target (`GET http://b.example/...`) whose authority is not the Host.
+ * A proxy reading the other value would route the request to another portal than the one that
+ * answers it (request smuggling between portals), so such a request is refused, not resolved.
+ */
+export function hostConflict(request: http.IncomingMessage): string | null {
+  const hosts: string[] = [];
+  const raw = request.rawHeaders;
+  for (let i = 0; i < raw.length; i += 2) if (raw[i]!.toLowerCase() === 'host') hosts.push(raw[i + 1]!);
+  if (hosts.length > 1) return `it has ${hosts.length} Host headers`;
+  const target = request.url ?? '';
+  if (target.startsWith('/') || target === '*') return null;
+  const [host] = hosts;
+  const named = authorityOf(target);
+  if (named === null) return 'its request target is neither a path nor an absolute URI';
+  if (host === undefined) return `its request target names ${named} and it has no Host header`;
+  const scheme = target.slice(0, target.indexOf(':'));
+  return authorityOf(`${scheme}://${host}/`) === named
+    ? null
+    : `its request target names ${named}, its Host header ${JSON.stringify(host.slice(0, 100))}`;
+}
+
+/** The host and port of an absolute URI as URL normalizes them (case, default port), or null. */
+function authorityOf(uri: string): string | null {
+  try {
+    return new URL(uri).host || null;
+  } catch {
+    return null;
+  }
+}
+
 /** The paths that answer for the whole server, whatever the Host (/livez, /readyz, /metrics). */
 export const SERVER_PATHS: ReadonlySet<string> = new Set(['/livez', '/readyz', '/metrics']);
 

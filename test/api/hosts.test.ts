@@ -1,5 +1,6 @@
 // Two portals in one server: the Host names the portal; each keeps its datasets, keys and tags;
-// a Host that names neither gets a 404 with no dataset of either.
+// a Host that names neither gets a 404 with no dataset of either; a request naming two hosts
+// (two Host headers, an absolute URI that is not the Host) a 400.
 import { expect } from 'chai';
 import http from 'node:http';
 import { readFile, rm, writeFile } from 'node:fs/promises';
@@ -9,6 +10,7 @@ import { hostName } from '../../src/http/hosts.js';
 import { UNKNOWN_HOST_LABEL } from '../../src/api/app.js';
 import { addFixtureDataset, buildFixturePortal } from '../helpers/fixture-portal.js';
 import { startTestServer, type TestServer } from '../helpers/server.js';
+import { rawGet } from '../helpers/raw-http.js';
 
 const A = 'fixture.test';
 const B = 'b.example.org';
@@ -157,6 +159,45 @@ describe('several portals by Host', () => {
       'm',
     ).exec(metrics);
     expect(Number(count?.[1])).to.be.at.least(24);
+  });
+
+  it('refuses a request that names two hosts with a JSON 400, on every route (was answered by the Host)', async () => {
+    const targets = (host: string) => [
+      `http://${host}${CATALOG}`,
+      `http://${host}/explore/`,
+      `http://${host}/account/`,
+      `http://${host}/api/records/1.0/search/?dataset=towns`,
+    ];
+    const cases: [string, readonly string[], string][] = [
+      ...[CATALOG, '/explore/', '/account/', TOWNS].flatMap((route) => [
+        [route, ['Host', A, 'Host', B], '2 Host headers'] as [string, string[], string],
+        [route, ['Host', B, 'host', B], '2 Host headers'] as [string, string[], string],
+      ]),
+      ...targets(B).map((target): [string, string[], string] => [target, ['Host', A], `names ${B}`]),
+      ...targets(A).map((target): [string, string[], string] => [target, ['Host', B], `names ${A}`]),
+      [`http://${A}:8080${CATALOG}`, ['Host', A], `names ${A}:8080`],
+      [`https://${A}${CATALOG}`, ['Host', `${A}:80`], `names ${A}`],
+      [`http://${A}${CATALOG}`, [], 'no Host header'],
+    ];
+    for (const [target, headers, reason] of cases) {
+      const answer = await rawGet(server.base, target, headers);
+      const text = answer.body.toString();
+      expect(answer.status, `${target} ${headers.join(' ')}`).to.equal(400);
+      expect(answer.headers['x-request-id']).to.be.a('string');
+      expect(text).not.to.match(/Paris|Bruges|rivers|words|<html/);
+      const body = JSON.parse(text) as Record<string, unknown>;
+      const message = String(body.message ?? body.error);
+      expect(message).to.include("The request's host is ambiguous").and.include(reason);
+    }
+    // One Host, or an absolute URI that names it (any case, its default port): answered.
+    for (const [target, host] of [
+      [CATALOG, B],
+      [`http://${B.toUpperCase()}${CATALOG}`, B],
+      [`http://${B}:80${CATALOG}`, `${B}:80`],
+      [`https://${A}${CATALOG}`, `${A}:443`],
+    ] as const) {
+      expect((await rawGet(server.base, target, ['Host', host])).status, target).to.equal(200);
+    }
   });
 
   it("keeps each portal's keys: a key of one is unknown on the other", async () => {
