@@ -68,8 +68,13 @@ function signedInUser(ctx: Context, services: Services): PortalUser | null {
 
 function account(ctx: Context, services: Services, status: number, title: string, main: string): void {
   answerPage(ctx, services, status, { title, section: 'account', entry: null, main });
-  // The page can hold a new key: never kept by a cache.
-  ctx.set('Cache-Control', 'no-store');
+  // The page can hold a new key: never kept by a cache. Its forms sign in, create and revoke
+  // keys: never shown in another site's frame, where a click could be stolen (clickjacking).
+  ctx.set({
+    'Cache-Control': 'no-store',
+    'X-Frame-Options': 'DENY',
+    'Content-Security-Policy': "frame-ancestors 'none'",
+  });
 }
 
 function signInPage(

@@ -19,6 +19,13 @@ async function restrictTowns(dir: string): Promise<void> {
   await restrictDataset(dir, 'towns', [{ groups: ['staff'] }]);
 }
 
+/** The headers that say who may show a page in a frame. */
+const framing = (response: Response) => [
+  response.headers.get('x-frame-options'),
+  response.headers.get('content-security-policy'),
+];
+const NO_FRAMES = ['DENY', "frame-ancestors 'none'"];
+
 describe('web: the account page over HTTP (fixture portal)', () => {
   let server: TestServer & { readonly dir: string };
   before(async () => {
@@ -46,6 +53,17 @@ describe('web: the account page over HTTP (fixture portal)', () => {
     expect(flags.find((flag) => flag.startsWith('expires='))).to.not.equal(undefined);
     // Served over plain HTTP, so not Secure (the browser would drop it).
     expect(flags).to.not.include('secure');
+  });
+
+  it('never lets another site frame the account page; the data pages may be embedded', async () => {
+    const visitor = new Visitor(server);
+    expect(framing((await visitor.get('/account/')).response)).to.deep.equal(NO_FRAMES);
+    // A sign-in form sent without its token (no try counted: the limit is 5 a minute per address).
+    const expired = await visitor.post('/account/sign-in', { username: 'alice', password: 'x' });
+    expect([expired.status, ...framing(expired.response)]).to.deep.equal([403, ...NO_FRAMES]);
+    for (const page of ['/explore/', '/explore/dataset/words/table/', '/api/explore/v2.1/console']) {
+      expect(framing((await visitor.get(page)).response), page).to.deep.equal([null, null]);
+    }
   });
 
   it("refuses a sign-in without the token, or with another session's, even with the right password", async () => {
@@ -136,7 +154,9 @@ describe('web: the account page over HTTP (fixture portal)', () => {
     const revoked = await alice.post(`/account/keys/${id}/revoke`, { _csrf: await alice.token() });
     expect(revoked.status).to.equal(303);
     expect((await server.get(RECORDS, { headers: { Authorization: `Apikey ${key}` } })).status).to.equal(401);
-    expect((await alice.get('/account/')).html).to.match(new RegExp(`<td>${id}</td>.*<td>revoked `));
+    const keys = await alice.get('/account/');
+    expect(keys.html).to.match(new RegExp(`<td>${id}</td>.*<td>revoked `));
+    expect(framing(keys.response)).to.deep.equal(NO_FRAMES);
   });
 
   it('sends a visitor who is not signed in back to the sign-in form', async () => {
