@@ -13,6 +13,7 @@ import {
   QueryDeadlineExceeded,
   QueryInterrupted,
   QueryOutOfMemory,
+  QueryStoppedByServer,
 } from '../engine/engine.js';
 import type { Logger } from '../log.js';
 import { allowAnyOrigin } from './cors.js';
@@ -98,10 +99,20 @@ const ERROR_TABLE: readonly ErrorRule[] = [
     answer(
       503,
       'EngineUnavailable',
-      "The server holding this dataset's records does not answer: retry later.",
-      {
-        'Retry-After': String(e.retryAfterSeconds),
-      },
+      e.part
+        ? "A server of the cluster holding this dataset's records does not answer (a shard or its replicas down, unreachable or behind): retry later."
+        : "The server holding this dataset's records does not answer: retry later.",
+      { 'Retry-After': String(e.retryAfterSeconds) },
+    ),
+  ),
+  rule(QueryStoppedByServer, (e) =>
+    answer(
+      503,
+      'QueryStoppedByServer',
+      e.reason === 'cancelled'
+        ? "The server holding this dataset's records stopped the query (its operator cancelled it): retry later."
+        : "The server holding this dataset's records stopped the query at one of its limits (time, rows or bytes read, or a quota): retry later, or narrow it with where.",
+      { 'Retry-After': String(e.retryAfterSeconds) },
     ),
   ),
   rule(CopyUnsupported, (e) =>

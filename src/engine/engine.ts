@@ -57,11 +57,32 @@ export class EngineSaturated extends Error {
   }
 }
 
-/** Thrown when the engine's server (a remote one) does not answer: down, unreachable or too slow. */
+/**
+ * Thrown when the engine's server (a remote one) does not answer: down, unreachable or too slow
+ * (`part` false), or it answers but a server of its cluster behind it does not: a shard down, its
+ * replicas unreachable or too far behind (`part` true).
+ */
 export class EngineUnavailable extends Error {
   /** `retryAfterSeconds`: when the caller may try again. */
-  constructor(readonly retryAfterSeconds = 5) {
-    super("the engine's server does not answer");
+  constructor(
+    readonly retryAfterSeconds = 5,
+    readonly part = false,
+  ) {
+    super(part ? "a server of the engine's cluster does not answer" : "the engine's server does not answer");
+  }
+}
+
+/**
+ * Thrown when the engine's server (a remote one) stopped a query itself: cancelled from outside
+ * (KILL QUERY by its operator) or at one of its own limits (time, rows or bytes read, a quota).
+ */
+export class QueryStoppedByServer extends Error {
+  /** `retryAfterSeconds`: when the caller may try again. */
+  constructor(
+    readonly reason: 'cancelled' | 'limit',
+    readonly retryAfterSeconds = 5,
+  ) {
+    super(`the engine's server stopped the query (${reason})`);
   }
 }
 

@@ -31,6 +31,11 @@ export interface ClickHouseCluster {
   stop(): Promise<void>;
   /** Stops one shard's server, for tests of a server that is down. */
   stopShard(shard: number): Promise<void>;
+  /**
+   * Gives the read-only user's profile `limits` (ClickHouse settings such as max_execution_time;
+   * none: its own again) on every server, and waits until the servers have read them again.
+   */
+  setReaderLimits(limits: Readonly<Record<string, number>>): Promise<void>;
 }
 
 function config(dir: string, own: ClickHouseShard, all: readonly ClickHouseShard[]): string {
@@ -58,12 +63,20 @@ function config(dir: string, own: ClickHouseShard, all: readonly ClickHouseShard
 `;
 }
 
-/** The users of every server, each query on `threads` threads at most. */
-const users = (threads: number): string => `<?xml version="1.0"?>
+/**
+ * The users of every server, each query on `threads` threads at most, the reader's profile with
+ * `limits` too.
+ */
+const users = (
+  threads: number,
+  limits: Readonly<Record<string, number>> = {},
+): string => `<?xml version="1.0"?>
 <yandex>
   <profiles>
     <default><max_threads>${threads}</max_threads></default>
-    <reader><readonly>1</readonly><max_threads>${threads}</max_threads></reader>
+    <reader><readonly>1</readonly><max_threads>${threads}</max_threads>${Object.entries(limits)
+      .map(([name, value]) => `<${name}>${value}</${name}>`)
+      .join('')}</reader>
   </profiles>
   <users>
     <default><password></password><networks><ip>127.0.0.1</ip></networks>
@@ -179,5 +192,32 @@ async function startOnce(dir: string, shards: number, threads: number): Promise<
     },
     stop,
     stopShard: (shard) => stopChild(children[shard]!),
+    async setReaderLimits(limits) {
+      for (const [i, own] of addresses.entries()) {
+        await writeFile(path.join(dir, `shard${i + 1}`, 'users.xml'), users(threads, limits));
+        // ClickHouse reads its users' file again when it changes, every 2 s or so.
+        for (let tries = 0; !(await readerHas(own.url, limits)); tries++) {
+          if (tries > 100) throw new Error('clickhouse-server did not read its users again');
+          await sleep(100);
+        }
+      }
+    },
   };
+}
+
+/** Whether the read-only user's queries on the server at `url` run under `limits` (others at 0). */
+async function readerHas(url: string, limits: Readonly<Record<string, number>>): Promise<boolean> {
+  const names = ['max_execution_time', ...Object.keys(limits)];
+  const response = await fetch(`${url}/`, {
+    method: 'POST',
+    headers: {
+      Authorization: `Basic ${Buffer.from(`${PORTAL_USER}:${PORTAL_PASSWORD}`).toString('base64')}`,
+    },
+    body: `SELECT name, value FROM system.settings WHERE name IN (${names.map((n) => `'${n}'`).join(', ')}) FORMAT JSONEachRow`,
+  });
+  const rows = (await response.text())
+    .trim()
+    .split('\n')
+    .map((line) => JSON.parse(line) as { name: string; value: string });
+  return rows.every(({ name, value }) => Number(value) === (limits[name] ?? 0));
 }

@@ -4,7 +4,8 @@
 // TSVWithNamesAndTypes output, and CSV and JSON written from those chunks in DuckDB's bytes
 // (copy-text.ts). ClickHouse 18.16 writes no Parquet: a Parquet copy is encoded by DuckDB's engine
 // (parquet-rows.ts, engine/duckdb/parquet-encoder.ts), refused without it (CopyUnsupported).
-// A server down or silent is EngineUnavailable. Knows nothing of HTTP routes or ODSQL.
+// A server down or silent is EngineUnavailable; its failures are the engine's errors (failures.ts).
+// Knows nothing of HTTP routes or ODSQL.
 import { once } from 'node:events';
 import { PassThrough, type Readable } from 'node:stream';
 import { CountCache, DEFAULT_COUNT_ENTRIES } from '../count-cache.js';

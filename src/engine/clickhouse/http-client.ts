@@ -13,10 +13,10 @@ import {
   EngineUnavailable,
   QueryDeadlineExceeded,
   QueryInterrupted,
-  QueryOutOfMemory,
   type JsonValue,
   type PageRows,
 } from '../engine.js';
+import { checkedBody, failureOf, hasTrailer, RETRY_SECONDS } from './failures.js';
 import { BOOLEAN_TYPE, isJsonValueType, isPointType } from './types.js';
 
 export interface ClickHouseOptions {
@@ -32,28 +32,6 @@ export interface ClickHouseOptions {
 
 /** A format ClickHouse writes a whole result in, streamed as it writes. */
 export type ClickHouseFormat = 'CSVWithNames' | 'TSVWithNames' | 'TSVWithNamesAndTypes' | 'JSONEachRow';
-
-/** Thrown when ClickHouse refused or failed a query: its error code, never its text (it may quote data). */
-export class ClickHouseQueryFailed extends Error {
-  constructor(readonly code: number) {
-    super(`ClickHouse failed the query (code ${code})`);
-  }
-}
-
-/** ClickHouse's codes that the engine's own errors stand for. */
-const KNOWN_CODES: ReadonlyMap<number, () => Error> = new Map<number, () => Error>([
-  [241, () => new QueryOutOfMemory()], // MEMORY_LIMIT_EXCEEDED
-  [394, () => new QueryInterrupted()], // QUERY_WAS_CANCELLED
-]);
-
-/** The error of an answer whose status is not 200, from the code in ClickHouse's text. */
-function failure(text: string): Error {
-  const code = Number(/^Code: (\d+)/.exec(text)?.[1] ?? 0);
-  return KNOWN_CODES.get(code)?.() ?? new ClickHouseQueryFailed(code);
-}
-
-/** The seconds a client told "unavailable" may wait before trying again. */
-const UNAVAILABLE_RETRY_SECONDS = 5;
 
 /** ClickHouse's integer types that its JSON writes as quoted text (64 bits and more). */
 const QUOTED_INTEGER = /^(?:Nullable\()?U?Int(?:64|128|256)\)?$/;
@@ -101,7 +79,7 @@ export class ClickHouseClient {
     const stop = signal ? AbortSignal.any([signal, deadline]) : deadline;
     try {
       const response = await this.send(`${sql}\nFORMAT JSON`, stop);
-      const body = JSON.parse(await readText(response, stop)) as {
+      const body = jsonOfAnswer(await readText(response, stop)) as {
         meta: JsonMeta[];
         data: Record<string, JsonValue>[];
         rows_before_limit_at_least?: number;
@@ -128,7 +106,7 @@ export class ClickHouseClient {
    * stream is destroyed before its end (the reader went away) or `signal` aborts.
    */
   async stream(sql: string, format: ClickHouseFormat, signal: AbortSignal): Promise<Readable> {
-    return this.send(`${sql}\nFORMAT ${format}`, signal);
+    return checkedBody(await this.send(`${sql}\nFORMAT ${format}`, signal), signal);
   }
 
   /** Sends one statement under a query_id of its own; resolves with the 200 answer's body. */
@@ -157,12 +135,11 @@ export class ClickHouseClient {
       request.on('timeout', () => {
         if (answered) return;
         kill();
-        reject(new EngineUnavailable(UNAVAILABLE_RETRY_SECONDS));
+        reject(new EngineUnavailable(RETRY_SECONDS));
       });
       request.on('error', () => {
         signal.removeEventListener('abort', onAbort);
-        if (!answered)
-          reject(signal.aborted ? new QueryInterrupted() : new EngineUnavailable(UNAVAILABLE_RETRY_SECONDS));
+        if (!answered) reject(signal.aborted ? new QueryInterrupted() : new EngineUnavailable(RETRY_SECONDS));
       });
       request.on('response', (response) => {
         answered = true;
@@ -170,7 +147,7 @@ export class ClickHouseClient {
         if (response.statusCode !== 200) {
           finished = true;
           signal.removeEventListener('abort', onAbort);
-          readText(response, signal).then((text) => reject(failure(text)), reject);
+          readText(response, signal).then((text) => reject(failureOf(text)), reject);
           return;
         }
         response.once('end', () => {
@@ -205,6 +182,19 @@ export class ClickHouseClient {
     // Answered (its body read), failed or timed out: the socket closes once, in every case.
     request.on('close', () => this.killing--);
     request.end(`KILL QUERY WHERE query_id = '${queryId}' ASYNC`);
+  }
+}
+
+/**
+ * A FORMAT JSON answer's value; a failure after ClickHouse's first byte is written after the
+ * JSON begun (see failures.ts), which is then the error.
+ */
+function jsonOfAnswer(text: string): unknown {
+  try {
+    return JSON.parse(text);
+  } catch (error) {
+    if (hasTrailer(text)) throw failureOf(text);
+    throw error;
   }
 }
 

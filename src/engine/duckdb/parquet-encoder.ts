@@ -65,7 +65,8 @@ function readSql(pipe: string, columns: readonly EncodedColumn[]): string {
 
 /**
  * Writes `rows` into a named pipe made in `folder` for `reading` (DuckDB's statement) to read; the
- * pipe is removed once `reading` is over, and `rows` destroyed if it ends first. The write end is
+ * pipe is removed once `reading` is over, and `rows` destroyed if it ends first; rows that fail
+ * fail it. The write end is
  * opened only once DuckDB opened the read end (an open that waits, on a thread of libuv's pool):
  * a pipe whose last writer closes before any reader opened loses its bytes, and DuckDB must see
  * the pipe's end after the last row, when this, its one writer, closes.
@@ -86,7 +87,12 @@ async function feedPipe(
   });
   feeding.catch(() => rows.destroy());
   try {
-    return await reading(fifo);
+    const result = await reading(fifo);
+    // Rows that failed (their source cut or failed) closed the pipe as their end would: DuckDB
+    // wrote a whole file of the rows before. Their failure is the encoding's, so that the reader
+    // of the file sees a cut transfer, never a short file that looks complete.
+    await feeding;
+    return result;
   } finally {
     rows.destroy();
     // DuckDB failed before it opened the pipe: a reader of our own lets the waiting open end.
