@@ -1,7 +1,8 @@
 // The account page's routes: GET /account/ (the sign-in form, or the user's API keys) and the
 // POST routes of its forms, the only POST routes of the server. Each form carries its session's
-// CSRF token; sign-in tries are limited per user name and per address; a wrong user name and a
-// wrong password get the same answer after the same work.
+// CSRF token; sign-in tries are limited per user name and address, per address and for the
+// process (src/auth/sign-in-limit.ts); a wrong user name and a wrong password get the same answer
+// after the same work.
 import Router from '@koa/router';
 import { bodyParser } from '@koa/bodyparser';
 import type { Context } from 'koa';

@@ -3,7 +3,7 @@
 import { expect } from 'chai';
 import { randomBytes } from 'node:crypto';
 import { SESSION_MS, Sessions } from '../../src/auth/sessions.js';
-import { SIGN_IN_TRIES, SignInLimiter } from '../../src/auth/sign-in-limit.js';
+import { SIGN_IN_LIMITS, SignInLimiter } from '../../src/auth/sign-in-limit.js';
 
 describe('sessions', () => {
   const secret = randomBytes(32);
@@ -52,20 +52,32 @@ describe('sessions', () => {
 });
 
 describe('sign-in limit', () => {
-  it(`allows ${SIGN_IN_TRIES} tries a minute per user name and per address`, () => {
+  const { perNameAndAddress, perAddress, perProcess } = SIGN_IN_LIMITS;
+
+  it(`allows ${perNameAndAddress} tries a minute per name and address, never refusing the name from elsewhere`, () => {
     let clock = 1_000_000;
-    const limiter = new SignInLimiter(SIGN_IN_TRIES, () => clock);
+    const limiter = new SignInLimiter(SIGN_IN_LIMITS, () => clock);
     const take = (user: string, ip: string) => limiter.take(user, { keyId: null, ip });
-    for (let i = 0; i < SIGN_IN_TRIES; i++) expect(take('alice', `10.0.0.${i}`).allowed).to.equal(true);
-    // A sixth try at alice, from a new address, is refused: the name's window is full.
-    expect(take('alice', '10.0.1.1')).to.deep.equal({ allowed: false, retryAfterSeconds: 60 });
-    for (let i = 0; i < SIGN_IN_TRIES; i++) expect(take(`user${i}`, '10.0.2.1').allowed).to.equal(true);
-    // A sixth name from one address is refused: the address's window is full.
+    for (let i = 0; i < perNameAndAddress; i++) expect(take('alice', '10.0.0.66').allowed).to.equal(true);
+    expect(take('alice', '10.0.0.66')).to.deep.equal({ allowed: false, retryAfterSeconds: 60 });
+    // alice from her own address, and from five more, is not refused.
+    for (let i = 0; i < perNameAndAddress; i++) expect(take('alice', `10.0.1.${i}`).allowed).to.equal(true);
+    clock += 30_000;
+    expect(take('alice', '10.0.0.66')).to.deep.equal({ allowed: false, retryAfterSeconds: 30 });
+    clock += 30_000;
+    expect(take('alice', '10.0.0.66').allowed).to.equal(true);
+  });
+
+  it(`allows ${perAddress} tries a minute per address, any names, and ${perProcess} for the process`, () => {
+    const clock = 1_000_000;
+    const limiter = new SignInLimiter(SIGN_IN_LIMITS, () => clock);
+    const take = (user: string, ip: string) => limiter.take(user, { keyId: null, ip });
+    for (let i = 0; i < perAddress; i++) expect(take(`user${i}`, '10.0.2.1').allowed).to.equal(true);
     expect(take('zoe', '10.0.2.1').allowed).to.equal(false);
     expect(take('zoe', '10.0.2.2').allowed).to.equal(true);
-    clock += 30_000;
-    expect(take('alice', '10.0.3.1')).to.deep.equal({ allowed: false, retryAfterSeconds: 30 });
-    clock += 30_000;
-    expect(take('alice', '10.0.3.1').allowed).to.equal(true);
+    // The rest of the process's tries, from addresses within their own limits.
+    for (let i = perAddress + 1; i < perProcess; i++)
+      expect(take(`user${i}`, `10.0.3.${i % 50}`).allowed, String(i)).to.equal(true);
+    expect(take('alice', '10.0.4.1')).to.deep.equal({ allowed: false, retryAfterSeconds: 60 });
   });
 });

@@ -6,10 +6,14 @@ import type { TestServer } from './server.js';
 /** A browser's worth of state: the session cookie, sent back on every request. */
 export class Visitor {
   cookie: string | null = null;
-  constructor(private readonly server: Pick<TestServer, 'get'>) {}
+  /** `headers` go with every request (an X-Forwarded-For, say). */
+  constructor(
+    private readonly server: Pick<TestServer, 'get'>,
+    private readonly headers: Record<string, string> = {},
+  ) {}
 
   async get(url: string): Promise<{ status: number; html: string; response: Response }> {
-    const response = await this.server.get(url, { headers: this.headers(), redirect: 'manual' });
+    const response = await this.server.get(url, { headers: this.sent(), redirect: 'manual' });
     this.keep(response);
     return { status: response.status, html: await response.text(), response };
   }
@@ -20,7 +24,7 @@ export class Visitor {
   ): Promise<{ status: number; html: string; response: Response }> {
     const response = await this.server.get(url, {
       method: 'POST',
-      headers: { ...this.headers(), 'Content-Type': 'application/x-www-form-urlencoded' },
+      headers: { ...this.sent(), 'Content-Type': 'application/x-www-form-urlencoded' },
       body: new URLSearchParams(fields).toString(),
       redirect: 'manual',
     });
@@ -39,8 +43,8 @@ export class Visitor {
     return this.post('/account/sign-in', fields);
   }
 
-  private headers(): Record<string, string> {
-    return this.cookie ? { Cookie: `${SESSION_COOKIE}=${this.cookie}` } : {};
+  private sent(): Record<string, string> {
+    return this.cookie ? { ...this.headers, Cookie: `${SESSION_COOKIE}=${this.cookie}` } : this.headers;
   }
 
   private keep(response: Response): void {

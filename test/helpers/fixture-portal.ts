@@ -142,10 +142,11 @@ export async function addFixtureDataset(
 /** A served fixture portal, edited by `prepare` before the server starts; close() also removes it. */
 export async function startFixtureServer(
   prepare: (dir: string) => Promise<void> = () => Promise.resolve(),
+  options: Parameters<typeof startTestServer>[1] = {},
 ): Promise<TestServer & { readonly dir: string }> {
   const dir = await buildFixturePortal();
   await prepare(dir);
-  const server = await startTestServer(dir);
+  const server = await startTestServer(dir, options);
   return {
     ...server,
     dir,

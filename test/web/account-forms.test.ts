@@ -187,6 +187,30 @@ describe('web: the sign-in rate limit (fixture portal)', () => {
   });
 });
 
+describe('web: sign-in limits by name and address (fixture portal behind a proxy)', function () {
+  // 23 tries, each a scrypt hash (about 1 s each on this busy machine).
+  this.timeout(120_000);
+  let server: TestServer & { readonly dir: string };
+  before(async () => {
+    server = await startFixtureServer(restrictTowns, { trustProxy: true });
+  });
+  after(() => server.close());
+
+  const from = (address: string) => new Visitor(server, { 'X-Forwarded-For': address });
+
+  it("lets alice sign in from her address while another spends its tries at her name, and caps that address's names", async () => {
+    const attacker = from('203.0.113.66');
+    for (let i = 0; i < 5; i++) expect((await attacker.signIn('alice', `guess ${i}`)).status).to.equal(401);
+    expect((await attacker.signIn('alice', 'guess 5')).status).to.equal(429);
+    expect((await from('198.51.100.7').signIn('alice', 'alice password')).status).to.equal(303);
+    // Other names from the attacker's address, up to its 20 tries a minute.
+    for (let i = 5; i < 20; i++)
+      expect((await attacker.signIn(`user${i}`, 'guess')).status, String(i)).to.equal(401);
+    expect((await attacker.signIn('bob', 'bob password')).status).to.equal(429);
+    expect((await from('198.51.100.8').signIn('bob', 'bob password')).status).to.equal(303);
+  });
+});
+
 describe('web: hostile account forms (fixture portal)', () => {
   let server: TestServer & { readonly dir: string };
   before(async () => {
