@@ -3,9 +3,11 @@
 // outside its API generation's shape, or show SQL, a file path, an engine's text or a stack. A
 // failure prints fast-check's `{ seed, path }`: replay it with FUZZ_SEED=<seed> FUZZ_PATH=<path>.
 import http from 'node:http';
+import zlib from 'node:zlib';
 import fc from 'fast-check';
 import type { TestServer } from '../helpers/server.js';
-import { urlOf, type Request } from './fuzz-requests.js';
+import { urlOf } from './fuzz-requests.js';
+import type { HeaderedRequest as Request } from './fuzz-headers.js';
 
 export const CONCURRENCY = 8;
 const DEADLINE_MS = 5_000;
@@ -44,18 +46,46 @@ function problemOf(request: Request, status: number, body: string, ms: number): 
   return shape.every((key) => keys.includes(key)) ? null : `error body without ${shape.join(', ')}`;
 }
 
-/** GETs `url` through `agent`: status and body text, or status 0 when `signal` fires first. */
-function get(url: string, agent: http.Agent, signal: AbortSignal): Promise<{ status: number; body: string }> {
+/** A request as a failure shows it: its URL, and its header case when it has one. */
+const shown = (request: Request): string =>
+  [
+    request.authority && `(as http://${request.authority}...)`,
+    urlOf(request),
+    request.headers && JSON.stringify(request.headers),
+  ]
+    .filter(Boolean)
+    .join(' ');
+
+/** The body as sent, decoded as its Content-Encoding says. */
+function decoded(response: http.IncomingMessage, body: Buffer): string {
+  const coding = response.headers['content-encoding'];
+  if (coding === 'gzip') return zlib.gunzipSync(body).toString();
+  if (coding === 'br') return zlib.brotliDecompressSync(body).toString();
+  return body.toString();
+}
+
+/**
+ * GETs `request` from `base` through `agent` (its headers as given, its target an absolute URI
+ * when it names an authority): status and body text, or status 0 when `signal` fires first.
+ */
+function get(
+  base: string,
+  request: Request,
+  agent: http.Agent,
+  signal: AbortSignal,
+): Promise<{ status: number; body: string }> {
+  const target = (request.authority ? `http://${request.authority}` : '') + urlOf(request);
+  const headers = request.headers?.flat();
   return new Promise((resolve, reject) => {
-    const request = http.get(url, { agent, signal }, (response) => {
+    const sent = http.get(base, { agent, signal, path: target, ...(headers && { headers }) }, (response) => {
       const chunks: Buffer[] = [];
       response.on('data', (chunk: Buffer) => chunks.push(chunk));
       response.on('end', () =>
-        resolve({ status: response.statusCode ?? 0, body: Buffer.concat(chunks).toString() }),
+        resolve({ status: response.statusCode ?? 0, body: decoded(response, Buffer.concat(chunks)) }),
       );
       response.on('error', reject);
     });
-    request.on('error', (error) => (signal.aborted ? resolve({ status: 0, body: '' }) : reject(error)));
+    sent.on('error', (error) => (signal.aborted ? resolve({ status: 0, body: '' }) : reject(error)));
   });
 }
 
@@ -84,10 +114,10 @@ export async function fuzz(
   const check = async (request: Request, client: number): Promise<number> => {
     const started = performance.now();
     const signal = AbortSignal.timeout(DEADLINE_MS + 1);
-    const { status, body } = await get(server.base + urlOf(request), clients[client]!, signal);
+    const { status, body } = await get(server.base, request, clients[client]!, signal);
     const ms = Math.round(performance.now() - started);
     const problem = status ? problemOf(request, status, body, ms) : `no answer within ${DEADLINE_MS} ms`;
-    if (problem) throw new Error(`${urlOf(request)}\n  ${problem}: ${body.slice(0, 500)}`);
+    if (problem) throw new Error(`${shown(request)}\n  ${problem}: ${body.slice(0, 500)}`);
     return status;
   };
   const statuses: number[] = [];

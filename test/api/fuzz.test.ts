@@ -1,6 +1,6 @@
 // Fuzz test: 10,080 generated ODSQL inputs per run (grammar and mutations, test/api/fuzz-requests.ts)
-// over every clause and endpoint family, sent to one sample server, 8 at a time, held to the
-// properties of test/api/fuzz-check.ts. Each run draws a new seed; a failure prints fast-check's
+// over every clause and endpoint family, one in 8 with a header case (test/api/fuzz-headers.ts),
+// sent to one sample server, 8 at a time, held to the properties of test/api/fuzz-check.ts. Each run draws a new seed; a failure prints fast-check's
 // `{ seed, path }`: replay it with FUZZ_SEED=<seed> FUZZ_PATH=<path> (fc.assert's options).
 import { expect } from 'chai';
 import { useSampleSuite } from '../helpers/sample-portal.js';
@@ -8,6 +8,7 @@ import { compileQuery } from '../../src/odsql/index.js';
 import { SOURCE } from '../odsql/fixture.js';
 import { CONCURRENCY, fuzz } from './fuzz-check.js';
 import { requests } from './fuzz-requests.js';
+import { withHeaderCases } from './fuzz-headers.js';
 
 const RUNS = 1_260;
 
@@ -16,7 +17,7 @@ describe('fuzz: generated ODSQL over every endpoint family (sample portal)', fun
   const suite = useSampleSuite();
 
   it(`${RUNS * CONCURRENCY} inputs: no 5xx, each answer within 5 s, clean error bodies, no SQL, path or stack`, async () => {
-    const statuses = await fuzz(suite.server, requests, RUNS);
+    const statuses = await fuzz(suite.server, withHeaderCases(requests), RUNS);
     expect(statuses.length).to.be.at.least(10_000);
     // The generator reaches the query engine, not only the parser: a good share of inputs run.
     expect(statuses.filter((s) => s === 200).length).to.be.above(statuses.length / 10);
