@@ -8,27 +8,20 @@ import type { AddressInfo } from 'node:net';
 import { Readable } from 'node:stream';
 import { mkdir, rm } from 'node:fs/promises';
 import path from 'node:path';
-import zlib from 'node:zlib';
 import { expect } from 'chai';
 import Koa from 'koa';
 import { answerEscapedErrors, errorMiddleware, REQUEST_ID } from '../../src/api/errors.js';
 import { cors } from '../../src/api/cors.js';
 import { createLogger } from '../../src/log.js';
 import { startFixtureServer } from '../helpers/fixture-portal.js';
-import { rawGet, type RawAnswer } from '../helpers/raw-http.js';
+import { decodedBody, rawGet, type RawAnswer } from '../helpers/raw-http.js';
 import type { TestServer } from '../helpers/server.js';
 
 const V21 = '/api/explore/v2.1';
 const TOWNS = `${V21}/catalog/datasets/towns`;
 
 /** The body of an answer, decoded as its Content-Encoding says. */
-function decoded(answer: RawAnswer): string {
-  const coding = answer.headers['content-encoding'];
-  if (coding === 'gzip') return zlib.gunzipSync(answer.body).toString();
-  if (coding === 'br') return zlib.brotliDecompressSync(answer.body).toString();
-  expect(coding, 'a coding the test knows').to.equal(undefined);
-  return answer.body.toString();
-}
+const decoded = (answer: RawAnswer): string => decodedBody(answer.headers, answer.body);
 
 /** Checks an error answer: status, JSON error body with `code`, request id, CORS, no-store. */
 function expectErrorAnswer(answer: RawAnswer, status: number, code: string): { message: string } {

@@ -3,9 +3,9 @@
 // outside its API generation's shape, or show SQL, a file path, an engine's text or a stack. A
 // failure prints fast-check's `{ seed, path }`: replay it with FUZZ_SEED=<seed> FUZZ_PATH=<path>.
 import http from 'node:http';
-import zlib from 'node:zlib';
 import fc from 'fast-check';
 import type { TestServer } from '../helpers/server.js';
+import { decodedBody } from '../helpers/raw-http.js';
 import { urlOf } from './fuzz-requests.js';
 import type { HeaderedRequest as Request } from './fuzz-headers.js';
 
@@ -56,14 +56,6 @@ const shown = (request: Request): string =>
     .filter(Boolean)
     .join(' ');
 
-/** The body as sent, decoded as its Content-Encoding says. */
-function decoded(response: http.IncomingMessage, body: Buffer): string {
-  const coding = response.headers['content-encoding'];
-  if (coding === 'gzip') return zlib.gunzipSync(body).toString();
-  if (coding === 'br') return zlib.brotliDecompressSync(body).toString();
-  return body.toString();
-}
-
 /**
  * GETs `request` from `base` through `agent` (its headers as given, its target an absolute URI
  * when it names an authority): status and body text, or status 0 when `signal` fires first.
@@ -81,7 +73,10 @@ function get(
       const chunks: Buffer[] = [];
       response.on('data', (chunk: Buffer) => chunks.push(chunk));
       response.on('end', () =>
-        resolve({ status: response.statusCode ?? 0, body: decoded(response, Buffer.concat(chunks)) }),
+        resolve({
+          status: response.statusCode ?? 0,
+          body: decodedBody(response.headers, Buffer.concat(chunks)),
+        }),
       );
       response.on('error', reject);
     });

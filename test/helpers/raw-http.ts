@@ -1,6 +1,7 @@
 // A GET whose request is sent as written (repeated headers, an absolute URI as request target)
 // and whose answer is read as sent (fetch would decode a compressed body and merge headers).
 import http from 'node:http';
+import zlib from 'node:zlib';
 
 /** An answer as sent: status, headers, and the body's bytes, not decoded. */
 export interface RawAnswer {
@@ -43,4 +44,13 @@ export function rawGet(
       )
       .on('error', reject);
   });
+}
+
+/** A body as sent, decoded as its Content-Encoding says (gzip, br, or none). */
+export function decodedBody(headers: http.IncomingHttpHeaders, body: Buffer): string {
+  const coding = headers['content-encoding'];
+  if (coding === 'gzip') return zlib.gunzipSync(body).toString();
+  if (coding === 'br') return zlib.brotliDecompressSync(body).toString();
+  if (coding !== undefined) throw new Error(`a coding no client asked for: ${coding}`);
+  return body.toString();
 }
