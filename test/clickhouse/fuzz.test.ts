@@ -1,7 +1,8 @@
 // The fuzz test (test/api/fuzz-check.ts) over datasets served from a two-shard ClickHouse cluster:
 // the sample datasets ClickHouse can hold, attached under their own ids with the sample's field
 // annotations, asked generated and hostile requests of every endpoint family. None may answer 5xx
-// or show ClickHouse's text: what the dialect cannot spell is a 400 naming it.
+// or show ClickHouse's text: what the dialect cannot spell is a 400 naming it. Then with a shard
+// stopped: a query that needs it answers 503 with Retry-After naming the cluster, never a 500.
 import { expect } from 'chai';
 import { attachedPortal, type AttachedCopy } from '../helpers/clickhouse-attached.js';
 import { startTestServer, type TestServer } from '../helpers/server.js';
@@ -9,6 +10,8 @@ import { CONCURRENCY, fuzz } from '../api/fuzz-check.js';
 import { endpointRequests } from '../api/fuzz-requests.js';
 
 const RUNS = 300;
+/** Runs once a shard is stopped: each query fails in milliseconds, the catalog answers as before. */
+const SHARD_DOWN_RUNS = 25;
 /** The samples attached (movies holds dates before 1970, which ClickHouse 18.16 cannot). */
 const SAMPLES = ['seattle-weather', 'airports', 'earthquakes'];
 
@@ -34,5 +37,13 @@ describe('fuzz: generated ODSQL over every endpoint family, datasets in ClickHou
     const statuses = await fuzz(server, endpointRequests(SAMPLES, false), RUNS);
     expect(statuses.length).to.equal(RUNS * CONCURRENCY);
     expect(statuses.filter((s) => s === 200).length).to.be.above(statuses.length / 10);
+  });
+
+  it(`${SHARD_DOWN_RUNS * CONCURRENCY} inputs with a shard stopped: 503 with Retry-After naming the cluster where a query needs it, never a 500`, async () => {
+    await copy.cluster.stopShard(1);
+    const statuses = await fuzz(server, endpointRequests(SAMPLES, false), SHARD_DOWN_RUNS, {
+      clusterDown: true,
+    });
+    expect(statuses.filter((s) => s === 503).length).to.be.above(statuses.length / 10);
   });
 });
