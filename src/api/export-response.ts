@@ -5,11 +5,12 @@ import type { Readable } from 'node:stream';
 import { pipeline } from 'node:stream';
 import { createGzip } from 'node:zlib';
 import type { Context } from 'koa';
+import type { Engine } from '../engine/engine.js';
 import { callerState } from './auth-middleware.js';
 import { enforceTransferFloor } from '../exports/transfer-floor.js';
 import { ApiError } from './errors.js';
 import { markExport } from './operations.js';
-import type { Services } from './services.js';
+import { signalOf, type Services } from './services.js';
 
 /** How the file is named and typed; `compressed` gzips it (and adds `.gz`). */
 export interface ExportFile {
@@ -65,4 +66,14 @@ export async function sendExport(
         ),
     );
   }
+}
+
+/**
+ * Reserves the memory an export's holistic aggregations may hold (Engine.reserveMemory) until its
+ * response closes: a COPY blocked on a slow reader keeps its states until it is read or cut.
+ */
+export async function holdExportMemory(ctx: Context, engine: Engine, bytes: number): Promise<void> {
+  const release = await engine.reserveMemory(bytes, signalOf(ctx));
+  if (ctx.res.closed) release();
+  else ctx.res.once('close', release);
 }

@@ -72,6 +72,13 @@ export class Metrics {
       engines,
       (engine) => engine.queueLength,
     );
+    engineGauge(
+      this.registry,
+      'duckportal_memory_reserved_bytes',
+      "Bytes of the process's memory budget outside an engine's limit held now (holistic aggregations)",
+      engines,
+      (engine) => engine.reservedMemoryBytes,
+    );
     new Gauge({
       name: 'duckportal_datasets',
       help: 'Datasets served',

@@ -122,19 +122,37 @@ export async function runPagedQuery(
       ? Promise.resolve(source.rows!)
       : engine.count(compiled.countSql, signal);
   const compiled = compileQuery(source, { ...query, withGroupCount: true, limit: Math.max(page.limit, 1) });
-  if (!compiled.grouped) {
-    const [total_count, results] = await Promise.all([
-      count(compiled),
-      page.limit > 0 ? engine.queryJson(compiled.sql, [], signal) : Promise.resolve([]),
-    ]);
+  return withQueryMemory(engine, compiled, signal, async () => {
+    if (!compiled.grouped) {
+      const [total_count, results] = await Promise.all([
+        count(compiled),
+        page.limit > 0 ? engine.queryJson(compiled.sql, [], signal) : Promise.resolve([]),
+      ]);
+      return { total_count, results };
+    }
+    const { rows, rowsBeforeLimit } = await engine.queryPage(compiled.sql, signal);
+    const split = rows.map(splitRow);
+    const total_count =
+      split[0]?.groupCount !== undefined
+        ? Number(split[0].groupCount)
+        : (rowsBeforeLimit ?? (await count(compiled)));
+    const results = page.limit > 0 ? split.map((row) => row.values) : [];
     return { total_count, results };
+  });
+}
+
+/** Runs `work` holding the memory `compiled`'s holistic aggregations may need (Engine.reserveMemory). */
+export async function withQueryMemory<T>(
+  engine: Engine,
+  compiled: CompiledQuery,
+  signal: AbortSignal,
+  work: () => Promise<T>,
+): Promise<T> {
+  if (compiled.holisticBytes === 0) return work();
+  const release = await engine.reserveMemory(compiled.holisticBytes, signal);
+  try {
+    return await work();
+  } finally {
+    release();
   }
-  const { rows, rowsBeforeLimit } = await engine.queryPage(compiled.sql, signal);
-  const split = rows.map(splitRow);
-  const total_count =
-    split[0]?.groupCount !== undefined
-      ? Number(split[0].groupCount)
-      : (rowsBeforeLimit ?? (await count(compiled)));
-  const results = page.limit > 0 ? split.map((row) => row.values) : [];
-  return { total_count, results };
 }

@@ -2,6 +2,7 @@
 import type { QuerySource } from '../catalog/source.js';
 import type { Engine, JsonValue } from '../engine/engine.js';
 import { compileQuery, type OutputColumn, type QueryParams } from '../odsql/index.js';
+import { withQueryMemory } from './query-context.js';
 
 /** A looked-up record: its row (null when no record has the id) and the columns of the answer. */
 export interface LookedUpRecord {
@@ -18,6 +19,8 @@ export async function lookupRecord(
   signal: AbortSignal,
 ): Promise<LookedUpRecord> {
   const compiled = compileQuery(source, { ...params, recordId, limit: 1 });
-  const [row] = await engine.queryJson(compiled.sql, [], signal);
+  const [row] = await withQueryMemory(engine, compiled, signal, () =>
+    engine.queryJson(compiled.sql, [], signal),
+  );
   return { row: row ?? null, columns: compiled.columns };
 }

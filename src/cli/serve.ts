@@ -22,9 +22,9 @@ import { duckdbSize, port, positiveNumber, redisUrl, size, wholeNumber } from '.
  * fields that spills took 13.7-15.4 s at 256, 384 and 512MB alike, and the nine sent at once
  * beside 12 stalled 30M-row exports all answered. 256MB passed those too; 384MB keeps half as
  * much again for heavier queries. Larger sorts and aggregations spill to the portal's spill
- * folder; a query that cannot get its memory is a 503 QueryOutOfMemory. Some allocations
- * (aggregate states, allocator arenas) are outside DuckDB's accounting: after heavy aggregations
- * the process can stay above 1 GiB resident.
+ * folder; a query that cannot get its memory is a 503 QueryOutOfMemory. Holistic aggregations'
+ * states are outside DuckDB's accounting: they draw from one budget for the whole process
+ * (src/engine/memory-budget.ts), so that the process stays under the limit plus 512 MB.
  */
 export const DEFAULT_MEMORY_LIMIT = '384MB';
 
@@ -50,7 +50,7 @@ export const SERVE_FLAGS = {
   threads: optionalValue('N', "DuckDB's threads (default: one per core)", positiveNumber),
   memoryLimit: value(
     'SIZE',
-    "DuckDB's memory limit (larger sorts spill to disk)",
+    "DuckDB's memory limit (larger sorts spill to disk); the process stays under it plus 512 MB whatever runs at once: median, percentile and envelope, which it does not count, share 448 MB across all queries and exports, and one that finds no room within --queue-wait is a 503",
     duckdbSize,
     DEFAULT_MEMORY_LIMIT,
   ),
@@ -68,7 +68,7 @@ export const SERVE_FLAGS = {
   ),
   queueWait: value(
     'MS',
-    'longest a query should wait for a DuckDB connection: the waiting line holds what the pool serves in that time, the rest get 503',
+    'longest a query should wait for a DuckDB connection (or for room in the memory budget of --memory-limit): the waiting line holds what the pool serves in that time, the rest get 503',
     positiveNumber,
     String(DEFAULT_TARGET_WAIT_MS),
   ),

@@ -218,6 +218,15 @@ export interface Engine {
   readonly queueLength: number;
   /** Admits a request's work before any of it, or throws EngineSaturated (with when to retry). */
   admit(): void;
+  /** Bytes of the process's memory outside the engine's limit reserved now (reserveMemory). */
+  readonly reservedMemoryBytes: number;
+  /**
+   * Reserves `bytes` of the process's memory that the engine's own limit does not count (the
+   * holistic aggregations of a compiled query) until the function returned is called: at once
+   * when they fit in the process's budget, else after waiting for room; QueryOutOfMemory when
+   * none came within the queue wait. An engine whose queries run on another server holds none.
+   */
+  reserveMemory(bytes: number, signal?: AbortSignal): Promise<() => void>;
   /** Runs one SELECT and reads its whole result as JSON objects (pages of records, not exports). */
   queryJson(
     sql: string,

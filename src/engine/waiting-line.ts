@@ -1,8 +1,9 @@
 // The places of an engine's work, whatever runs it: a pool of places for queries (DuckDB's pooled
 // connections, ClickHouse's requests at once) with its waiting line and admission (admission.ts),
 // and a cap on exports running at once. Knows nothing of HTTP or of any engine.
-import { Admission, type AdmissionOptions } from './admission.js';
+import { Admission, DEFAULT_TARGET_WAIT_MS, type AdmissionOptions } from './admission.js';
 import { EngineSaturated, QueryInterrupted } from './engine.js';
+import { MemoryBudget } from './memory-budget.js';
 
 /**
  * Places handed one at a time to queries, in their order of arrival; a caller past the line's
@@ -144,7 +145,15 @@ export interface PlacesOptions {
   readonly targetWaitMs?: number | undefined;
   /** Most callers that may wait in line. */
   readonly maxWaiting?: number | undefined;
+  /**
+   * Bytes of the process's memory outside the engine's own limit that its queries may hold at
+   * once (memory-budget.ts); absent: its queries hold none here (they run on another server).
+   */
+  readonly memoryBudgetBytes?: number | undefined;
 }
+
+/** What a reservation of no memory gives back. */
+const NOTHING_HELD = Promise.resolve(() => undefined);
 
 /**
  * The load of an engine as the Engine interface tells it, kept by its waiting line and its export
@@ -153,10 +162,26 @@ export interface PlacesOptions {
 export abstract class EngineLoad<Place> {
   protected readonly line: WaitingLine<Place>;
   protected readonly exports: ExportPlaces;
+  private readonly memory: MemoryBudget | null;
 
   protected constructor(places: readonly Place[], options: Omit<PlacesOptions, 'connections'>) {
     this.line = new WaitingLine(places, options);
     this.exports = new ExportPlaces(options.exportConnections);
+    const { memoryBudgetBytes, targetWaitMs } = options;
+    this.memory =
+      memoryBudgetBytes === undefined
+        ? null
+        : new MemoryBudget(memoryBudgetBytes, targetWaitMs ?? DEFAULT_TARGET_WAIT_MS);
+  }
+
+  /** Bytes of the memory budget reserved now (0 without a budget). */
+  get reservedMemoryBytes(): number {
+    return this.memory?.heldBytes ?? 0;
+  }
+
+  /** Reserves `bytes` from the engine's memory budget until the function returned is called. */
+  reserveMemory(bytes: number, signal?: AbortSignal): Promise<() => void> {
+    return this.memory && bytes > 0 ? this.memory.reserve(bytes, signal) : NOTHING_HELD;
   }
 
   /** Places for queries not in use now (for tests that count leaks). */

@@ -37,6 +37,8 @@ export interface CompiledQuery {
   readonly dialect: Dialect;
   /** The shapes its values are presented in. */
   readonly output: Output;
+  /** Bytes its holistic aggregations may hold outside the engine's memory limit (limits-holistic.ts). */
+  readonly holisticBytes: number;
 }
 
 export interface Page {
@@ -111,6 +113,7 @@ export interface CompileOptions {
   readonly withRecordId?: boolean;
   readonly withGroupCount?: boolean;
   readonly nullGroups?: boolean;
+  readonly holisticBytes?: number;
 }
 
 /** Compiles an analyzed query over `source`. */
@@ -124,6 +127,7 @@ export function compileAnalyzed(
     withRecordId = false,
     withGroupCount = false,
     nullGroups = true,
+    holisticBytes = 0,
   }: CompileOptions,
 ): CompiledQuery {
   const { dialect } = context;
@@ -196,6 +200,7 @@ export function compileAnalyzed(
     grouped: query.grouped,
     dialect,
     output: context.output,
+    holisticBytes,
   });
 }
 

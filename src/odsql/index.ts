@@ -112,8 +112,9 @@ function analyzeParams(
   };
   const dialect = source.dialect ?? duckdbDialect;
   const analyzed = analyzeQuery(source.fields, parsed, timezone, dialect);
-  checkHolisticCost(analyzed, source.rows ?? 0, source.distinctCounts ?? new Map());
+  const holisticBytes = checkHolisticCost(analyzed, source.rows ?? 0, source.distinctCounts ?? new Map());
   const options = {
+    holisticBytes,
     page: { limit: params.limit ?? null, offset: params.offset ?? 0 },
     recordId: params.recordId ?? null,
     withRecordId: params.withRecordId ?? false,

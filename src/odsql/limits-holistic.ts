@@ -74,21 +74,22 @@ export function groupsBound(
 }
 
 /**
- * Refuses a query whose holistic states are too many, or could hold more than the budget: every
- * value of `rows` rows once per state, and each group's own share per state.
+ * The bytes a query's holistic states may hold (every value of `rows` rows once per state, and
+ * each group's own share per state), which the engine reserves from the process's budget while it
+ * runs; refuses a query whose states are too many, or could hold more than one query may.
  */
 export function checkHolisticCost(
   query: AnalyzedQuery,
   rows: number,
   distinct: ReadonlyMap<string, number>,
-): void {
+): number {
   const states = new Set(holisticCalls(query).map((c) => c.state));
   if (states.size > MAX_HOLISTIC_STATES) {
     throw new QueryLangError(
       `Too many holistic aggregations: median, percentile and envelope over ${states.size} different arguments (at most ${MAX_HOLISTIC_STATES} per query; percentiles of one field count once)`,
     );
   }
-  if (states.size === 0) return;
+  if (states.size === 0) return 0;
   const groups = groupsBound(query, rows, distinct);
   const perState = rows * HOLISTIC_BYTES.perValue + groups * HOLISTIC_BYTES.perGroup;
   const bytes = states.size * perState;
@@ -98,4 +99,5 @@ export function checkHolisticCost(
       `Query too costly: median, percentile and envelope over ${states.size} different argument(s) would keep about ${Math.ceil(bytes / MIB)} MB for the dataset's ${rows} records in up to ${groups} group(s) (at most ${HOLISTIC_BUDGET_BYTES / MIB} MB: ${most} such argument(s) here)`,
     );
   }
+  return bytes;
 }

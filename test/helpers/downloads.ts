@@ -91,3 +91,30 @@ export function readSlowly(url: string, bytesPerSecond: number): Promise<{ stop(
     request.on('error', (error) => (error.message.includes('aborted') ? undefined : reject(error)));
   });
 }
+
+/**
+ * A GET from `localAddress` (a caller of its own) read to its end at full speed: its status, the
+ * bytes of its body, and the body's text when it is an error (short). A broken transfer or
+ * connection is status 0.
+ */
+export function getFrom(
+  url: string,
+  localAddress: string,
+): Promise<{ status: number; bytes: number; text: string }> {
+  return new Promise((resolve) => {
+    const broken = () => resolve({ status: 0, bytes: 0, text: '' });
+    http
+      .get(url, { agent: false, localAddress }, (response) => {
+        const status = response.statusCode ?? 0;
+        const parts: Buffer[] = [];
+        let bytes = 0;
+        response.on('data', (chunk: Buffer) => {
+          bytes += chunk.length;
+          if (status !== 200) parts.push(chunk);
+        });
+        response.on('end', () => resolve({ status, bytes, text: Buffer.concat(parts).toString() }));
+        response.on('error', broken);
+      })
+      .on('error', broken);
+  });
+}

@@ -18,7 +18,7 @@ import { projectionOf } from '../../exports/projection.js';
 import { exporterOf } from '../../exports/registry.js';
 import { compileQuery, type OutputColumn, type QueryParams } from '../../odsql/index.js';
 import { ApiError, invalidParameter } from '../errors.js';
-import { sendExport } from '../export-response.js';
+import { holdExportMemory, sendExport } from '../export-response.js';
 import { boolean, integer, listOf, oneOf, parseParams, text } from '../params.js';
 import { DATASET_EXPORT_FORMATS } from '../../exports/formats.js';
 import { filterParams, toQueryParams } from '../query-context.js';
@@ -142,6 +142,12 @@ async function exportContext(
   };
 }
 
+/** Writes the export once the memory its query's holistic aggregations may hold is reserved. */
+async function writeHolding(ctx: Context, exporter: Exporter, context: ExportContext): Promise<Readable> {
+  await holdExportMemory(ctx, context.engine, context.query.holisticBytes);
+  return exporter.write(context);
+}
+
 /** The format named in the path, or a 400 listing what exists. */
 function unknownFormat(format: string): ApiError {
   return invalidParameter('format', `${format} is not an export format of this operation.`);
@@ -156,7 +162,7 @@ export function exportRoutes(router: Router, services: Services): void {
     const params = parseParams(isV20(ctx) ? v20ExportParams : exportParams, ctx.query);
     const context = await exportContext(ctx, engine, exporter, source, dataset.id, params);
     const file = { name: dataset.id, ...exporter, compressed: params.compressed };
-    await sendExport(ctx, services, file, () => exporter.write(context));
+    await sendExport(ctx, services, file, () => writeHolding(ctx, exporter, context));
   });
 
   router.get('/catalog/exports/:format', async (ctx) => {
@@ -167,7 +173,7 @@ export function exportRoutes(router: Router, services: Services): void {
     if (tabular) {
       const context = await exportContext(ctx, services.engine, tabular, source, 'catalog', params);
       const file = { name: 'catalog', ...tabular, compressed: params.compressed };
-      await sendExport(ctx, services, file, () => tabular.write(context));
+      await sendExport(ctx, services, file, () => writeHolding(ctx, tabular, context));
       return;
     }
     if (format === 'dcat' && params.dcat_ap_format === undefined) {

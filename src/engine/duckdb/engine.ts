@@ -5,6 +5,7 @@ import type { Readable } from 'node:stream';
 import { DuckDBInstance, type DuckDBConnection, type DuckDBValue } from '@duckdb/node-api';
 import { ORDINAL_COLUMN, ORDINAL_SQL } from '../../catalog/schema.js';
 import { quoteIdentifier, quoteString } from '../../odsql/dialect/duckdb/quoting.js';
+import { HOLISTIC_BUDGET_BYTES } from '../../odsql/limits.js';
 import { CountCache, DEFAULT_COUNT_ENTRIES } from '../count-cache.js';
 import {
   QueryDeadlineExceeded,
@@ -50,6 +51,11 @@ export interface EngineOptions {
   readonly exportConnections?: number;
   /** total_count answers kept by their SQL (src/engine/count-cache.ts); 0 keeps none. Default 4,096. */
   readonly countEntries?: number;
+  /**
+   * Bytes of holistic aggregations' states (outside memory_limit) that all queries and exports
+   * together may hold (src/engine/memory-budget.ts); default what one query may hold.
+   */
+  readonly memoryBudgetBytes?: number;
 }
 
 /** A result read whole: column names, DuckDB type names and rows of DuckDB values. */
@@ -91,6 +97,7 @@ export class DuckDBEngine extends EngineLoad<DuckDBConnection> implements Engine
       exportConnections: options.exportConnections ?? DEFAULT_EXPORT_CONNECTIONS,
       targetWaitMs: options.targetWaitMs,
       maxWaiting: options.maxWaiting,
+      memoryBudgetBytes: options.memoryBudgetBytes ?? HOLISTIC_BUDGET_BYTES,
     });
     this.counts = new CountCache(options.countEntries ?? DEFAULT_COUNT_ENTRIES);
     this.deadlineMs = options.queryDeadlineMs ?? 30_000;
