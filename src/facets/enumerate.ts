@@ -4,6 +4,7 @@
 import { setMaxListeners } from 'node:events';
 import type { QuerySource } from '../catalog/source.js';
 import type { Engine, JsonValue } from '../engine/engine.js';
+import { loopTurn } from '../engine/slices.js';
 import { planFacets, type FacetQuery } from './facet-plan.js';
 import { facetStatements, type Statement } from './facet-statements.js';
 import { buildTree, type FacetGroup, type LevelCounts } from './tree.js';
@@ -48,11 +49,12 @@ export async function enumerateFacets(
   query: FacetQuery,
   signal?: AbortSignal,
 ): Promise<FacetGroup[]> {
-  const plan = planFacets(source, query);
+  const plan = await planFacets(source, query);
   const counts: LevelCounts[] = plan.planned.map(() => new Map<number, Map<string, number>>());
-  const work = facetStatements(source, query, plan);
+  const work = await facetStatements(source, query, plan);
   const results = await runStatements(engine, work, signal);
-  results.forEach((rows, i) => {
+  for (const [i, rows] of results.entries()) {
+    await loopTurn();
     for (const row of rows) {
       if (typeof row.v !== 'string') continue;
       const key = work[i]!.keys[Number(row.s)]!;
@@ -61,8 +63,13 @@ export async function enumerateFacets(
       level.set(row.v, Number(row.n));
       levels.set(key.level, level);
     }
-  });
-  return plan.planned.map((p, i) =>
-    buildTree(p.name, p.shape, counts[i]!, { limit: p.limit, refined: p.refined, excluded: p.excluded }),
-  );
+  }
+  const trees: FacetGroup[] = [];
+  for (const [i, p] of plan.planned.entries()) {
+    await loopTurn();
+    trees.push(
+      buildTree(p.name, p.shape, counts[i]!, { limit: p.limit, refined: p.refined, excluded: p.excluded }),
+    );
+  }
+  return trees;
 }

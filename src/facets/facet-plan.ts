@@ -3,6 +3,7 @@
 // and the values refined or excluded on it.
 import type { Field } from '../catalog/schema.js';
 import type { QuerySource } from '../catalog/source.js';
+import { loopTurn } from '../engine/slices.js';
 import { datePathRange, type ClauseCondition, type Expr, type FacetKey, type Lang } from '../odsql/index.js';
 import {
   facetField,
@@ -94,24 +95,27 @@ function fieldKey(facet: FacetField): (level: number) => FacetKey {
 
 /**
  * Plans the facets of a query: those it asks for, or every annotated field. Each target is
- * resolved once (a function of fields is one analysis), whatever the number of facets.
+ * resolved once (a function of fields is one analysis), in slices of the event loop.
  */
-export function planFacets(source: QuerySource, query: FacetQuery): FacetPlan {
+export async function planFacets(source: QuerySource, query: FacetQuery): Promise<FacetPlan> {
   const requests: readonly FacetRequest[] =
     query.facets ??
     source.fields.filter((f) => f.annotations.facet !== undefined).map((f) => ({ name: f.name }));
   const options = { timezone: query.timezone, ...(query.lang && { lang: query.lang }) };
   const refined = refinedByField(source, query);
   const overrides = new Map<string, FacetOverrides>();
-  const planned = requests.map((request): Planned => {
+  const planned: Planned[] = [];
+  for (const request of requests) {
+    await loopTurn();
     const target = requireFacetTarget(source, request.name, options);
     if (target.kind === 'field') {
       if (query.facets) overrides.set(target.field.name, request);
-      return planField(request, target.field, refined.get(target.field.name) ?? []);
+      planned.push(planField(request, target.field, refined.get(target.field.name) ?? []));
+      continue;
     }
     const [name, shape, key] = [request.name.trim(), functionFacetShape(request), target];
     const limit = request.limit ?? DEFAULT_FACET_LIMIT;
-    return { name, shape, key: () => key, limit, levels: 1, refined: new Set(), excluded: new Set() };
-  });
+    planned.push({ name, shape, key: () => key, limit, levels: 1, refined: new Set(), excluded: new Set() });
+  }
   return { planned, overrides };
 }

@@ -6,6 +6,7 @@
 // once per distinct set of refinements left out, never once per facet: the work of a request
 // grows with its number of facets, not with its square.
 import type { QuerySource } from '../catalog/source.js';
+import { loopTurn } from '../engine/slices.js';
 import {
   compileFacetCounts,
   facetKeyFields,
@@ -104,8 +105,12 @@ function gather<T>(items: readonly T[], keyOf: (item: T) => string): T[][] {
   return [...groups.values()];
 }
 
-/** The statements counting a request's planned facets. */
-export function facetStatements(source: QuerySource, query: FacetQuery, plan: FacetPlan): Statement[] {
+/** The statements counting a request's planned facets, compiled in slices of the event loop. */
+export async function facetStatements(
+  source: QuerySource,
+  query: FacetQuery,
+  plan: FacetPlan,
+): Promise<Statement[]> {
   const conditions = requestConditions(source, query, plan);
   const statementFor = (members: readonly Member[], skip: string | undefined): Statement => {
     const keys = members.flatMap(({ planned, index }) =>
@@ -124,7 +129,8 @@ export function facetStatements(source: QuerySource, query: FacetQuery, plan: Fa
   const groups = gather(members, ({ planned: p }) =>
     p.shape.multivalued ? `multivalued:${soleField(p)}:${skippedBy(p) ?? ''}` : `skip:${skippedBy(p) ?? ''}`,
   );
-  return groups.flatMap((group) => {
+  const statements: Statement[] = [];
+  for (const group of groups) {
     const skip = skippedBy(group[0]!.planned);
     const fromTable = (m: Member): string | null => {
       const field = soleField(m.planned);
@@ -135,6 +141,10 @@ export function facetStatements(source: QuerySource, query: FacetQuery, plan: Fa
       const table = fromTable(m);
       return table === null ? 'scan' : `table:${table}`;
     });
-    return byTable.flatMap(batches).map((ms) => statementFor(ms, skip));
-  });
+    for (const batch of byTable.flatMap(batches)) {
+      await loopTurn();
+      statements.push(statementFor(batch, skip));
+    }
+  }
+  return statements;
 }

@@ -30,7 +30,9 @@ export function checkClauseRules(
   groupKeys: ReadonlySet<string>,
   facts: Analysis,
 ): void {
-  if (groupKeys.has(exprKey(expr))) return;
+  // Without group keys (where, ungrouped select) no key is written: an expression's key is its
+  // whole subtree as JSON, and each level of a tree writing its own costs size x depth.
+  if (groupKeys.size > 0 && groupKeys.has(exprKey(expr))) return;
   const entry = facts.get(expr)?.entry;
   if (expr.kind === 'call' && entry && !entry.clauses.includes(clause)) {
     const what = entry.kind === 'aggregate' ? 'Aggregation' : 'Function';

@@ -4,6 +4,7 @@
 // failure prints fast-check's `{ seed, path }`: replay it with FUZZ_SEED=<seed> FUZZ_PATH=<path>.
 import http from 'node:http';
 import fc from 'fast-check';
+import { watchLoop } from '../helpers/loop-delay.js';
 import type { TestServer } from '../helpers/server.js';
 import { decodedBody } from '../helpers/raw-http.js';
 import { urlOf } from './fuzz-requests.js';
@@ -106,6 +107,38 @@ function get(base: string, request: Request, agent: http.Agent, signal: AbortSig
   });
 }
 
+/** A request's kind in the table of event-loop delays: its route, the dataset and format left out. */
+function kindOf(request: Request): string {
+  const route = request.path
+    .replace(/\/catalog\/datasets\/[^/]+/, '/catalog/datasets/{id}')
+    .replace(/\/exports\/[^/]+$/, '/exports/{format}');
+  const facets = request.params.filter(([name]) => name === 'facet').length;
+  return facets > 16 ? `${route} (${facets} facets)` : route;
+}
+
+/**
+ * Prints the event loop's worst delay while a request of each kind ran. Requests run 8 at a
+ * time, so a delay counts for every kind in flight when it happened: a kind's worst is an upper
+ * bound of what its own requests held the loop.
+ */
+function printDelays(delays: ReadonlyMap<string, number[]>): void {
+  const rows = [...delays].map(([kind, ms]) => {
+    const sorted = [...ms].sort((a, b) => a - b);
+    return {
+      kind,
+      n: ms.length,
+      p99: sorted[Math.floor(0.99 * (sorted.length - 1))]!,
+      worst: sorted.at(-1)!,
+    };
+  });
+  console.log(`\n      ${'event loop delay (ms) while in flight'.padEnd(64)}     n   p99  worst`);
+  for (const { kind, n, p99, worst } of rows.sort((a, b) => b.worst - a.worst)) {
+    console.log(
+      `      ${kind.padEnd(64)} ${String(n).padStart(5)} ${String(p99).padStart(5)} ${String(worst).padStart(6)}`,
+    );
+  }
+}
+
 /** fast-check's replay options from the environment, else a fresh seed. */
 function replay(): { seed?: number; path?: string } {
   const seed = process.env.FUZZ_SEED;
@@ -129,11 +162,17 @@ export async function fuzz(
     { length: CONCURRENCY },
     (_, i) => new http.Agent({ keepAlive: !options.clusterDown, localAddress: `127.0.0.${i + 2}` }),
   );
+  const delays = new Map<string, number[]>();
   const check = async (request: Request, client: number): Promise<number> => {
     const started = performance.now();
     const signal = AbortSignal.timeout(DEADLINE_MS + 1);
+    const stop = watchLoop(0);
     const answer = await get(server.base, request, clients[client]!, signal);
     const ms = Math.round(performance.now() - started);
+    const kind = kindOf(request);
+    const seen = delays.get(kind) ?? [];
+    delays.set(kind, seen);
+    seen.push(await stop());
     const problem = answer.status
       ? problemOf(request, answer, ms, options)
       : `no answer within ${DEADLINE_MS} ms`;
@@ -153,6 +192,7 @@ export async function fuzz(
     );
   } finally {
     clients.forEach((agent) => agent.destroy());
+    printDelays(delays);
   }
   return statuses;
 }

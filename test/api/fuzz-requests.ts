@@ -1,6 +1,7 @@
 // Requests for the fuzz test: ODSQL clauses (test/api/fuzz-odsql.ts) sent to every endpoint family
 // (v2.1 records, aggregations, facets, exports, the catalog, v2.0, v1 search and download).
 import fc from 'fast-check';
+import { MAX_FACETS } from '../../src/facets/facet-param.js';
 import { applyMutations, clauses, literal, mutations, type Clauses, type FieldKinds } from './fuzz-odsql.js';
 
 const V21 = '/api/explore/v2.1';
@@ -214,6 +215,31 @@ function hostile(request: fc.Arbitrary<Request>): fc.Arbitrary<Request> {
 const cleanOrHostile = (request: fc.Arbitrary<Request>) => fc.oneof(request, hostile(request));
 
 /**
+ * Many facets in one request (v2.1 and v1): up to MAX_FACETS and past it (a 400), the dataset's
+ * facet fields and range() of its numbers.
+ */
+function manyFacets(id: string): fc.Arbitrary<Request> {
+  const names = [...FACETS[id]!, ...(DATASETS[id]?.num ?? []).map((n) => `range(${n}, WIDTH)`)];
+  return fc
+    .tuple(fc.constantFrom(17, MAX_FACETS, MAX_FACETS + 1, 2 * MAX_FACETS), fc.nat(), fc.boolean())
+    .map(([n, seed, v1]) => {
+      const facets = Array.from({ length: n }, (_, i) =>
+        names[(seed + i) % names.length]!.replace('WIDTH', String(1 + ((seed + i) % 50))),
+      );
+      return v1
+        ? {
+            path: '/api/records/1.0/search',
+            params: [
+              ['dataset', id] as const,
+              ['rows', '0'] as const,
+              ...facets.map((f) => ['facet', f] as const),
+            ],
+          }
+        : { path: `${V21}/catalog/datasets/${id}/facets`, params: facets.map((f) => ['facet', f] as const) };
+    });
+}
+
+/**
  * Requests of every endpoint family over the sample datasets `ids` (all of them unless told) and
  * the catalog, weighted towards the v2.1 records and aggregations; `flights` adds cheap requests of
  * the 3M flights.
@@ -330,6 +356,7 @@ export function endpointRequests(
     { weight: 1, arbitrary: cleanOrHostile(records('/api/v2', false)) },
     { weight: 1, arbitrary: cleanOrHostile(records('/api/explore/v2.0', true)) },
     { weight: 3, arbitrary: cleanOrHostile(v1Request) },
+    { weight: 1, arbitrary: fc.constantFrom(...ids).chain(manyFacets) },
     ...(flights ? [{ weight: 1, arbitrary: cleanOrHostile(flightsRequest) }] : []),
   );
 }
