@@ -10,7 +10,7 @@ import { callerState } from './auth-middleware.js';
 import { enforceTransferFloor } from '../exports/transfer-floor.js';
 import { ApiError } from './errors.js';
 import { markExport } from './operations.js';
-import { signalOf, type Services } from './services.js';
+import { signalOf, whenClosed, type Services } from './services.js';
 
 /** How the file is named and typed; `compressed` gzips it (and adds `.gz`). */
 export interface ExportFile {
@@ -73,7 +73,5 @@ export async function sendExport(
  * response closes: a COPY blocked on a slow reader keeps its states until it is read or cut.
  */
 export async function holdExportMemory(ctx: Context, engine: Engine, bytes: number): Promise<void> {
-  const release = await engine.reserveMemory(bytes, signalOf(ctx));
-  if (ctx.res.closed) release();
-  else ctx.res.once('close', release);
+  whenClosed(ctx, await engine.reserveMemory(bytes, signalOf(ctx)));
 }

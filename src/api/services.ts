@@ -116,12 +116,28 @@ export function signalOf(ctx: Context): AbortSignal {
   const state = ctx.state as { abort?: AbortController };
   if (!state.abort) {
     const controller = new AbortController();
-    ctx.res.once('close', () => {
+    whenClosed(ctx, () => {
       if (!ctx.res.writableFinished) controller.abort();
     });
     state.abort = controller;
   }
   return state.abort.signal;
+}
+
+/**
+ * Runs `done` when the response closes (at once if it has), through one listener per response for
+ * every caller: a streamed export's response already carries one per stage of its pipeline, and
+ * Node warns of a leak past ten.
+ */
+export function whenClosed(ctx: Context, done: () => void): void {
+  if (ctx.res.closed) return done();
+  const state = ctx.state as { closing?: (() => void)[] };
+  if (!state.closing) {
+    const closing: (() => void)[] = [];
+    ctx.res.once('close', () => closing.forEach((run) => run()));
+    state.closing = closing;
+  }
+  state.closing.push(done);
 }
 
 /** Absolute base of the v2.1 API for links, from the request's own host. */

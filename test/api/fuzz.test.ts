@@ -16,8 +16,15 @@ describe('fuzz: generated ODSQL over every endpoint family (sample portal)', fun
   this.timeout(240_000);
   const suite = useSampleSuite();
 
-  it(`${RUNS * CONCURRENCY} inputs: no 5xx, each answer within 5 s, clean error bodies, no SQL, path or stack`, async () => {
-    const statuses = await fuzz(suite.server, withHeaderCases(requests), RUNS);
+  it(`${RUNS * CONCURRENCY} inputs: no 5xx, each answer within 5 s, clean error bodies, no SQL, path or stack, no listener leak`, async () => {
+    // The server runs in this process: a listener leak on a response or signal shows as a warning.
+    const warnings: string[] = [];
+    const onWarning = (warning: Error): number => warnings.push(`${warning.name}: ${warning.message}`);
+    process.on('warning', onWarning);
+    const statuses = await fuzz(suite.server, withHeaderCases(requests), RUNS).finally(() =>
+      process.off('warning', onWarning),
+    );
+    expect(warnings.filter((w) => w.startsWith('MaxListenersExceededWarning'))).to.deep.equal([]);
     expect(statuses.length).to.be.at.least(10_000);
     // The generator reaches the query engine, not only the parser: a good share of inputs run.
     expect(statuses.filter((s) => s === 200).length).to.be.above(statuses.length / 10);
