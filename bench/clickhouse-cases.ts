@@ -10,7 +10,7 @@ import { valueCountsPath } from '../src/catalog/portal.js';
 import { valueCountsViewName, type QuerySource } from '../src/catalog/source.js';
 import { DEFAULT_MEMORY_LIMIT } from '../src/cli/serve.js';
 import { compileQuery } from '../src/odsql/index.js';
-import { quoteIdentifier, quoteString } from '../src/odsql/dialect/duckdb/quoting.js';
+import { quoteIdentifier, quoteString } from '../src/sql/quoting.js';
 
 /**
  * One question asked of both: duckportal's records (or export) path, ClickHouse's SQL for the same

@@ -13,7 +13,7 @@ import { compileSearch } from '../src/odsql/dialect/duckdb/search-sql.js';
 import type { SearchMode } from '../src/odsql/functions/search.js';
 import { parquetViewSql } from '../src/engine/duckdb/engine.js';
 import { buildSearchIndex } from '../src/search/build-index.js';
-import { quoteString } from '../src/odsql/dialect/duckdb/quoting.js';
+import { quoteString } from '../src/sql/quoting.js';
 
 const DATA = path.resolve('node_modules/vega-datasets/data');
 

@@ -1,7 +1,7 @@
 // The `computed` facts of dataset.json, measured on the data.parquet just written.
 import type { DuckDBConnection } from '@duckdb/node-api';
 import type { DatasetFile, Field } from '../catalog/schema.js';
-import { quoteIdentifier, quoteString } from '../odsql/dialect/duckdb/quoting.js';
+import { quoteIdentifier, quoteString } from '../sql/quoting.js';
 import { geometryTypeSql, vertexCoordinatesSql } from './geo.js';
 
 export type ComputedFacts = DatasetFile['computed'];

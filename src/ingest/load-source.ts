@@ -1,7 +1,7 @@
 // Reads a source file of any input format into one DuckDB table, `src`, with columns c0..cN in file order.
 import { stat } from 'node:fs/promises';
 import type { DuckDBConnection, DuckDBType } from '@duckdb/node-api';
-import { quoteIdentifier, quoteString } from '../odsql/dialect/duckdb/quoting.js';
+import { quoteIdentifier, quoteString } from '../sql/quoting.js';
 import { readCsvHeader } from './csv-header.js';
 import type { ReadableFormat } from './input-format.js';
 import { describeSourceError } from './source-errors.js';

@@ -4,7 +4,7 @@ import { createRequire } from 'node:module';
 import os from 'node:os';
 import path from 'node:path';
 import { DuckDBInstance } from '@duckdb/node-api';
-import { quoteString } from '../odsql/dialect/duckdb/quoting.js';
+import { quoteString } from '../sql/quoting.js';
 import type { FieldSettings, MetasInput } from './dataset-file.js';
 import { normalizeFieldName } from './field-names.js';
 import { ingest, type IngestOptions, type IngestReport } from './ingest.js';

@@ -2,7 +2,7 @@
 import type { DuckDBConnection } from '@duckdb/node-api';
 import { RECORD_ID_COLUMN, type DatasetFile, type Field } from '../catalog/schema.js';
 import { isGeo } from '../odsql/types.js';
-import { quoteIdentifier, quoteString } from '../odsql/dialect/duckdb/quoting.js';
+import { quoteIdentifier, quoteString } from '../sql/quoting.js';
 import { rememberedSettings } from './dataset-file.js';
 import type { SourceTable } from './load-source.js';
 import {

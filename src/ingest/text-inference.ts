@@ -3,7 +3,7 @@
 // Tests run on a sample first; the full table only confirms the sample's choice.
 import type { DuckDBConnection } from '@duckdb/node-api';
 import type { FieldType } from '../catalog/schema.js';
-import { quoteIdentifier } from '../odsql/dialect/duckdb/quoting.js';
+import { quoteIdentifier } from '../sql/quoting.js';
 import {
   cellSql,
   codeTest,

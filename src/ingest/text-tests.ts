@@ -1,6 +1,6 @@
 // The types a text cell may hold, in the order inference tries them: a SQL test and a SQL conversion each.
 import type { FieldType } from '../catalog/schema.js';
-import { quoteString } from '../odsql/dialect/duckdb/quoting.js';
+import { quoteString } from '../sql/quoting.js';
 
 /** One type a text column may have: a test every non-empty cell must pass, and the conversion. */
 export interface TextTest {

@@ -7,7 +7,7 @@ import path from 'node:path';
 import type { DuckDBConnection } from '@duckdb/node-api';
 import { valueCountsPath } from '../catalog/portal.js';
 import { VALUE_COUNT_COLUMN, type Field } from '../catalog/schema.js';
-import { quoteIdentifier, quoteString } from '../odsql/dialect/duckdb/quoting.js';
+import { quoteIdentifier, quoteString } from '../sql/quoting.js';
 import { COUNTED_TYPES, type ComputedFacts } from './computed.js';
 import { AUTO_SORT_MIN_ROWS } from './sort-key.js';
 

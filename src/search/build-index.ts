@@ -2,7 +2,7 @@
 import path from 'node:path';
 import type { DuckDBConnection } from '@duckdb/node-api';
 import { ORDINAL_SQL, type Field } from '../catalog/schema.js';
-import { quoteIdentifier, quoteString } from '../odsql/dialect/duckdb/quoting.js';
+import { quoteIdentifier, quoteString } from '../sql/quoting.js';
 import { INDEX_COLUMNS as C, SEARCH_INDEX_FILE } from './layout.js';
 import { listTokensSql, tokensSql } from './tokens.js';
 

@@ -1,5 +1,5 @@
 // How text becomes search tokens, as SQL: the index and the query normalize with the same DuckDB functions.
-import { quoteString } from '../odsql/dialect/duckdb/quoting.js';
+import { quoteString } from '../sql/quoting.js';
 
 /** Token boundaries: anything but a letter or a digit (after accents are stripped). */
 const SEPARATORS = quoteString('[^\\p{L}\\p{N}]+');

@@ -19,7 +19,7 @@ import {
 } from '../helpers/clickhouse-cluster.js';
 import { loadDataset, shardTableName } from '../helpers/clickhouse-load.js';
 import { SAMPLE_PORTAL } from '../helpers/sample-portal.js';
-import { quoteString } from '../../src/odsql/dialect/duckdb/quoting.js';
+import { quoteString } from '../../src/sql/quoting.js';
 
 describe('ClickHouse column types of the portal fields', () => {
   it('types each field, and reads each column type back as the same field', () => {

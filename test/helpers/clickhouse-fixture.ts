@@ -7,7 +7,7 @@ import path from 'node:path';
 import { DuckDBInstance } from '@duckdb/node-api';
 import type { DatasetFile, Field } from '../../src/catalog/schema.js';
 import { STORAGE_TYPES } from '../../src/engine/duckdb/storage-types.js';
-import { quoteString } from '../../src/odsql/dialect/duckdb/quoting.js';
+import { quoteString } from '../../src/sql/quoting.js';
 
 const field = (name: string, type: Field['type'], annotations: Field['annotations'] = {}): Field => ({
   name,

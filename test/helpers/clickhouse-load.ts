@@ -20,7 +20,7 @@ import {
   type Field,
 } from '../../src/catalog/schema.js';
 import { columnTypeOf, HIDDEN_COLUMNS } from '../../src/engine/clickhouse/types.js';
-import { quoteIdentifier, quoteString } from '../../src/odsql/dialect/duckdb/quoting.js';
+import { quoteIdentifier, quoteString } from '../../src/sql/quoting.js';
 import { postClickHouse, type ClickHouseCluster } from './clickhouse-cluster.js';
 
 /** A name in ClickHouse's SQL (field names are lowercase letters, digits and _ already). */

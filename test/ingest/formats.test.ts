@@ -3,7 +3,7 @@ import { expect } from 'chai';
 import path from 'node:path';
 import { ingest } from '../../src/ingest/ingest.js';
 import { detectInputFormat } from '../../src/ingest/input-format.js';
-import { quoteString } from '../../src/odsql/dialect/duckdb/quoting.js';
+import { quoteString } from '../../src/sql/quoting.js';
 import { expectError } from './csv.test.js';
 import {
   expectStorageMatchesSchema,

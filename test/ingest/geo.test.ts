@@ -3,7 +3,7 @@ import { expect } from 'chai';
 import path from 'node:path';
 import { ingest } from '../../src/ingest/ingest.js';
 import { geoRowGroupRows } from '../../src/ingest/stored-data.js';
-import { quoteString } from '../../src/odsql/dialect/duckdb/quoting.js';
+import { quoteString } from '../../src/sql/quoting.js';
 import { expectError } from './csv.test.js';
 import {
   dataPath,

@@ -11,7 +11,7 @@ import { promisify } from 'node:util';
 import { DuckDBInstance, type DuckDBConnection, type Json } from '@duckdb/node-api';
 import { datasetFileSchema, RECORD_ID_COLUMN, type DatasetFile } from '../../src/catalog/schema.js';
 import { STORAGE_TYPES } from '../../src/engine/duckdb/storage-types.js';
-import { quoteString } from '../../src/odsql/dialect/duckdb/quoting.js';
+import { quoteString } from '../../src/sql/quoting.js';
 
 export const VEGA_DATA = path.resolve('node_modules/vega-datasets/data');
 

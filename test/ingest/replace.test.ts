@@ -4,7 +4,7 @@ import { readdir, readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { ingest } from '../../src/ingest/ingest.js';
 import { expectError } from './csv.test.js';
-import { quoteString } from '../../src/odsql/dialect/duckdb/quoting.js';
+import { quoteString } from '../../src/sql/quoting.js';
 import { fixture, query, readDatasetFile, readRows, treeDigest, useTempPortal } from './helpers.js';
 
 describe('ingest: re-ingest and atomic replace', () => {

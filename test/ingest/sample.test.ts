@@ -14,7 +14,7 @@ import {
   treeDigest,
   VEGA_DATA,
 } from './helpers.js';
-import { quoteString } from '../../src/odsql/dialect/duckdb/quoting.js';
+import { quoteString } from '../../src/sql/quoting.js';
 
 /** What a reader with full access sees. */
 const fullView = (dataset: Dataset) => ({

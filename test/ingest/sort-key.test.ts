@@ -6,7 +6,7 @@ import { open } from 'node:fs/promises';
 import path from 'node:path';
 import { ingest } from '../../src/ingest/ingest.js';
 import { AUTO_SORT_MIN_ROWS } from '../../src/ingest/sort-key.js';
-import { quoteString } from '../../src/odsql/dialect/duckdb/quoting.js';
+import { quoteString } from '../../src/sql/quoting.js';
 import { SAMPLE_PORTAL } from '../helpers/sample-portal.js';
 import { startTestServer, type TestServer } from '../helpers/server.js';
 import { expectError } from './csv.test.js';

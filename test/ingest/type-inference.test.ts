@@ -3,7 +3,7 @@ import { expect } from 'chai';
 import { DuckDBInstance, type DuckDBConnection } from '@duckdb/node-api';
 import { inferTextColumns } from '../../src/ingest/text-inference.js';
 import { DEFAULT_NULL_TOKENS, type TextDialect } from '../../src/ingest/text-tests.js';
-import { quoteString } from '../../src/odsql/dialect/duckdb/quoting.js';
+import { quoteString } from '../../src/sql/quoting.js';
 
 interface Case {
   readonly cells: readonly string[];

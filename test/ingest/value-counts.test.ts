@@ -8,7 +8,7 @@ import { cp } from 'node:fs/promises';
 import { valueCountsPath } from '../../src/catalog/portal.js';
 import { ingest } from '../../src/ingest/ingest.js';
 import { AUTO_SORT_MIN_ROWS } from '../../src/ingest/sort-key.js';
-import { quoteString } from '../../src/odsql/dialect/duckdb/quoting.js';
+import { quoteString } from '../../src/sql/quoting.js';
 import { startTestServer } from '../helpers/server.js';
 import { cleanup, dataPath, query, readDatasetFile, tempDir } from './helpers.js';
 

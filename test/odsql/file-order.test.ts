@@ -9,7 +9,7 @@ import type { QuerySource } from '../../src/catalog/source.js';
 import { parquetViewSql } from '../../src/engine/duckdb/engine.js';
 import { ingest } from '../../src/ingest/ingest.js';
 import { clickhouseDialect } from '../../src/odsql/dialect/clickhouse/dialect.js';
-import { quoteString } from '../../src/odsql/dialect/duckdb/quoting.js';
+import { quoteString } from '../../src/sql/quoting.js';
 import { compileQuery, facetConditions, parseWhere, type QueryParams } from '../../src/odsql/index.js';
 import { SAMPLE_PORTAL, useSampleSuite } from '../helpers/sample-portal.js';
 import { cleanup, dataPath, query, readDatasetFile, tempDir } from '../ingest/helpers.js';

@@ -4,7 +4,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { DuckDBInstance, type DuckDBConnection } from '@duckdb/node-api';
 import { parquetViewSql } from '../../src/engine/duckdb/engine.js';
-import { quoteString } from '../../src/odsql/dialect/duckdb/quoting.js';
+import { quoteString } from '../../src/sql/quoting.js';
 
 /** Plain JS of a DuckDB value: BIGINT as number (fixtures stay far below 2^53). */
 function plain(value: unknown): unknown {

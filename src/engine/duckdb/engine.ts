@@ -4,7 +4,7 @@ import { rm, mkdir } from 'node:fs/promises';
 import type { Readable } from 'node:stream';
 import { DuckDBInstance, type DuckDBConnection, type DuckDBValue } from '@duckdb/node-api';
 import { ORDINAL_COLUMN, ORDINAL_SQL } from '../../catalog/schema.js';
-import { quoteIdentifier, quoteString } from '../../odsql/dialect/duckdb/quoting.js';
+import { quoteIdentifier, quoteString } from '../../sql/quoting.js';
 import { HOLISTIC_BUDGET_BYTES } from '../../odsql/limits.js';
 import { CountCache, DEFAULT_COUNT_ENTRIES } from '../count-cache.js';
 import {

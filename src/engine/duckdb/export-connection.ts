@@ -9,7 +9,7 @@ import {
   type DuckDBValue,
 } from '@duckdb/node-api';
 import type { CellValue, Chunk, ColumnArrays, CopyFormat, ExportConnection, JsonValue } from '../engine.js';
-import { quoteIdentifier, quoteString } from '../../odsql/dialect/duckdb/quoting.js';
+import { quoteIdentifier, quoteString } from '../../sql/quoting.js';
 import { arrowArrays } from './arrow-arrays.js';
 import { readJsonRows } from './values.js';
 

@@ -2,7 +2,7 @@
 // extension, the configuration frozen; a self-test of probes that must all fail proves it.
 import path from 'node:path';
 import type { DuckDBConnection } from '@duckdb/node-api';
-import { quoteString } from '../../odsql/dialect/duckdb/quoting.js';
+import { quoteString } from '../../sql/quoting.js';
 
 /**
  * Order matters (DuckDB's own guidance): allowed directories first, then external access

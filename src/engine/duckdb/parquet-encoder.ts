@@ -13,7 +13,7 @@ import type { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { promisify } from 'node:util';
 import type { EncodedColumn, ParquetEncoder } from '../engine.js';
-import { quoteIdentifier, quoteString } from '../../odsql/dialect/duckdb/quoting.js';
+import { quoteIdentifier, quoteString } from '../../sql/quoting.js';
 import { openPipes, streamThroughPipe } from './copy-stream.js';
 import type { DuckDBEngine } from './engine.js';
 import { makeFifo, widenFifo } from './fifo.js';

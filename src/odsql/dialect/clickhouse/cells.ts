@@ -17,7 +17,7 @@ import {
   lonOf,
 } from './json-text.js';
 import { duckdbDoubleTextSql, jsonDoubleSql } from './number-text.js';
-import { quoteIdentifier, quoteString } from './quoting.js';
+import { quoteIdentifier, quoteString } from '../../../sql/clickhouse-quoting.js';
 
 const XML_ESCAPES: readonly (readonly [string, string])[] = [
   ['&', '&amp;'],

@@ -7,7 +7,7 @@ import { parseDateLiteral, type DateLikeType, type DateReading } from '../../fun
 import { DATE_PARTS, datelike } from '../../functions/temporal.js';
 import { QueryLangError } from '../../errors.js';
 import type { FunctionSpelling, Presenter } from '../dialect.js';
-import { quoteString } from './quoting.js';
+import { quoteString } from '../../../sql/clickhouse-quoting.js';
 
 const PART_FUNCTIONS = {
   year: 'toYear',

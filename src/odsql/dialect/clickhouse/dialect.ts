@@ -14,7 +14,7 @@ import { facetCounts } from './facet-counts.js';
 import { GEO } from './geo.js';
 import { LISTS, unnest } from './lists.js';
 import { PRESENTERS } from './present.js';
-import { quoteIdentifier, quoteString } from './quoting.js';
+import { quoteIdentifier, quoteString } from '../../../sql/clickhouse-quoting.js';
 import { range } from './range.js';
 import { SEARCH } from './search.js';
 import { TEXT } from './text.js';

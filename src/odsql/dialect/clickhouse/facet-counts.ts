@@ -4,7 +4,7 @@
 // `2001/06/15` in the query's time zone, paths cut to their first levels, a function's buckets
 // written from one row of each group.
 import { facetKeyFields, type FacetKey } from '../../facet-key.js';
-import { quoteIdentifier, quoteString } from './quoting.js';
+import { quoteIdentifier, quoteString } from '../../../sql/clickhouse-quoting.js';
 
 const DATE_LEVELS = [
   { start: 'toStartOfYear', format: '%Y' },

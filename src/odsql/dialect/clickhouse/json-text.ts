@@ -5,7 +5,7 @@
 // as JSON rather than text (src/engine/clickhouse/types.ts).
 import type { OutputColumn } from '../../compile.js';
 import { jsonDoubleSql } from './number-text.js';
-import { quoteString } from './quoting.js';
+import { quoteString } from '../../../sql/clickhouse-quoting.js';
 
 const NAMED: ReadonlyMap<number, string> = new Map([
   [8, '\\b'],

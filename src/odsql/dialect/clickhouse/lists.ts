@@ -1,7 +1,7 @@
 // ClickHouse's spelling of multivalued fields: Array(String) columns, where an empty array stands
 // for null (src/engine/clickhouse/types.ts), and their unnesting for group_by with arrayJoin.
 import type { Dialect, ListSpelling } from '../dialect.js';
-import { quoteIdentifier } from './quoting.js';
+import { quoteIdentifier } from '../../../sql/clickhouse-quoting.js';
 
 /** The lambda parameter of list predicates; not a valid field name, so it shadows no column. */
 const ITEM = '`odsql item`';

@@ -7,7 +7,7 @@ import type { ValueType } from '../../types.js';
 import type { Presenter } from '../dialect.js';
 import { presentDate, presentDatetime } from './date.js';
 import { FEATURE_HEAD, FEATURE_TAIL, jsonValue } from './json-text.js';
-import { quoteString } from './quoting.js';
+import { quoteString } from '../../../sql/clickhouse-quoting.js';
 
 /** A stored GeoJSON geometry as DuckDB presents it: a Feature without properties. */
 const feature: Presenter = (sql) =>

@@ -9,7 +9,7 @@ import { rangeSpec } from '../../functions/grouping.js';
 import { isDateLike } from '../../types.js';
 import type { CompileContext, CompiledArg, GroupingSpelling, GroupSql } from '../dialect.js';
 import { staticRangeGroups, type JoinTexts } from '../static-range.js';
-import { quoteString } from './quoting.js';
+import { quoteString } from '../../../sql/clickhouse-quoting.js';
 
 /** Texts joined into one. */
 const JOIN_TEXTS: JoinTexts = (sqls) => `concat(${sqls.join(', ')})`;

@@ -9,7 +9,7 @@ import { queryTerms } from '../../../search/tokens.js';
 import { isMultivalued } from '../../scope.js';
 import type { FunctionSpelling } from '../dialect.js';
 import { LISTS } from './lists.js';
-import { quoteIdentifier, quoteString } from './quoting.js';
+import { quoteIdentifier, quoteString } from '../../../sql/clickhouse-quoting.js';
 
 /** Every term inside one of the fields; no terms: every record, no fields: none. */
 const search: FunctionSpelling = (args, ctx) => {

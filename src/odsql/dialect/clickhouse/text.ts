@@ -4,7 +4,7 @@ import { fieldsOf } from '../../functions/search.js';
 import { isMultivalued } from '../../scope.js';
 import type { FunctionSpelling } from '../dialect.js';
 import { LISTS } from './lists.js';
-import { quoteIdentifier, quoteString } from './quoting.js';
+import { quoteIdentifier, quoteString } from '../../../sql/clickhouse-quoting.js';
 
 /** startswith(): the whole value begins with the prefix, case-sensitive; for a multivalued field, any element. */
 const startsWith: FunctionSpelling = (args, ctx) => {

@@ -5,7 +5,7 @@ import { RECORD_ID_OUTPUT } from '../../hidden-columns.js';
 import type { CellType } from '../../shape.js';
 import type { CellSpelling } from '../cell-spelling.js';
 import { rdfLexicalSql, turtleStringSql, uriComponentSql } from './linked-data.js';
-import { quoteIdentifier, quoteString } from './quoting.js';
+import { quoteIdentifier, quoteString } from '../../../sql/quoting.js';
 import { excelSerialSql, numberTextSql, xmlEscapedSql } from './text-forms.js';
 
 /** The name of the element of a list inside an 'each' cell. */

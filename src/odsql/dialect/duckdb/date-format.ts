@@ -3,7 +3,7 @@
 import { DATE_NAMES, type DateNames, type Lang } from '../../functions/date-names.js';
 import { parseDateFormat, type DatePiece, type DateSymbol } from '../../functions/date-format.js';
 import type { DateLikeType } from '../../types.js';
-import { quoteString } from './quoting.js';
+import { quoteString } from '../../../sql/quoting.js';
 import { localTimestamp } from './wall-clock.js';
 
 /** A symbol is either a strftime directive or SQL over the local value (`v`) and the language's names. */

@@ -1,7 +1,7 @@
 // now() in DuckDB's SQL: the moves of its named parameters (functions/date-now.ts) on the wall
 // clock of the request time zone.
 import { nowSpec, SHIFT_MICROS, type NowSpec, type WeekdayMove } from '../../functions/date-now.js';
-import { quoteString } from './quoting.js';
+import { quoteString } from '../../../sql/quoting.js';
 import { instantOf } from './wall-clock.js';
 
 /** DATE SQL of the local date after setting year, month, day and shifting months (day capped); null: unchanged. */

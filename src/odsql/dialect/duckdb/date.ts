@@ -5,7 +5,7 @@ import { DATE_PARTS, datelike, formatOf, namedValues, type DatePart } from '../.
 import type { FunctionSpelling } from '../dialect.js';
 import { compileDateFormat } from './date-format.js';
 import { compileNow } from './date-now.js';
-import { quoteString } from './quoting.js';
+import { quoteString } from '../../../sql/quoting.js';
 import { instantOf, localTimestamp } from './wall-clock.js';
 
 /**

@@ -7,7 +7,7 @@ import { GEO, geoCluster } from './geo.js';
 import { LISTS, unnest } from './lists.js';
 import { ARITHMETIC_SQL, COMPARISON_SQL, GRANULE_SQL } from './operators.js';
 import { PRESENTERS } from './present.js';
-import { quoteIdentifier, quoteString } from './quoting.js';
+import { quoteIdentifier, quoteString } from '../../../sql/quoting.js';
 import { range } from './range.js';
 import { SEARCH } from './search.js';
 import { TEXT } from './text.js';

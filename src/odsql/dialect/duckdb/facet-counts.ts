@@ -3,7 +3,7 @@
 // query selects.
 import { facetKeyFields, functionKeyFields, type FacetKey } from '../../facet-key.js';
 import { localTimestamp } from './wall-clock.js';
-import { quoteIdentifier, quoteString } from './quoting.js';
+import { quoteIdentifier, quoteString } from '../../../sql/quoting.js';
 
 const DATE_LEVELS = [
   { unit: 'year', format: '%Y' },

@@ -2,7 +2,7 @@
 // lexical form, a Turtle string's body, an IRI's path segment.
 import type { OutputColumn } from '../../compile.js';
 import { TURTLE_ESCAPES } from '../../shape.js';
-import { quoteString } from './quoting.js';
+import { quoteString } from '../../../sql/quoting.js';
 import { xmlAllowedSql } from './text-forms.js';
 
 /** SQL of a GeoJSON geometry (JSON) as WKT; `nested` once inside a collection. */

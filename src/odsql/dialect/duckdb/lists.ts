@@ -1,6 +1,6 @@
 // DuckDB's spelling of multivalued fields (LIST columns): element tests, and their unnesting for group_by.
 import type { Dialect, ListSpelling } from '../dialect.js';
-import { quoteIdentifier } from './quoting.js';
+import { quoteIdentifier } from '../../../sql/quoting.js';
 
 /** The lambda parameter of list predicates; not a valid field name, so it shadows no column. */
 const ITEM = '"odsql item"';

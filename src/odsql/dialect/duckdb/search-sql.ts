@@ -8,7 +8,7 @@ import { lambdaName, normalizeSql, tokensSql } from '../../../search/tokens.js';
 import { fieldsOf, searchTerms, type Match, type SearchMode } from '../../functions/search.js';
 import { isMultivalued } from '../../scope.js';
 import type { SpelledSource } from '../dialect.js';
-import { quoteIdentifier, quoteString } from './quoting.js';
+import { quoteIdentifier, quoteString } from '../../../sql/quoting.js';
 
 /** A query term: its normalized form as SQL, and how tokens must match it. */
 interface Term {

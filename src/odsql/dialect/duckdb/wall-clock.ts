@@ -9,7 +9,7 @@ import {
   zoneOffsets,
   type ZoneOffsets,
 } from '../../functions/zone-offsets.js';
-import { quoteString } from './quoting.js';
+import { quoteString } from '../../../sql/quoting.js';
 
 /** SQL choosing the offset (µs) of `epochSql` by binary search over the window's changes. */
 function offsetTree(epochSql: string, zone: ZoneOffsets, low: number, high: number): string {

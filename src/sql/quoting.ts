@@ -1,5 +1,6 @@
-// Quoting for DuckDB SQL text: the only two ways a name or a value is written into SQL, by the
-// compiler here and, importing this file, by the DuckDB engine, ingest and the search index build.
+// Quoting for DuckDB SQL text: the only two ways a name or a value is written into DuckDB's SQL,
+// by the ODSQL compiler's DuckDB dialect, the DuckDB engine, ingest and the search index build.
+// It sits at the base of the tree (src/sql/) so every layer that writes SQL can import it.
 
 /** Quotes an identifier: "name", with embedded double quotes doubled. */
 export function quoteIdentifier(name: string): string {
