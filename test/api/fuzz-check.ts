@@ -4,8 +4,6 @@
 // failure prints fast-check's `{ seed, path }`: replay it with FUZZ_SEED=<seed> FUZZ_PATH=<path>.
 import http from 'node:http';
 import fc from 'fast-check';
-import { watchLoop } from '../helpers/loop-delay.js';
-import type { TestServer } from '../helpers/server.js';
 import { decodedBody } from '../helpers/raw-http.js';
 import { urlOf } from './fuzz-requests.js';
 import type { HeaderedRequest as Request } from './fuzz-headers.js';
@@ -117,9 +115,21 @@ function kindOf(request: Request): string {
 }
 
 /**
- * Prints the event loop's worst delay while a request of each kind ran. Requests run 8 at a
- * time, so a delay counts for every kind in flight when it happened: a kind's worst is an upper
- * bound of what its own requests held the loop.
+ * The server's event loop's worst delay since its last scrape, in ms: prom-client's
+ * `nodejs_eventloop_lag_max_seconds` (monitorEventLoopDelay at 10 ms resolution, reset by each
+ * scrape), read from the server's own /metrics so that the client's work is not counted.
+ */
+async function loopDelaySinceLastScrape(base: string): Promise<number> {
+  const text = await (await fetch(`${base}/metrics`)).text();
+  const seconds = /^nodejs_eventloop_lag_max_seconds (\S+)$/m.exec(text)?.[1];
+  if (seconds === undefined) throw new Error("the server's /metrics has no nodejs_eventloop_lag_max_seconds");
+  return Math.round(Number(seconds) * 1000);
+}
+
+/**
+ * Prints the server's event loop's worst delay while a request of each kind ran. Requests run 8
+ * at a time and the delay is read after each batch, so a delay counts for every kind of its
+ * batch: a kind's worst is an upper bound of what its own requests held the loop.
  */
 function printDelays(delays: ReadonlyMap<string, number[]>): void {
   const rows = [...delays].map(([kind, ms]) => {
@@ -131,7 +141,7 @@ function printDelays(delays: ReadonlyMap<string, number[]>): void {
       worst: sorted.at(-1)!,
     };
   });
-  console.log(`\n      ${'event loop delay (ms) while in flight'.padEnd(64)}     n   p99  worst`);
+  console.log(`\n      ${"the server's event loop delay (ms), by batch".padEnd(64)}     n   p99  worst`);
   for (const { kind, n, p99, worst } of rows.sort((a, b) => b.worst - a.worst)) {
     console.log(
       `      ${kind.padEnd(64)} ${String(n).padStart(5)} ${String(p99).padStart(5)} ${String(worst).padStart(6)}`,
@@ -153,7 +163,7 @@ function replay(): { seed?: number; path?: string } {
  * a property, allowing what `options` says. Resolves with every status answered.
  */
 export async function fuzz(
-  server: TestServer,
+  server: { readonly base: string },
   requests: fc.Arbitrary<Request>,
   runs: number,
   options: FuzzOptions = {},
@@ -166,13 +176,8 @@ export async function fuzz(
   const check = async (request: Request, client: number): Promise<number> => {
     const started = performance.now();
     const signal = AbortSignal.timeout(DEADLINE_MS + 1);
-    const stop = watchLoop(0);
     const answer = await get(server.base, request, clients[client]!, signal);
     const ms = Math.round(performance.now() - started);
-    const kind = kindOf(request);
-    const seen = delays.get(kind) ?? [];
-    delays.set(kind, seen);
-    seen.push(await stop());
     const problem = answer.status
       ? problemOf(request, answer, ms, options)
       : `no answer within ${DEADLINE_MS} ms`;
@@ -186,6 +191,12 @@ export async function fuzz(
         fc.array(requests, { minLength: CONCURRENCY, maxLength: CONCURRENCY }),
         async (batch) => {
           statuses.push(...(await Promise.all(batch.map(check))));
+          const delay = await loopDelaySinceLastScrape(server.base);
+          for (const kind of new Set(batch.map(kindOf))) {
+            const seen = delays.get(kind) ?? [];
+            delays.set(kind, seen);
+            seen.push(delay);
+          }
         },
       ),
       { numRuns: runs, ...replay() },
