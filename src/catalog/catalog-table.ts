@@ -1,8 +1,7 @@
 // The catalog as a table of datasets, so that ODSQL queries it like any dataset
 // (supplement 2: `<template>.<name>`, `default.` optional).
 import type { Dataset, Portal } from './portal.js';
-import type { TableColumn } from '../engine/engine.js';
-import { ORDINAL_COLUMN, RECORD_ID_COLUMN, type Field, type FieldType } from './schema.js';
+import { ORDINAL_COLUMN, RECORD_ID_COLUMN, type Field, type FieldType, type TableColumn } from './schema.js';
 import { datasetFeatures, type FeatureView } from './features.js';
 import type { QuerySource } from './source.js';
 

@@ -16,6 +16,13 @@ export const FIELD_TYPES = [
 ] as const;
 export type FieldType = (typeof FIELD_TYPES)[number];
 
+/** A column of a table the engine is given, in the portal's field types (stored as ingest stores them). */
+export interface TableColumn {
+  readonly name: string;
+  readonly type: FieldType;
+  readonly multivalued: boolean;
+}
+
 /** The hidden column that holds each record's stable identifier. */
 export const RECORD_ID_COLUMN = '_recordid';
 

@@ -3,14 +3,7 @@
 // views it serves, and the errors a client may be told of. DuckDB's engine is in duckdb/.
 // Knows nothing of HTTP or ODSQL.
 import type { Readable } from 'node:stream';
-import type { FieldType } from '../catalog/schema.js';
-
-/** A column of a table the engine is given, in the portal's field types (stored as ingest stores them). */
-export interface TableColumn {
-  readonly name: string;
-  readonly type: FieldType;
-  readonly multivalued: boolean;
-}
+import type { TableColumn } from '../catalog/schema.js';
 
 export type JsonValue = null | boolean | number | string | JsonValue[] | { [key: string]: JsonValue };
 

@@ -3,7 +3,7 @@
 import { rm, mkdir } from 'node:fs/promises';
 import type { Readable } from 'node:stream';
 import { DuckDBInstance, type DuckDBConnection, type DuckDBValue } from '@duckdb/node-api';
-import { ORDINAL_COLUMN, ORDINAL_SQL } from '../../catalog/schema.js';
+import { ORDINAL_COLUMN, ORDINAL_SQL, type TableColumn } from '../../catalog/schema.js';
 import { quoteIdentifier, quoteString } from '../../sql/quoting.js';
 import { HOLISTIC_BUDGET_BYTES } from '../../odsql/limits.js';
 import { CountCache, DEFAULT_COUNT_ENTRIES } from '../count-cache.js';
@@ -16,7 +16,6 @@ import {
   type EngineLabels,
   type JsonValue,
   type PageRows,
-  type TableColumn,
 } from '../engine.js';
 import { streamThroughPipe } from './copy-stream.js';
 import { DuckDBExportConnection } from './export-connection.js';
