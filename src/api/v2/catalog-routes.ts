@@ -59,6 +59,14 @@ async function shapeOptions(
 
 /** Mounts the catalog operations on a router rooted at /api/explore/v2.1. */
 export function catalogRoutes(router: Router, services: Services): void {
+  catalogListRoute(router, services);
+  datasetLookupRoute(router, services);
+  attachmentRoutes(router, services);
+  exportListRoutes(router, services);
+}
+
+/** The dataset list: whole Dataset objects, or the flat rows of a select or group_by. */
+function catalogListRoute(router: Router, services: Services): void {
   router.get('/catalog/datasets', async (ctx) => {
     const params = parseParams(catalogListParams, ctx.query);
     const portal = services.portal();
@@ -82,7 +90,10 @@ export function catalogRoutes(router: Router, services: Services): void {
       results,
     };
   });
+}
 
+/** One dataset: its Dataset object, or the flat row of the metas it selects. */
+function datasetLookupRoute(router: Router, services: Services): void {
   router.get('/catalog/datasets/:dataset_id', async (ctx) => {
     const params = parseParams(datasetLookupParams, ctx.query);
     const dataset = requireDataset(services, ctx.params.dataset_id!);
@@ -104,7 +115,10 @@ export function catalogRoutes(router: Router, services: Services): void {
     );
     ctx.body = row ?? {};
   });
+}
 
+/** A dataset's attachments as the caller is served them: their list, and each file. */
+function attachmentRoutes(router: Router, services: Services): void {
   router.get('/catalog/datasets/:dataset_id/attachments', (ctx) => {
     const { dataset } = requireDataSource(services, ctx, ctx.params.dataset_id!);
     const base = `${apiBase(ctx)}/catalog/datasets/${encodeURIComponent(dataset.id)}/attachments`;
@@ -128,7 +142,10 @@ export function catalogRoutes(router: Router, services: Services): void {
     ctx.attachment(attachment.fileName);
     ctx.body = createReadStream(attachment.filePath);
   });
+}
 
+/** The export formats a dataset offers (geo formats only with a geo field), and the catalog's. */
+function exportListRoutes(router: Router, services: Services): void {
   router.get('/catalog/datasets/:dataset_id/exports', (ctx) => {
     const dataset = requireDataset(services, ctx.params.dataset_id!);
     const self = `${apiBase(ctx)}/catalog/datasets/${encodeURIComponent(dataset.id)}/exports`;
