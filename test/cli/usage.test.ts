@@ -37,10 +37,10 @@ describe('the command line', () => {
     expect(ingest).to.include({ code: 0, stderr: '' });
     expect(ingest.stdout).to.include('Usage: duckportal ingest [options] <file>');
     for (const name of Object.keys(INGEST_FLAGS)) expect(ingest.stdout).to.include(`--${kebab(name)} `);
-    // The README's table of serve flags names each flag and its variable.
-    const readme = await readFile('README.md', 'utf8');
+    // The table of serve flags in docs/operating.md names each flag and its variable.
+    const operating = await readFile('docs/operating.md', 'utf8');
     for (const name of Object.keys(SERVE_FLAGS))
-      expect(readme).to.match(new RegExp(`^\\| \`--${kebab(name)}[^|]*\\| \`${envName(name)}\` \\|`, 'm'));
+      expect(operating).to.match(new RegExp(`^\\| \`--${kebab(name)}[^|]*\\| \`${envName(name)}\` \\|`, 'm'));
     for (const command of [['keys', 'create'], ['users', 'add'], ['sample']])
       expect(await runCli([...command, '--help'])).to.include({ code: 0, stderr: '' });
   });

@@ -1,7 +1,8 @@
-// Every command the README shows in a ```console block runs as printed, in order, in one shell,
-// and prints what the README says it prints. The shell works in a temporary folder holding a
-// copy of the sample portal as `data/portal` (the README's keys examples write to it), with the
-// project's `bin/` and `node_modules/` linked in. Each port the README names is mapped to a free
+// Every command the README, docs/*.md and bench/README.md show in a ```console block runs as
+// printed, in order (the README first, which starts the sample server the pages of docs/ ask), in
+// one shell, and prints what the page says it prints. The shell works in a temporary folder
+// holding a copy of the sample portal as `data/portal` (the keys examples write to it), with the
+// project's `bin/` and `node_modules/` linked in. Each port a page names is mapped to a free
 // loopback port. `make run` is the sample server the test starts (make test has built the
 // sample portal already); other `make` targets are not run here: `make test` is what runs this.
 import { spawn } from 'node:child_process';
@@ -11,24 +12,32 @@ import os from 'node:os';
 import path from 'node:path';
 import { expect } from 'chai';
 import { consoleCommands, namedPorts, showsOutput, type ShownCommand } from '../helpers/console-blocks.js';
+import { DOCUMENTS } from '../helpers/documents.js';
 import { freePort } from '../helpers/ports.js';
 import { SAMPLE_PORTAL } from '../helpers/sample-portal.js';
 
+/** A command of a page, with the page it is on. */
+interface PageCommand extends ShownCommand {
+  readonly document: string;
+}
+
 interface Ran {
-  readonly shown: ShownCommand;
+  readonly shown: PageCommand;
   readonly stdout: string;
   readonly status: number;
 }
 
-describe('the README', function () {
+describe('the README and docs', function () {
   this.timeout(240_000);
   let folder: string;
   let ran: Ran[];
   let stderr: string;
-  const shown = consoleCommands(readFileSync('README.md', 'utf8'));
+  const shown: PageCommand[] = DOCUMENTS.flatMap((document) =>
+    consoleCommands(readFileSync(document, 'utf8')).map((command) => ({ ...command, document })),
+  );
 
   before(async () => {
-    folder = await mkdtemp(path.join(os.tmpdir(), 'duckportal-readme-'));
+    folder = await mkdtemp(path.join(os.tmpdir(), 'duckportal-docs-'));
     await cp(SAMPLE_PORTAL, path.join(folder, 'data', 'portal'), { recursive: true });
     await symlink(path.resolve('bin'), path.join(folder, 'bin'));
     await symlink(path.resolve('node_modules'), path.join(folder, 'node_modules'));
@@ -40,6 +49,9 @@ describe('the README', function () {
   });
 
   it('shows commands to run: the sample query, publishing a file, the exports, v1, keys', () => {
+    const readme = shown.filter((s) => s.document === 'README.md').map((s) => s.command);
+    for (const needed of ['make run', 'ingest ', 'serve '])
+      expect(readme.join('\n'), needed).to.include(needed);
     const text = shown.map((s) => s.command).join('\n');
     for (const needed of [
       'make run',
@@ -56,14 +68,14 @@ describe('the README', function () {
   it('runs each command with exit status 0 and the output it shows', () => {
     expect(ran.length, `commands run (stderr: ${stderr})`).to.equal(shown.length);
     for (const { shown: command, stdout, status } of ran) {
-      const where = `README.md:${command.line}: ${command.command}\n--- printed:\n${stdout}\n--- stderr:\n${stderr}`;
+      const where = `${command.document}:${command.line}: ${command.command}\n--- printed:\n${stdout}\n--- stderr:\n${stderr}`;
       expect(status, where).to.equal(0);
       expect(showsOutput(command.output, stdout), where).to.equal(true);
     }
   });
 });
 
-/** A free loopback port for each port the README names. */
+/** A free loopback port for each port the pages name. */
 async function portMap(commands: readonly ShownCommand[]): Promise<Map<number, number>> {
   const ports = new Map<number, number>();
   for (const port of commands.flatMap((c) => namedPorts(c.command)))
@@ -80,7 +92,7 @@ const MARK = '@@readme-command@@';
  */
 async function runInOneShell(
   cwd: string,
-  commands: readonly ShownCommand[],
+  commands: readonly PageCommand[],
   ports: ReadonlyMap<number, number>,
 ): Promise<{ ran: Ran[]; stderr: string }> {
   const script = [

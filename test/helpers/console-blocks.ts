@@ -1,7 +1,8 @@
-// The commands a Markdown document shows in its ```console blocks, and the output it prints for
-// each, so that a test can run them and compare. A line starting with `$ ` is a command (a line
-// ending in a backslash continues it on the next); the lines up to the next command are the
-// output it shows, where `...` stands for text left out and a line starting with `#` is a comment.
+// The commands a Markdown document shows in its ```console blocks (those indented in a list item
+// too), and the output it prints for each, so that a test can run them and compare. A line
+// starting with `$ ` is a command (a line ending in a backslash continues it on the next); the
+// lines up to the next command are the output it shows, where `...` stands for text left out and
+// a line starting with `#` is a comment.
 
 /** One command of a console block, with the output the document shows for it. */
 export interface ShownCommand {
@@ -15,14 +16,18 @@ export interface ShownCommand {
 export function consoleCommands(markdown: string): ShownCommand[] {
   const commands: { line: number; command: string; output: string[] }[] = [];
   let inBlock = false;
+  let indent = '';
   let continuing = false;
-  markdown.split('\n').forEach((text, index) => {
-    if (text.startsWith('```')) {
-      inBlock = !inBlock && text.trim() === '```console';
+  markdown.split('\n').forEach((line, index) => {
+    if (line.trimStart().startsWith('```')) {
+      inBlock = !inBlock && line.trim() === '```console';
+      indent = line.slice(0, line.length - line.trimStart().length);
       continuing = false;
       return;
     }
     if (!inBlock) return;
+    // A block inside a list item is indented as the item is: its lines without that indent.
+    const text = line.startsWith(indent) ? line.slice(indent.length) : line;
     const last = commands.at(-1);
     if (continuing && last) last.command += `\n${text}`;
     else if (text.startsWith('$ ')) commands.push({ line: index + 1, command: text.slice(2), output: [] });
