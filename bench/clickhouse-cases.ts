@@ -8,7 +8,7 @@ import { BENCH_PORTAL } from './datasets.js';
 import { datasetFileSchema, ORDINAL_COLUMN, ORDINAL_SQL, type DatasetFile } from '../src/catalog/schema.js';
 import { valueCountsPath } from '../src/catalog/portal.js';
 import { valueCountsViewName, type QuerySource } from '../src/catalog/source.js';
-import { DEFAULT_MEMORY_LIMIT } from '../src/cli/serve.js';
+import { DEFAULT_MEMORY_LIMIT } from '../src/server/defaults.js';
 import { compileQuery } from '../src/odsql/index.js';
 import { quoteIdentifier, quoteString } from '../src/sql/quoting.js';
 

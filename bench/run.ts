@@ -20,7 +20,7 @@ import { benchPeer, startPeers, type Peer, type PeerTime } from './peers.js';
 import { benchClickHouse, clickHouseText, withClickHouse } from './clickhouse.js';
 import { attachedText, benchAttached, withAttachedFlights } from './clickhouse-attached.js';
 import { benchLoad, type LoadResult } from './load.js';
-import { DEFAULT_MEMORY_LIMIT } from '../src/cli/serve.js';
+import { DEFAULT_MEMORY_LIMIT } from '../src/server/defaults.js';
 import { BENCH_SECTIONS, type BenchFlags, type BenchSection } from './flags.js';
 import {
   machine,

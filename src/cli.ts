@@ -20,7 +20,7 @@ const COMMANDS: readonly Command[] = [
     env: true,
     action: async (flags) => {
       for (const dir of servedPortals(flags)) await checkPortalFolder(dir, false);
-      await (await import('./server.js')).main(flags);
+      await (await import('./cli/serve-command.js')).main(flags);
     },
   }),
   buildCommand({
@@ -28,7 +28,9 @@ const COMMANDS: readonly Command[] = [
     summary: 'publish a file (CSV, TSV, JSON, JSON lines, GeoJSON, Parquet, xlsx) as a dataset',
     args: { '<file>': 'a file, or an http:// or https:// URL' },
     flags: INGEST_FLAGS,
-    action: onPortal(true, async (flags, [file]) => (await import('./ingest/command.js')).main(flags, file!)),
+    action: onPortal(true, async (flags, [file]) =>
+      (await import('./cli/ingest-command.js')).main(flags, file!),
+    ),
   }),
   buildCommand({
     name: 'attach',
@@ -41,20 +43,22 @@ const COMMANDS: readonly Command[] = [
       name: 'create',
       summary: 'create a key and print it, once',
       flags: KEY_CREATE_FLAGS,
-      action: onPortal(false, async (flags) => (await import('./auth/command.js')).create(flags)),
+      action: onPortal(false, async (flags) => (await import('./cli/keys-command.js')).create(flags)),
     }),
     buildCommand({
       name: 'list',
       summary: 'list the keys: id, user, groups, created, state',
       flags: PORTAL_FLAGS,
-      action: onPortal(false, async (flags) => (await import('./auth/command.js')).list(flags)),
+      action: onPortal(false, async (flags) => (await import('./cli/keys-command.js')).list(flags)),
     }),
     buildCommand({
       name: 'revoke',
       summary: 'revoke a key (refused at once, no restart)',
       args: { '<key-id>': 'the id `keys list` shows' },
       flags: PORTAL_FLAGS,
-      action: onPortal(false, async (flags, [id]) => (await import('./auth/command.js')).revoke(flags, id!)),
+      action: onPortal(false, async (flags, [id]) =>
+        (await import('./cli/keys-command.js')).revoke(flags, id!),
+      ),
     }),
   ]),
   group('users', 'the users who sign in on the web pages', [
@@ -64,14 +68,14 @@ const COMMANDS: readonly Command[] = [
       args: { '<name>': 'the user name' },
       flags: USER_ADD_FLAGS,
       action: onPortal(false, async (flags, [name]) =>
-        (await import('./auth/users-command.js')).add(flags, name!),
+        (await import('./cli/users-command.js')).add(flags, name!),
       ),
     }),
     buildCommand({
       name: 'list',
       summary: 'list the users: name, groups, created',
       flags: PORTAL_FLAGS,
-      action: onPortal(false, async (flags) => (await import('./auth/users-command.js')).list(flags)),
+      action: onPortal(false, async (flags) => (await import('./cli/users-command.js')).list(flags)),
     }),
     buildCommand({
       name: 'remove',
@@ -79,7 +83,7 @@ const COMMANDS: readonly Command[] = [
       args: { '<name>': 'the user name' },
       flags: PORTAL_FLAGS,
       action: onPortal(false, async (flags, [name]) =>
-        (await import('./auth/users-command.js')).remove(flags, name!),
+        (await import('./cli/users-command.js')).remove(flags, name!),
       ),
     }),
   ]),
@@ -87,7 +91,7 @@ const COMMANDS: readonly Command[] = [
     name: 'sample',
     summary: 'build the sample portal from the npm package vega-datasets',
     flags: SAMPLE_FLAGS,
-    action: onPortal(true, async (flags) => (await import('./ingest/sample.js')).main(flags)),
+    action: onPortal(true, async (flags) => (await import('./cli/sample-command.js')).main(flags)),
   }),
 ];
 

@@ -1,6 +1,6 @@
-// `duckportal serve`: loads the portals, opens the locked engine, defines one view per dataset, listens.
+// The server's composition root: loads the portals, opens the locked engine, defines one view per
+// dataset, and gives the HTTP listeners that `duckportal serve` (src/cli/serve-command.ts) listens with.
 import http from 'node:http';
-import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import { DEFAULT_CONNECTIONS, DEFAULT_EXPORT_CONNECTIONS, DuckDBEngine } from './engine/duckdb/engine.js';
 import { EngineUnavailable, type Engine, type ParquetEncoder } from './engine/engine.js';
@@ -31,14 +31,7 @@ import bytes from 'bytes';
 import { Metrics, PortalMetrics } from './api/metrics.js';
 import { operationsApp } from './api/operations.js';
 import { createLogger, type Logger } from './log.js';
-import {
-  DEFAULT_CACHE_SIZE,
-  DEFAULT_MAX_AGE,
-  DEFAULT_MEMORY_LIMIT,
-  servedPortals,
-  type ServeFlags,
-} from './cli/serve.js';
-import { handleSignals } from './lifecycle.js';
+import { DEFAULT_CACHE_SIZE, DEFAULT_MAX_AGE, DEFAULT_MEMORY_LIMIT } from './server/defaults.js';
 
 export interface ServerOptions {
   /** The portal folders to serve; with several, each request goes to the one its Host names. */
@@ -338,78 +331,4 @@ export function createHttpServer(portal: PortalServer): http.Server {
   server.requestTimeout = 30_000;
   server.keepAliveTimeout = 5_000;
   return server;
-}
-
-/** The `serve` command: listens until SIGTERM/SIGINT, reloads the portals on SIGHUP. */
-export async function main(flags: ServeFlags): Promise<void> {
-  const log = createLogger(flags.logLevel, flags.logFormat);
-  const separateOperations = flags.metricsPort !== undefined;
-  const quotaStore = flags.quotaStore && (await QuotaStore.connect(flags.quotaStore, log));
-  const server = await openServer({
-    ...(quotaStore ? { quotaStore } : {}),
-    portalDirs: servedPortals(flags),
-    separateOperations,
-    trustProxy: flags.trustProxy,
-    log,
-    ...(flags.threads ? { threads: flags.threads } : {}),
-    memoryLimit: flags.memoryLimit,
-    maxAge: flags.maxAge,
-    cacheBytes: flags.cacheSize,
-    targetWaitMs: flags.queueWait,
-  });
-  const httpServer = createHttpServer(server);
-  const operationsServer = separateOperations ? http.createServer(server.operations) : null;
-  const operationsHost = flags.metricsHost ?? flags.host;
-  try {
-    await listen(httpServer, flags.port, flags.host);
-    if (operationsServer) await listen(operationsServer, flags.metricsPort!, operationsHost);
-  } catch (error) {
-    httpServer.close();
-    server.close();
-    throw error;
-  }
-  // Before the start-up line: a signal sent on reading it must find its handler (else it kills).
-  handleSignals({
-    portal: server,
-    server: httpServer,
-    operations: operationsServer,
-    drainTimeoutSeconds: flags.drainTimeout,
-    log,
-  });
-  const count = server.portals.reduce((sum, portal) => sum + portal.portal().datasets.size, 0);
-  const { port } = httpServer.address() as AddressInfo;
-  const [first, ...others] = server.portals.map((portal) => portal.portal());
-  log.info(
-    { portal_dir: first!.dir },
-    `${count} datasets on http://${flags.host}:${port}/api/explore/v2.1/catalog/datasets`,
-  );
-  if (others.length > 0) {
-    for (const { dir, settings, datasets } of [first!, ...others]) {
-      const hosts = [settings.domain, ...settings.aliases].join(', ');
-      log.info({ portal_dir: dir }, `${datasets.size} datasets for ${hosts}`);
-    }
-  }
-  if (operationsServer) {
-    const { port: operationsPort } = operationsServer.address() as AddressInfo;
-    log.info(`/livez, /readyz and /metrics on http://${operationsHost}:${operationsPort}`);
-  }
-}
-
-/** Listens on `host:port`; a port in use (or any other refusal) is one clear Error. */
-function listen(server: http.Server, port: number, host: string): Promise<void> {
-  return new Promise((resolve, reject) => {
-    const refused = (error: NodeJS.ErrnoException): void =>
-      reject(
-        new Error(
-          error.code === 'EADDRINUSE'
-            ? `port ${port} is in use on ${host}`
-            : `cannot listen on ${host}:${port}: ${error.message}`,
-        ),
-      );
-    server.once('error', refused);
-    server.listen(port, host, () => {
-      server.off('error', refused);
-      resolve();
-    });
-  });
 }

@@ -1,4 +1,4 @@
-// `duckportal sample --portal DIR`: the sample portal, built from the npm package vega-datasets.
+// The sample portal (`duckportal sample`), built from the npm package vega-datasets.
 import { readFile, mkdtemp, rm } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import os from 'node:os';
@@ -9,8 +9,6 @@ import type { FieldSettings, MetasInput } from './dataset-file.js';
 import { normalizeFieldName } from './field-names.js';
 import { ingest, type IngestOptions, type IngestReport } from './ingest.js';
 import { ensurePortalFile } from './portal-file.js';
-import { stderrProgress } from './progress.js';
-import type { SampleFlags } from '../cli/ingest.js';
 import { SAMPLE_DATASETS, type SampleDataset } from './sample-datasets.js';
 
 /** portal.json title of the sample portal. */
@@ -178,14 +176,4 @@ export async function buildSamplePortal(
     await rm(workDir, { recursive: true, force: true });
   }
   return reports;
-}
-
-/** `duckportal sample --portal DIR [--only id,...] [--quiet]` */
-export async function main(flags: SampleFlags): Promise<void> {
-  const reports = await buildSamplePortal(flags.portal, {
-    ...(flags.only ? { only: flags.only } : {}),
-    ...stderrProgress(flags.quiet),
-  });
-  for (const r of reports)
-    process.stdout.write(`${r.datasetId}: ${r.recordsCount} records -> ${r.directory}\n`);
 }

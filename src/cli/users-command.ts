@@ -1,7 +1,7 @@
 // `duckportal users add|list|remove`: the operator's side of the account page's users.
-import type { PortalFlags, UserAddFlags } from '../cli/accounts.js';
-import { KeyStore } from './keys.js';
-import { UserStore } from './users.js';
+import { KeyStore } from '../auth/keys.js';
+import { UserStore } from '../auth/users.js';
+import type { PortalFlags, UserAddFlags } from './accounts.js';
 
 /** The first line of `input` (without its line ending), read to the first newline or the end. */
 export async function readLine(input: NodeJS.ReadableStream): Promise<string> {

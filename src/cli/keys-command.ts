@@ -1,6 +1,6 @@
 // `duckportal keys create|list|revoke`: the operator's side of API keys.
-import type { KeyCreateFlags, PortalFlags } from '../cli/accounts.js';
-import { KeyStore } from './keys.js';
+import { KeyStore } from '../auth/keys.js';
+import type { KeyCreateFlags, PortalFlags } from './accounts.js';
 
 type Out = (line: string) => void;
 const stdout: Out = (line) => process.stdout.write(`${line}\n`);

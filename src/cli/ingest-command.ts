@@ -1,10 +1,10 @@
 // `duckportal ingest <file> --portal DIR --id ID [...]`: the parsed flags -> ingest().
 import { lstat } from 'node:fs/promises';
 import path from 'node:path';
-import type { IngestFlags } from '../cli/ingest.js';
-import type { MetasInput } from './dataset-file.js';
-import { ingest, type IngestOptions } from './ingest.js';
-import { stderrProgress } from './progress.js';
+import type { MetasInput } from '../ingest/dataset-file.js';
+import { ingest, type IngestOptions } from '../ingest/ingest.js';
+import { stderrProgress } from '../ingest/progress.js';
+import type { IngestFlags } from './ingest.js';
 
 /** The ingest options the flags ask for. */
 export function ingestOptions(flags: IngestFlags, file: string): IngestOptions {
