@@ -20,7 +20,7 @@ export const DEFAULT_TARGET_WAIT_MS = 2_000;
 /** The bound's ceiling by default: each waiter holds a socket and a request, little else. */
 export const DEFAULT_MAX_WAITING = 1_024;
 
-/** The service time assumed before any is measured (a page of a 3M-row dataset takes ~10-50 ms). */
+/** The service time assumed before any is measured: a page of a large dataset, the commonest query. */
 const INITIAL_SERVICE_MS = 50;
 
 /** Weight of the latest service time in the moving average: about the last 20 queries count. */

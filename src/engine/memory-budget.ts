@@ -2,8 +2,9 @@
 // memory_limit covers its buffers, shared by every connection of its one instance (exports'
 // included), but not the states of holistic aggregations (median, percentile, envelope), which
 // keep every value of their argument: each query's are capped when it is compiled
-// (src/odsql/limits-holistic.ts), yet four exports of two medians grouped per flight, each
-// within that cap, took the process to 1.1-1.7 GiB. So every query and export holding such
+// (src/odsql/limits-holistic.ts), yet a few exports of two medians grouped per flight, each
+// within that cap, took the process past any bound together (bench/README.md, Measurements behind
+// the code). So every query and export holding such
 // states reserves their estimate here while it runs, from one budget. Knows nothing of HTTP.
 import { QueryInterrupted, QueryOutOfMemory } from './engine.js';
 

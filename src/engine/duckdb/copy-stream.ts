@@ -5,8 +5,8 @@
 // The pipe is widened to 1 MiB (see fifo.ts), polled by the event loop (no thread of libuv's pool
 // waits on it) and read into a few 256 KiB buffers used again once the destination has taken
 // them. A fresh Buffer per chunk counts as external memory in V8, whose pressure then forces a
-// full garbage collection every few megabytes: a 3M-row CSV export (178 MB) beside a 20 MB heap
-// ran 75 mark-compacts in 3.7 s, against none in 1.2 s with reuse.
+// full garbage collection every few megabytes, which made a large export several times slower
+// (measured: docs/exports.md, Who writes the bytes).
 import { randomUUID } from 'node:crypto';
 import { constants, open as openCallback } from 'node:fs';
 import { open, rm } from 'node:fs/promises';

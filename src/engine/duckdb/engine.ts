@@ -66,11 +66,10 @@ export interface QueryResult {
 /**
  * What DuckDB keeps of freed memory and of the files it read. Its allocator gives memory back
  * sooner: thread caches are flushed after any task that allocated past 16 MB (default 128 MB),
- * and purged by a background thread; four 30M-row CSV exports in a row on one server peaked at
- * 346-383 MiB with these, against 362-469 MiB without, aggregations over 30M rows timed the same.
- * Its external file cache is off: it kept Parquet pages read from local disk in DuckDB's memory,
- * beside the system's page cache; without it a 30M-row Parquet export after six CSV ones peaked
- * at 415-420 MiB against 426-478 (two runs each), exports and aggregations timed the same.
+ * and purged by a background thread, which lowers the peaks of exports run one after another
+ * without slowing aggregations. Its external file cache is off: it kept Parquet pages read from
+ * local disk in DuckDB's memory, beside the system's page cache, for no gain in speed (both
+ * measured: docs/exports.md, Streaming discipline).
  * How soon the allocator hands purged pages back is read at the process's start: see
  * bin/duckportal.cjs.
  */
@@ -118,7 +117,8 @@ export class DuckDBEngine extends EngineLoad<DuckDBConnection> implements Engine
     const instance = await DuckDBInstance.create(':memory:', config);
     const first = await instance.connect();
     // Parquet footers kept in memory (DuckDB checks each file's modification time) instead of read
-    // for every query: a count of origin = 'SFO' over the 3M flights, 2.1 -> 1.2 ms.
+    // for every query, a large share of a short query's time (bench/README.md, Measurements behind
+    // the code).
     await first.run('SET GLOBAL parquet_metadata_cache = true');
     await lockDown(first, [...options.allowedDirectories, options.tempDirectory]);
     const pool = [first];
@@ -208,8 +208,9 @@ export class DuckDBEngine extends EngineLoad<DuckDBConnection> implements Engine
 
   /**
    * withConnection, also interrupted when the engine's query deadline passes: one controller that
-   * the caller's signal and a timer abort (AbortSignal.any and AbortSignal.timeout cost ~18 us of
-   * the main thread a query, against ~1, for the weak references they keep to follow signals).
+   * the caller's signal and a timer abort (AbortSignal.any and AbortSignal.timeout cost the main
+   * thread many times more a query, for the weak references they keep to follow signals:
+   * bench/README.md, Measurements behind the code).
    */
   private async withDeadline<T>(work: (connection: DuckDBConnection) => Promise<T>, signal?: AbortSignal) {
     const stop = new AbortController();
@@ -267,8 +268,8 @@ export class DuckDBEngine extends EngineLoad<DuckDBConnection> implements Engine
 
 /**
  * Parameters for DuckDB, or none: given any array, even empty, the client prepares the statement
- * before running it, which planned it twice. A count over airports' 3,376 rows took 2.5 ms that
- * way against 1.5 ms run directly.
+ * before running it, which planned it twice and slowed every short query (bench/README.md,
+ * Reading the reports).
  */
 const bound = (params: readonly DuckDBValue[]): DuckDBValue[] | undefined =>
   params.length > 0 ? [...params] : undefined;

@@ -1,15 +1,13 @@
 // Named pipes made and widened by one long-lived `perl` (Debian's perl-base is Essential), not by
 // a process per export. Node can neither make a FIFO nor size a pipe, and libuv starts a child by
-// forking the whole server on the event loop's thread: with 200 MB resident that took 12-20 ms
-// per export (and blocked every other request meanwhile), against 2-4 ms at 1 MB. The helper is
-// forked once, while the server is small, and answers a request in 0.13 ms (p95 0.20 ms of 200
-// makes and 200 widens), off the event loop.
+// forking the whole server on the event loop's thread, blocking every other request for longer
+// the larger the server is. The helper is forked once, while the server is small, and answers off
+// the event loop (measured: docs/exports.md and bench/README.md, Measurements behind the code).
 //
 // Widening: a pipe holds 64 KiB by default, so DuckDB's writer and the server's reader take
 // turns every 64 KiB. At 1 MiB (the unprivileged maximum, /proc/sys/fs/pipe-max-size), read
-// 256 KiB at a time, the 3M-row CSV export took 1-10% less time than at 64 KiB in each of seven
-// A/B runs of 15-16 turns, 5% on average (1.04-1.14x a COPY to a file, against 1.08-1.16x; the
-// same COPY through `cat` instead of Node, 0.96-1.12x). The engine's cap of 32 exports at once
+// 256 KiB at a time, they take turns sixteen times less often and a large CSV export runs
+// faster (docs/exports.md, Who writes the bytes). The engine's cap of 32 exports at once
 // keeps widened pipes within 32 MiB, half the memory an unprivileged user's pipes may take
 // (/proc/sys/fs/pipe-user-pages-soft, 64 MiB) before Linux makes each new pipe of theirs 8 KiB.
 // Widening can fail (past that limit, or on a kernel without F_SETPIPE_SZ): the pipe then keeps

@@ -88,9 +88,10 @@ export function chunksOf(result: DuckDBMaterializedResult): DuckDBDataChunk[] {
 
 /**
  * Converts a result to JSON objects keyed by column name, in slices of the event loop (node-api
- * visits every value: the 138,000 counts of 100 range() facets of movies held the loop 600-900 ms
- * at once on a loaded machine). Result columns typed JSON (an alias of VARCHAR that only the
- * result's column types carry, not its vectors) are parsed so they nest as objects rather than strings.
+ * visits every value, and a facets request's hundred thousand counts held the loop for most of a
+ * second at once: bench/README.md, Measurements behind the code). Result columns typed JSON (an
+ * alias of VARCHAR that only the result's column types carry, not its vectors) are parsed so they
+ * nest as objects rather than strings.
  */
 export async function readJsonRows(result: DuckDBMaterializedResult): Promise<Record<string, JsonValue>[]> {
   const names = result.columnNames();
