@@ -1,6 +1,6 @@
 // Compiled queries kept by their source and inputs: asked again, the same query skips parsing,
-// analysis and compiling (origin = 'SFO' over the flights: ~0.12 ms of a request's main thread
-// when hot, ~0.3 ms inside a busy server). A compiled query is frozen and depends on nothing else
+// analysis and compiling, main-thread work of every request (docs/http-caching.md). A compiled
+// query is frozen and depends on nothing else
 // (now() compiles to the engine's now()), so it is shared as it is.
 import { LRUCache } from 'lru-cache';
 import type { QuerySource } from '../catalog/source.js';

@@ -207,7 +207,7 @@ export function compileAnalyzed(
 /**
  * The query counting the records (or groups) of `query`. The records of a lone index search are
  * counted from the index (its distinct ordinals): the same number without the semi-join of every
- * row's ordinal (a count of search(*, "SFO JFK") over the 3M flights in ~30 ms instead of ~80).
+ * row's ordinal (bench/README.md, Measurements behind the code).
  * Rows of a `weight` column (a table of value counts) stand for that many records each.
  */
 function countQuery(
@@ -269,12 +269,12 @@ function compileOutputs(query: AnalyzedQuery, groups: readonly GroupSql[], compi
 /**
  * Nulls last whatever the direction. Ties are broken by the record's ordinal (or the group keys)
  * so that pages never overlap: records that sort alike keep their storage order, as without
- * order_by, where no sort is paid. Not by the record id: a sorted page of 10 over 3M rows read
- * and compared that text column for every matching row, 74 ms where the ordinal takes 15 ms.
+ * order_by, where no sort is paid. Not by the record id: a sorted page read and compared that
+ * text column for every matching row, several times the ordinal's cost (docs/odsql.md).
  * A bare field is named with its table: DuckDB reads a bare name in ORDER BY as the select
  * alias, so `order_by=date` sorted the text a datetime is written as (computed for every
  * matching row, and out of order across a change of offset) instead of the stored instant:
- * the 10-row page of origin = 'SFO' by date took 42-72 ms in DuckDB that way, 7-15 with the column.
+ * several times slower than the column (bench/README.md, Measurements behind the code).
  * `inFileOrder`: the rows in file order are the rows so sorted (file-order.ts), no sort is paid.
  */
 function compileOrderBy(

@@ -5,8 +5,8 @@
 // fields, and position breaks their ties: so an ascending order_by on those next fields, ties
 // broken by `_ordinal` as every sorted page is, is exactly the file's order. DuckDB keeps a
 // scan's order through filters and LIMIT/OFFSET (preserve_insertion_order, left on), and stops
-// reading once the page is full: the page of `origin = 'SFO'` by date out of the 3M flights
-// sorted (origin, date, ...) took 2.2 ms instead of a 5.2 ms top-N over all 60,869 SFO rows.
+// reading once the page is full, instead of a top-N over every matching row (docs/ingest.md,
+// Pages in file order; bench/README.md, Measurements behind the code).
 import type { QuerySource } from '../catalog/source.js';
 import type { AnalyzedQuery } from './analyze.js';
 import type { Expr } from './ast.js';

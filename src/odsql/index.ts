@@ -62,7 +62,8 @@ const ZONE_NAME = /^[A-Za-z][A-Za-z0-9_+-]*(\/[A-Za-z0-9_+-]+)*$/;
 
 /**
  * Canonical names of the zones asked so far, keyed by the names Intl lists (so a few hundred at
- * most): making a DateTimeFormat took 0.3 ms, a fifth of compiling `origin = 'SFO'`.
+ * most): making a DateTimeFormat costs a good share of compiling a short query
+ * (bench/README.md, Measurements behind the code).
  */
 const CANONICAL = new Map<string, string>();
 

@@ -1,7 +1,7 @@
 // Bounds on the size of a query, so that no ODSQL text can make parsing or DuckDB's planner work for seconds.
 //
-// Measured (DESIGN.md): an 800-deep nested expression planned for 7.6 s and an OR chain of
-// 20k terms for 5.5 s in DuckDB 1.5. The limits below stay far under both while leaving room
+// DuckDB's planner takes seconds over a deeply nested expression or a long OR chain (measured:
+// bench/README.md, Measurements behind the code). The limits below stay far under both while leaving room
 // for every query a person or a client library writes.
 
 /** Characters in one clause (where, select, ...): ten maximal literals plus their syntax. */
@@ -18,8 +18,8 @@ export const MAX_NODES = 2_000;
 
 /**
  * Terms of one full-text search (search(), suggest(), a bare string, v1's q). Each term scans
- * the index's vocabulary and adds an INTERSECT: on flights, 8 terms took 1.7 s, 32 took 5.2 s,
- * 480 took 15.5 s and +480 MB, and about 1,000 passed DuckDB's expression depth (a 500). Each
+ * the index's vocabulary and adds an INTERSECT, so a search's time grows with its terms, and about
+ * a thousand pass DuckDB's expression depth (docs/access-control.md). Each
  * term also costs the search's planning cost against MAX_NODES, so one query holds at most
  * three searches of this many terms.
  */
@@ -33,21 +33,20 @@ export const MAX_LITERAL_LENGTH = 10_000;
 
 /**
  * Holistic aggregations (median, percentile, envelope) keep every value of their argument in
- * memory DuckDB's limit does not see: 99 percentiles of flights' delay grouped by origin took the
- * process from 0.7 to 7.0 GB at a 384MB limit. Percentiles and medians of one argument share
+ * memory DuckDB's limit does not see: many percentiles grouped by a field took the process many
+ * times past that limit (docs/access-control.md). Percentiles and medians of one argument share
  * one state (one sorted copy); a query holds at most this many states.
  */
 export const MAX_HOLISTIC_STATES = 4;
 
 /**
  * Bytes the holistic states of one query may hold, estimated by HOLISTIC_BYTES: within the 512 MB
- * the README allows above DuckDB's limit, less the process's own 140-200 MB.
+ * docs/access-control.md allows above DuckDB's limit, less what the process itself holds.
  */
 export const HOLISTIC_BUDGET_BYTES = 448 * 2 ** 20;
 
 /**
- * What one state costs, measured with DuckDB 1.5: each value of the argument 12-16 bytes
- * (median and p95 of the 30M flights' delay by destination: 139 to 507 MiB resident), and each
- * group 30-45 bytes more (45-57 bytes per row with one group per flight); rounded up.
+ * What one state costs, per value of the argument and per group, as measured with DuckDB 1.5 and
+ * rounded up (bench/README.md, Measurements behind the code).
  */
 export const HOLISTIC_BYTES = { perValue: 14, perGroup: 48 } as const;

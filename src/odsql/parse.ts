@@ -52,7 +52,8 @@ const PREFIXES = new Set(['NOT', '-']);
 
 /**
  * Jison's parser copies its stack on every reduction, so deep nesting costs quadratic time
- * (5,000 parentheses: 0.3 s). Nesting is bounded here, token by token, before the stack grows.
+ * (bench/README.md, Measurements behind the code). Nesting is bounded here, token by token, before
+ * the stack grows.
  */
 function trackNesting(state: LexState, symbol: string | number, text: string): void {
   const token = typeof symbol === 'number' ? generated.parser.terminals_[symbol] : symbol;

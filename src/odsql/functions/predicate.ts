@@ -10,10 +10,9 @@ import { fixed, type Arg, type FunctionEntry } from './registry.js';
 const WHERE = ['where'] as const;
 
 /**
- * Measured planning time per call (DuckDB 1.5, 2 cores): a full-text search about 18 ms, a
- * distance filter about 4 ms, a shape against a polygon about 20 ms, against well under 1 ms for
- * a comparison; a polygon grows with its vertices. Costs are in comparison-equivalents, so that the 2000-node budget stays near a
- * second of planning whatever the mix.
+ * Each call's cost is its planning time measured with DuckDB 1.5, in comparison-equivalents
+ * (bench/README.md, Measurements behind the code); a polygon grows with its vertices. So the
+ * 2000-node budget stays near a second of planning whatever the mix.
  */
 const SEARCH_COST = 40;
 const GEO_COST = 10;

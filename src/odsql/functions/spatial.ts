@@ -22,7 +22,8 @@ export const SPATIAL_FUNCTIONS: readonly FunctionEntry[] = [
     clauses: ['select'],
     params: fixed('point'),
     arity: '1',
-    // The convex hull is about 100 kB of SQL and plans in about 0.7 s: at most two per query.
+    // The convex hull is a large SQL expression, slow to plan: at most two per query
+    // (bench/README.md, Measurements behind the code).
     cost: () => 600,
     returns: () => 'geo_shape',
   },

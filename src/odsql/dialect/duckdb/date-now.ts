@@ -70,7 +70,8 @@ export function compileNow(
   const spec = nowSpec(named);
   if (named.length === 0) return reference;
   // One instant: ICU is cheap here, and localTimestamp's arithmetic, repeated for each component
-  // read below, made 80 KB of SQL that took 0.4 s to plan (1.5 s on a loaded machine).
+  // read below, made SQL large enough to take DuckDB's planner a noticeable time
+  // (bench/README.md, Measurements behind the code).
   const local = `timezone(${quoteString(timezone)}, ${reference})`;
   const moved = weekdaySql(spec.weekday, shiftedSql(spec, setTimeSql(spec, local)));
   return instantOf(moved, timezone);

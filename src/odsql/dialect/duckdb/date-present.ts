@@ -20,8 +20,8 @@ function offsetText(offsetUs: number): string {
  * with the offset in force at that instant (never 'Z'). The offset is the difference between
  * the local and the UTC reading of the same instant, so one time zone lookup serves both. A zone
  * with one offset (UTC at every instant, or one without DST within 1970-2037) writes it as
- * constant text in one strftime: a COPY of the 3M flights to CSV in UTC took 0.8-1.2 s this
- * way, 1.1-1.5 s with the offset computed per row (DuckDB alone, 2 threads, 3 runs each).
+ * constant text in one strftime, cheaper than computing the offset per row
+ * (bench/README.md, Measurements behind the code).
  */
 export function presentDatetime(sqlExpr: string, timezone: string): string {
   const steady = steadyOffset(timezone);

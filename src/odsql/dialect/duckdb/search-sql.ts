@@ -64,10 +64,10 @@ export function compileSearch(
 /**
  * The ordinals of the records whose postings cover every term. Each term first picks its tokens
  * from the index's vocabulary (its distinct tokens, a few hundred to a few hundred thousand, where
- * the fuzzy test runs once per token instead of once per posting block: 4x faster on the 3M
- * flights), then unnests the ordinals of those tokens in the chosen fields; INTERSECT keeps the
- * ordinals every term reached (faster in DuckDB than grouping and counting). The rows are picked
- * by their ordinal (an integer semi-join, 4x cheaper than on record ids).
+ * the fuzzy test runs once per token instead of once per posting block), then unnests the
+ * ordinals of those tokens in the chosen fields; INTERSECT keeps the ordinals every term reached
+ * (faster in DuckDB than grouping and counting). The rows are picked by their ordinal (an integer
+ * semi-join, cheaper than one on record ids). Measured: bench/README.md, Measurements behind the code.
  */
 function indexOrdinalsSql(searchTable: string, fields: readonly Field[], terms: readonly Term[]): string {
   const index = quoteIdentifier(searchTable);
@@ -84,7 +84,8 @@ function indexOrdinalsSql(searchTable: string, fields: readonly Field[], terms: 
 /**
  * The same test over each row's tokens, computed on the fly (no index: slower, same answers). The
  * fields are joined by a space before one split: each regexp_split_to_array compiles its Unicode
- * pattern anew (7 ms), which made a search of the catalog's 19 text fields take 140 ms of 5 rows.
+ * pattern anew, which made a search of many text fields slow even over a few rows
+ * (bench/README.md, Measurements behind the code).
  */
 function scanSearchSql(fields: readonly Field[], terms: readonly Term[]): string {
   const [all, token] = [lambdaName('all'), lambdaName('t')];

@@ -1,6 +1,6 @@
 // Instants on the request time zone's wall clock in DuckDB's SQL. DuckDB's ICU `timezone()` costs
-// about 250 ns a row, so converting 3M instants takes ~0.8 s, while adding an offset chosen by a
-// few integer comparisons takes ~0.05 s: inside the window of functions/zone-offsets.ts the offset
+// many times more a row than adding an offset chosen by a few integer comparisons (docs/odsql.md,
+// Time zones): inside the window of functions/zone-offsets.ts the offset
 // is arithmetic; instants outside it still go through ICU, so every answer stays exact.
 import {
   UTC_ZONES,
