@@ -72,12 +72,11 @@ export function storedFields(data: StoredData): Field[] {
  * JSON text one row group of a dataset with a geometry may hold. Every export is DuckDB's
  * order-keeping COPY: it holds the groups read and formatted ahead of the writer up to a quarter of
  * the memory limit (96 MB at the default 384MB), and its first bytes wait for one group per
- * thread. A feature is wider than its row (airports1m: 245 bytes of GeoJSON, 231 of JSON), so
- * 122,880 points are 30 MB of GeoJSON: DuckDB alone wrote airports1m's GeoJSON in 0.93 s from such
- * groups, 0.69 s from 81,920 rows and 0.60 s from 61,440 (median of 7, 512MB), its aggregations
- * timed the same. Over HTTP, 12 MiB groups (53,248 rows) gave a first byte of 110-145 ms, 16 MiB
- * (71,680) 180-203 ms. Other datasets keep DuckDB's default: COPY to Parquet of flights30m stored
- * in 96,256-row groups peaked at 358-438 MiB, against 328-354 from 122,880.
+ * thread. A feature is wider than its row, so DuckDB's default groups of points overflow that cap
+ * and its threads take turns: smaller groups write GeoJSON faster and send the first byte sooner,
+ * with aggregations timed the same. Other datasets keep DuckDB's default, with which exports
+ * peaked lower (docs/exports.md, Row groups and the memory limit; bench/README.md, Measurements
+ * behind the code).
  */
 const GEO_ROW_GROUP_JSON_BYTES = 12 * 2 ** 20;
 const DEFAULT_ROW_GROUP_ROWS = 122_880;
@@ -87,10 +86,9 @@ const VECTOR_ROWS = 2_048;
 const WIDTH_SAMPLE_ROWS = 8_192;
 
 /**
- * The codec of data.parquet's pages: LZ4 decodes faster than DuckDB's default snappy. Over the 3M
- * flights (alternate turns in DuckDB alone, 2 threads, load average 4-6): month(date) grouping
- * 63 ms median (min 44) against 85 (54), the CSV COPY 1.22 s against 1.37, group_by origin the
- * same; the file 92 MB against 87. Uncompressed pages read the dates as fast, at 100 MB.
+ * The codec of data.parquet's pages: LZ4 decodes faster than DuckDB's default snappy, for a
+ * slightly larger file; uncompressed pages read no faster and take more room (docs/ingest.md,
+ * Stored order; bench/README.md, Measurements behind the code).
  */
 const STORED_COMPRESSION = 'lz4';
 

@@ -1,7 +1,7 @@
 // Tables of value counts beside data.parquet: for each scalar field with few distinct values, one
 // row per value (null included) and the records holding it. A count or a grouping that reads one
-// field answers from them (src/odsql/value-counts.ts): month(date) over the 3M flights' 213,834
-// dates took 3.4 ms in DuckDB against 33 over the rows.
+// field answers from them (src/odsql/value-counts.ts), reading a table many times smaller than
+// the rows (docs/ingest.md, Value counts; bench/README.md, Measurements behind the code).
 import { mkdir } from 'node:fs/promises';
 import path from 'node:path';
 import type { DuckDBConnection } from '@duckdb/node-api';
@@ -13,8 +13,7 @@ import { AUTO_SORT_MIN_ROWS } from './sort-key.js';
 
 /**
  * Distinct values per record above which a field gets no table: at most an eighth of the rows, so
- * a table is read at least 8 times faster than the rows it replaces (a date field of the 3M
- * flights: 213,834 values, 4 MB).
+ * a table is read at least 8 times faster than the rows it replaces.
  */
 const RECORDS_PER_VALUE = 8;
 
