@@ -1,7 +1,7 @@
 // Arrow IPC stream (no peer of the public service offers it): one record batch per chunk of the
 // engine's result, made from the column arrays the engine hands over in Arrow's layout, no JS
-// value per cell. apache-arrow only frames the batches; it is loaded on the first Arrow export:
-// 14 MiB resident that a server never asked for one does not hold.
+// value per cell. apache-arrow only frames the batches; it is loaded on the first Arrow export, so
+// a server never asked for one does not hold its memory (bench/README.md, Measurements behind the code).
 import type { Data, DataType } from 'apache-arrow';
 import type { Chunk, ColumnArrays } from '../engine/engine.js';
 import { cell, type Cell, type OutputColumn } from '../odsql/index.js';

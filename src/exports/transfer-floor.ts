@@ -3,7 +3,7 @@
 // export slot and pipe (the response's close does the rest). A slow query is not the client's
 // fault: only a window in which the client was behind at every look counts against it.
 // Progress is seen at the socket, after the kernel's buffers: a reading client frees a third of
-// the send buffer (about 1.5 MB on loopback, measured) before the socket takes more, so the
+// the send buffer (measured on loopback: docs/access-control.md) before the socket takes more, so the
 // floor times the window must stay above that or an honest slow reader could see a window pass
 // without visible progress (the default, 16 KiB/s over 120 s, allows 1.9 MB).
 // The window slides: the kernel's buffers take megabytes at once when the transfer starts, and a
