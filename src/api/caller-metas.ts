@@ -1,5 +1,5 @@
 // How much of a dataset's computed metadata a caller sees: all of it with full access, counts
-// under its row filter with one, nothing with no access to the data (README, Access control).
+// under its row filter with one, nothing with no access to the data (docs/access-control.md).
 import type { Context } from 'koa';
 import type { Dataset } from '../catalog/portal.js';
 import type { Attachment } from '../catalog/attachments.js';

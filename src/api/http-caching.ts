@@ -1,4 +1,4 @@
-// HTTP caching of the API's answers (README, HTTP caching): a strong ETag over the data version,
+// HTTP caching of the API's answers (docs/http-caching.md): a strong ETag over the data version,
 // the canonical request and the caller's audience; If-None-Match answered with 304 before any
 // query runs; Last-Modified, Cache-Control and Vary; JSON answers kept in the response cache.
 import { Stream } from 'node:stream';
@@ -86,7 +86,7 @@ function validatorsOf(ctx: Context, services: Services): Validators | null {
   if (!version) return null;
   const portal = services.portal();
   // Shared caches may keep only what every anonymous caller gets alike: not a key's or a session's
-  // answer, nor one about a restricted dataset (README, Attachments and audiences).
+  // answer, nor one about a restricted dataset (docs/access-control.md, Attachments and audiences).
   const restricted = scope !== null && portal.datasets.get(scope)?.file.visibility === 'restricted';
   const shared = callerState(ctx).owner === null && !portal.settings.private && !restricted;
   return {

@@ -90,8 +90,8 @@ export interface QueryPage {
 /**
  * Whether `compiled` counts every record of a dataset served by DuckDB (no condition, no row
  * filter: the count query of no parameters at all): its count is then the records_count computed
- * at ingest over the same file, with no statement run (records?limit=0 over the 3M flights,
- * ~0.7 ms of DuckDB and a trip through libuv's thread pool).
+ * at ingest over the same file, with no statement run (saving DuckDB's work and a trip through
+ * libuv's thread pool: docs/http-caching.md).
  */
 function countsEveryRecord(source: QuerySource, compiled: CompiledQuery): boolean {
   return (

@@ -98,7 +98,7 @@ const fieldName = (source: QuerySource, name: string, clause: 'order_by' | 'sele
 
 /**
  * v1 sort: `field` ascending, `-field` descending, as explore-api.md states (the supplement says the
- * reverse; the published interface wins, see the README).
+ * reverse; the published interface wins, see docs/api.md).
  */
 export function orderByOf(source: QuerySource, sort: readonly string[]): string | undefined {
   const items = sort.flatMap((s) => s.split(',')).filter((s) => s.trim() !== '');

@@ -24,7 +24,7 @@ function defaultMetas(
 ): Record<string, unknown> {
   const { metas, computed } = dataset.file;
   const geometryTypes = computed.geometry_types.length ? computed.geometry_types : null;
-  // Facts of rows the caller cannot read are null (README, Access control and limits).
+  // Facts of rows the caller cannot read are null (docs/access-control.md).
   const ofAll = <T>(value: T): T | null => (view.allRows ? value : null);
   return {
     ...metas.default,
