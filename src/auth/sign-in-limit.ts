@@ -2,7 +2,7 @@
 // address, more per address whatever the names, and a cap for the whole process. Tries at a name
 // from one address never refuse that name from another, so knowing a user's name is not enough
 // to keep them out; one address cannot spray many names; the process-wide cap bounds the scrypt
-// work (32 MiB and about 0.13 s of a core a try) and the guesses at any account from many
+// work (docs/access-control.md: what a try costs) and the guesses at any account from many
 // addresses together, and one address alone cannot reach it.
 import type { Caller } from './quota.js';
 
@@ -13,7 +13,7 @@ export interface SignInLimits {
   readonly perProcess: number;
 }
 
-/** The limits the server uses (README, Sessions, secrets and sign-in). */
+/** The limits the server uses (docs/access-control.md, Sessions, secrets and sign-in). */
 export const SIGN_IN_LIMITS: SignInLimits = { perNameAndAddress: 5, perAddress: 20, perProcess: 120 };
 const WINDOW_MS = 60_000;
 

@@ -17,9 +17,9 @@ export const MIN_PASSWORD_LENGTH = 8;
 const USER_NAME = /^[\w.@-]{1,100}$/;
 
 /**
- * scrypt at N=2^15, r=8: 32 MiB and 116-142 ms per hash on one core (measured on a busy machine),
- * so a stolen users.json costs an attacker that much per guess; stored per user, so new users can
- * get a higher cost.
+ * scrypt at N=2^15, r=8: 32 MiB and a tenth of a second or more of a core per hash
+ * (docs/access-control.md), so a stolen users.json costs an attacker that much per guess; stored
+ * per user, so new users can get a higher cost.
  */
 const COST = { N: 2 ** 15, r: 8, p: 1 } as const;
 const KEY_LENGTH = 32;
