@@ -111,7 +111,7 @@ export type Audience = z.output<typeof audienceSchema>;
 /**
  * What the publisher says of one file of the dataset's attachments/ folder (by its file name):
  * `all_audiences` true when it holds nothing an audience under a row filter or hidden fields may
- * not read, so that such audiences are served it too (README, Attachments and audiences).
+ * not read, so that such audiences are served it too (docs/access-control.md, Attachments and audiences).
  */
 export const attachmentEntrySchema = z
   .object({
@@ -169,7 +169,7 @@ export const datasetFileSchema = z
     /** Absent: the records are in data.parquet beside dataset.json. */
     engine: datasetEngineSchema.optional(),
     visibility: visibilitySchema,
-    /** Who sees what: the first audience naming the caller applies (see README, access control). */
+    /** Who sees what: the first audience naming the caller applies (docs/access-control.md). */
     access: z.array(audienceSchema).default([]),
     /** Attachment files the publisher marked (an unlisted file is served to whole readers only). */
     attachments: z.array(attachmentEntrySchema).default([]),
