@@ -6,7 +6,7 @@ import { FACET_SORTS, type FacetRequest, type FacetSort } from './facet-fields.j
  * `facet` parameters one request may hold, as the public service bounds its lists (a page holds
  * at most 100 records): each facet is up to `limit` values per level, counted at most
  * KEYS_PER_STATEMENT to a statement, so 100 facets is at most 7 statements of plain keys and
- * their trees (more than any page shows; 100 range() facets of the 3M flights answer in ~0.6 s).
+ * their trees (more than any page shows; docs/access-control.md, Event loop, times them).
  */
 export const MAX_FACETS = 100;
 

@@ -73,8 +73,8 @@ function requestConditions(source: QuerySource, query: FacetQuery, plan: FacetPl
 /**
  * Keys counted by one statement at most. DuckDB's GROUPING SETS keeps a hash table per set with
  * every key's column: past a few dozen sets a statement's memory and time grow with the square
- * of its keys (200 range() keys over the 867 rows of flights' delay counts ran out of 384 MB;
- * 64 keys over the 3M flights took 60 ms a key, 16 keys 45 ms), so more keys make more statements.
+ * of its keys (docs/facets.md; bench/README.md, Measurements behind the code), so more keys make
+ * more statements.
  */
 export const KEYS_PER_STATEMENT = 16;
 
