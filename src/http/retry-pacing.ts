@@ -2,8 +2,8 @@
 // client that asks again on the same connection before then has its request held until that
 // time, then handled like any other. Well-behaved clients are refused at once as before; one
 // that retries in a tight loop no longer takes the event loop from the requests being served
-// (measured: 128 such clients took 1,465 refusals/s of the main thread and cut the pages served
-// from 77/s to 15/s). Knows nothing of Koa: it wraps the server's request listener.
+// (measured: docs/http-caching.md, Capacity and overload). Knows nothing of Koa: it wraps the
+// server's request listener.
 import type http from 'node:http';
 import type { Socket } from 'node:net';
 
