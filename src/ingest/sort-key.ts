@@ -1,9 +1,9 @@
 // The order data.parquet is written in. Sorted on the fields a portal's filters name most, each
 // row group holds a narrow range of their values, and DuckDB skips the row groups whose min/max
-// statistics exclude a filter's value: on the 3M flights sorted by origin, `origin = 'SFO'` reads
-// 1 of 25 row groups (`ingest --sort-by`, README). The default key is the first facet, the first
-// date, then the other facets: a table refined on the first facet and sorted by date, a portal's
-// most common page, is then the file's order and read without a sort (src/odsql/file-order.ts).
+// statistics exclude a filter's value (docs/ingest.md, Stored order). The default key is the
+// first facet, the first date, then the other facets: a table refined on the first facet and
+// sorted by date, a portal's most common page, is then the file's order and read without a sort
+// (src/odsql/file-order.ts).
 import type { DatasetFile, FieldType } from '../catalog/schema.js';
 import type { FieldSettings } from './dataset-file.js';
 import { resolveField, type PlannedColumn } from './plan.js';
