@@ -31,8 +31,8 @@ export const AGGREGATE_FUNCTIONS: readonly FunctionEntry[] = [
     returns: () => 'double',
   },
   {
-    // Exact, though the spec allows an estimate: DuckDB's HyperLogLog answered 165 for 174
-    // distributors and was slower than count(DISTINCT) on 3M flights (README, ODSQL).
+    // Exact, though the spec allows an estimate: DuckDB's HyperLogLog was both wrong and slower
+    // than count(DISTINCT) (docs/odsql.md).
     name: 'count',
     kind: 'aggregate',
     clauses: AGGREGATE_CLAUSES,

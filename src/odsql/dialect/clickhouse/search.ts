@@ -2,7 +2,7 @@
 // Levenshtein distance and no accent folding, so DuckDB's match (every term a token of the record,
 // accents folded, one or two typos forgiven, the last term a prefix) has no equal: here every term
 // must appear, case-insensitively, inside one of the chosen fields' values (a substring, as LIKE
-// '%term%' would; for a multivalued field, inside one of its elements). The README says so.
+// '%term%' would; for a multivalued field, inside one of its elements). docs/clickhouse.md says so.
 import { searchFields, textOf } from '../../functions/predicate.js';
 import { fieldsOf } from '../../functions/search.js';
 import { queryTerms } from '../../../search/tokens.js';
