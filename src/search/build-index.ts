@@ -17,8 +17,9 @@ const ROW_GROUP_SIZE = 2_048;
 
 /**
  * Ordinals per posting row: a frequent token's list is cut into blocks of ordinals this wide, so
- * a row holds at most 16 KiB of them and a row group at most 32 MiB (one token over 30M rows in a
- * single list needed a 256 MiB allocation to read).
+ * a row holds at most 16 KiB of them and a row group at most 32 MiB (one token over many rows in a
+ * single list needed an allocation of hundreds of MiB to read: bench/README.md, Measurements
+ * behind the code).
  */
 export const POSTING_BLOCK = 4_096;
 
