@@ -1,5 +1,6 @@
-// Header cases of the fuzz (README, Header rules): hostile Accept-Encoding values, two Host
-// headers, an absolute URI as request target with a Host that agrees or not, on any request.
+// Header cases of the fuzz (docs/access-control.md, Header rules): hostile Accept-Encoding
+// values, two Host headers, an absolute URI as request target with a Host that agrees or not, on
+// any request.
 import fc from 'fast-check';
 import type { Request } from './fuzz-requests.js';
 

@@ -1,5 +1,5 @@
-// What attachments each audience gets (README, Attachments and audiences): a whole reader all of
-// them; an audience under a row filter or hidden fields only those marked for all audiences, by
+// What attachments each audience gets (docs/access-control.md, Attachments and audiences): a
+// whole reader all of them; an audience under a row filter or hidden fields only those marked for all audiences, by
 // every route that lists or serves one; callers outside every audience none. Answers to anyone
 // but the anonymous public are private to shared caches.
 import { expect } from 'chai';

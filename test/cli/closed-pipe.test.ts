@@ -1,5 +1,5 @@
-// A command whose reader goes away (`duckportal keys create ... | head -1`, as the README shows)
-// ends quietly: no EPIPE error or stack on stderr, and the work it was asked to do is done.
+// A command whose reader goes away (`duckportal keys create ... | head -1`, as
+// docs/access-control.md shows) ends quietly: no EPIPE error or stack on stderr, and the work it was asked to do is done.
 import { expect } from 'chai';
 import { execFile } from 'node:child_process';
 import { mkdtemp, readFile, rm } from 'node:fs/promises';

@@ -1,6 +1,6 @@
 // No query, nor any mix of them, can take the machine: the duckportal process, serving the sample
 // portal at DuckDB's default limit of 384MB, stays under that limit plus 512 MB whatever a query
-// asks and whatever runs at once (README, "Access control and limits" and "Memory bound"). Peak
+// asks and whatever runs at once (docs/access-control.md, its limits and "Memory bound"). Peak
 // memory is the process's own VmHWM, read from /proc.
 import { expect } from 'chai';
 import { spawn, type ChildProcess } from 'node:child_process';
@@ -12,7 +12,7 @@ import { freePort } from '../helpers/ports.js';
 import { SAMPLE_PORTAL, openReference } from '../helpers/sample-portal.js';
 
 const CLI = path.resolve('bin/duckportal.cjs');
-/** DuckDB's limit (384MB, in MiB) plus the allowance the README states. */
+/** DuckDB's limit (384MB, in MiB) plus the allowance docs/access-control.md states. */
 const BOUND_MIB = 384 + 512;
 
 interface ServedProcess {

@@ -116,7 +116,7 @@ describe('export limits (fixture portal with a large dataset)', () => {
   });
 
   // The floor times the window (3 MiB) stays above the steps the kernel's buffers take as they
-  // grow (1.3-1.5 MB, README), as the default's 1.9 MB does.
+  // grow (1.3-1.5 MB, docs/access-control.md), as the default's 1.9 MB does.
   describe('minimum transfer rate (512 KiB/s over 6 s windows)', () => {
     let server: TestServer;
     before(async () => {

@@ -1,5 +1,5 @@
-// `make screenshots`: the pictures of the README (docs/screenshots/*.png), taken in the test
-// browser on the sample portal. Not a test: run it when the pages change, look at the pictures.
+// `make screenshots`: the pictures of the README and docs/web-pages.md (docs/screenshots/*.png),
+// taken in the test browser on the sample portal. Not a test: run it when the pages change, look at the pictures.
 import { mkdir } from 'node:fs/promises';
 import path from 'node:path';
 import { launchBrowser } from '../helpers/browser.js';
