@@ -1,7 +1,7 @@
 // What attachments each audience gets (docs/access-control.md, Attachments and audiences): a
-// whole reader all of them; an audience under a row filter or hidden fields only those marked for all audiences, by
-// every route that lists or serves one; callers outside every audience none. Answers to anyone
-// but the anonymous public are private to shared caches.
+// whole reader all of them; an audience under a row filter or hidden fields only those marked for
+// all audiences, by every route that lists or serves one; callers outside every audience none.
+// Answers to anyone but the anonymous public are private to shared caches.
 import { expect } from 'chai';
 import { KeyStore } from '../../src/auth/keys.js';
 import { markAttachments, restrictTowns, startFixtureServer } from '../helpers/fixture-portal.js';
