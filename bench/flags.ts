@@ -1,7 +1,14 @@
 // `make bench` (node dist/bench/main.js): its flags. bench/ is an entry point of a checkout, not a
 // command of the npm package, which ships the server and its commands only.
-import { negatable, optionalText, optionalValue, text, value, type FlagValues } from '../src/cli/flags.js';
-import { port, positiveNumber } from '../src/cli/parse.js';
+import {
+  negatable,
+  optionalText,
+  optionalValue,
+  text,
+  value,
+  type FlagValues,
+} from '../src/command-line/flags.js';
+import { port, positiveNumber } from '../src/command-line/parse.js';
 
 /** The sections of the bench's report, each of which `--only` may run alone. */
 export const BENCH_SECTIONS = [

@@ -1,7 +1,7 @@
 // `make bench`: the bench's own entry point (node dist/bench/main.js [flags]). It runs in a
 // checkout, beside the sources it measures; the npm package does not ship it.
-import { buildCommand } from '../src/cli/flags.js';
-import { runProgram } from '../src/cli/program.js';
+import { buildCommand } from '../src/command-line/flags.js';
+import { runProgram } from '../src/command-line/program.js';
 import { BENCH_FLAGS } from './flags.js';
 
 await runProgram(

@@ -1,5 +1,5 @@
 // `duckportal keys ...` and `duckportal users ...`: their flags.
-import { repeated, text, type FlagValues } from './flags.js';
+import { repeated, text, type FlagValues } from '../command-line/flags.js';
 
 const portal = text('DIR', 'the portal folder', 'data/portal');
 

@@ -1,6 +1,6 @@
 // `duckportal attach`: its flags. A dataset whose records live in a ClickHouse table.
-import { optionalText, repeated, text, toggle, type FlagValues } from './flags.js';
-import { commaList } from './parse.js';
+import { optionalText, repeated, text, toggle, type FlagValues } from '../command-line/flags.js';
+import { commaList } from '../command-line/parse.js';
 
 export const ATTACH_FLAGS = {
   portal: text('DIR', 'the portal folder'),

@@ -1,7 +1,14 @@
 // `duckportal ingest` and `duckportal sample`: their flags, and the values peculiar to ingest.
 import { parseInputFormat } from '../ingest/input-format.js';
-import { optionalText, optionalValue, repeated, text, toggle, type FlagValues } from './flags.js';
-import { commaList } from './parse.js';
+import {
+  optionalText,
+  optionalValue,
+  repeated,
+  text,
+  toggle,
+  type FlagValues,
+} from '../command-line/flags.js';
+import { commaList } from '../command-line/parse.js';
 
 /** `LATCOL,LONCOL` -> the two field names. */
 export function geoPoint(text: string): { lat: string; lon: string } {

@@ -9,7 +9,7 @@ import {
   toggle,
   value,
   type FlagValues,
-} from './flags.js';
+} from '../command-line/flags.js';
 import { DEFAULT_TARGET_WAIT_MS } from '../engine/admission.js';
 import type { LogFormat, LogLevel } from '../log.js';
 import {
@@ -18,7 +18,7 @@ import {
   DEFAULT_MAX_AGE,
   DEFAULT_MEMORY_LIMIT,
 } from '../server/defaults.js';
-import { duckdbSize, port, positiveNumber, redisUrl, size, wholeNumber } from './parse.js';
+import { duckdbSize, port, positiveNumber, redisUrl, size, wholeNumber } from '../command-line/parse.js';
 
 /**
  * The words of --log-level and --log-format, in --help's order; written as Records so that they

@@ -2,7 +2,7 @@
 // exit 0, usage errors on stderr with exit 2, serve's flags from DUCKPORTAL_* variables.
 import { expect } from 'chai';
 import { readFile } from 'node:fs/promises';
-import { envName } from '../../src/cli/flags.js';
+import { envName } from '../../src/command-line/flags.js';
 import { INGEST_FLAGS } from '../../src/cli/ingest.js';
 import { SERVE_FLAGS } from '../../src/cli/serve.js';
 import { SAMPLE_PORTAL } from '../helpers/sample-portal.js';

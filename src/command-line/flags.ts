@@ -1,6 +1,7 @@
 // The flag kit: each command declares its flags once, as a table `{ name: kind(...) }`, and gets
 // them back parsed and typed. Commander reads them, checks each value as it parses (a bad value is
 // a usage error naming the flag) and shows every default, and env var where there is one, in --help.
+// Shared by both entry points (src/cli.ts and bench/main.ts), so it imports neither.
 import { Command, InvalidArgumentError, Option } from 'commander';
 
 /** One flag: how commander declares it under its name; `V` types the value the action receives. */
