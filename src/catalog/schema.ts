@@ -59,6 +59,9 @@ export const fieldSchema = z
   .strict();
 export type Field = z.infer<typeof fieldSchema>;
 
+/** Whether a field holds a list of values (stored as VARCHAR[]). */
+export const isMultivalued = (field: Field): boolean => field.annotations.multivalued !== undefined;
+
 const metaValue = z.union([
   z.string(),
   z.number(),

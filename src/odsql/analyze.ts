@@ -1,11 +1,11 @@
 // The analyzer: resolves every clause of a query against the dataset schema, types it, and
 // enforces the clause rules (what may appear where, grouping, order of aggregations) and limits.
 import type { Field } from '../catalog/schema.js';
-import { node, type Expr, type Item, type OrderItem } from './ast.js';
+import { exprKey, node, type Expr, type Item, type OrderItem } from './ast.js';
 import { ExprAnalyzer } from './analyze-expr.js';
 import type { Dialect } from './dialect/dialect.js';
 import type { Analysis, ExprInfo } from './expr-info.js';
-import { checkClauseRules, checkGroupedRules, exprKey, isGroupable } from './clause-rules.js';
+import { checkClauseRules, checkGroupedRules, isGroupable } from './clause-rules.js';
 import { QueryLangError, type Clause } from './errors.js';
 import { lookupFunction } from './functions/index.js';
 import { checkTreeLimits, type NodeBudget } from './limits-check.js';

@@ -177,6 +177,20 @@ const CHILDREN: { [K in ExprKind]: (node: Extract<Expr, { kind: K }>) => readonl
   bounds: (n) => n.items,
 };
 
+const KEYS = new WeakMap<Expr, string>();
+
+/** A structural key of an expression (spans and quoting ignored): equal keys, same expression. */
+export function exprKey(expr: Expr): string {
+  let key = KEYS.get(expr);
+  if (key === undefined) {
+    key = JSON.stringify(expr, (name, value: unknown) =>
+      name === 'span' || name === 'quoted' ? undefined : value,
+    );
+    KEYS.set(expr, key);
+  }
+  return key;
+}
+
 /** The span of nodes built by code rather than parsed (refine, v1 filters). */
 export const NO_SPAN: Span = Object.freeze({ start: 0, end: 0 });
 

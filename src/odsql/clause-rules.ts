@@ -1,22 +1,8 @@
 // Clause rules over analyzed expressions: which functions a clause allows, and what a grouped query may select.
-import { childrenOf, type Expr } from './ast.js';
+import { childrenOf, exprKey, type Expr } from './ast.js';
 import type { Analysis } from './expr-info.js';
 import { QueryLangError } from './errors.js';
 import type { ClauseName } from './types.js';
-
-const KEYS = new WeakMap<Expr, string>();
-
-/** A structural key of an expression (spans and quoting ignored): equal keys, same expression. */
-export function exprKey(expr: Expr): string {
-  let key = KEYS.get(expr);
-  if (key === undefined) {
-    key = JSON.stringify(expr, (name, value: unknown) =>
-      name === 'span' || name === 'quoted' ? undefined : value,
-    );
-    KEYS.set(expr, key);
-  }
-  return key;
-}
 
 const LITERALS = new Set(['string', 'number', 'boolean', 'date']);
 

@@ -1,9 +1,15 @@
 // Analyzed expression -> SQL of the context's dialect, one handler per node kind. Names are quoted,
 // values escaped: nothing of the query text reaches SQL except through the dialect's quoting and numbers.
-import type { Comparison, ComparisonOp, DateLiteral, Expr, ExprKind } from './ast.js';
+import {
+  exprKey,
+  type Comparison,
+  type ComparisonOp,
+  type DateLiteral,
+  type Expr,
+  type ExprKind,
+} from './ast.js';
 import { unavailable, type CompileContext, type CompiledArg, type Dialect } from './dialect/dialect.js';
 import type { Analysis, ExprInfo } from './expr-info.js';
-import { exprKey } from './clause-rules.js';
 import { QueryLangError } from './errors.js';
 import { isDateLike } from './types.js';
 

@@ -1,9 +1,9 @@
 // Analyzed query -> one SELECT in the context's dialect, its count query, and the output columns.
-import { ORDINAL_COLUMN, RECORD_ID_COLUMN, type FieldType } from '../catalog/schema.js';
+import { ORDINAL_COLUMN, RECORD_ID_COLUMN } from '../catalog/schema.js';
 import type { QuerySource } from '../catalog/source.js';
 import type { AnalyzedQuery, KeyedExpr } from './analyze.js';
+import { exprKey } from './ast.js';
 import type { ExprInfo } from './expr-info.js';
-import { exprKey } from './clause-rules.js';
 import { compileArgs, compileExpr, type ExprCompiler } from './compile-expr.js';
 import { QueryLangError, type Clause } from './errors.js';
 import {
@@ -17,13 +17,7 @@ import { readsInFileOrder } from './file-order.js';
 import { GROUP_COUNT_OUTPUT, RECORD_ID_OUTPUT } from './hidden-columns.js';
 import { presentValue } from './present.js';
 import { recordIdCondition, recordIdSql } from './record-id.js';
-
-/** An output column: its key, its type and whether it holds a list. */
-export interface OutputColumn {
-  readonly key: string;
-  readonly type: FieldType | 'number' | 'text' | 'json';
-  readonly multivalued: boolean;
-}
+import type { OutputColumn } from './types.js';
 
 /** One SELECT (values inlined, so `params` is always empty), its count query and its columns. */
 export interface CompiledQuery {

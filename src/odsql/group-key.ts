@@ -1,6 +1,7 @@
 // One group_by key compiled on its own, for callers that group rows themselves: facets on a
 // function (`facet=range(delay, 10)`, `facet=year(date)`) count their buckets with the other
 // facets in one GROUPING SETS scan, so they need the key's SQL rather than a whole query.
+import { isMultivalued } from '../catalog/schema.js';
 import type { QuerySource } from '../catalog/source.js';
 import { childrenOf, type Expr } from './ast.js';
 import { analyzeQuery } from './analyze.js';
@@ -10,7 +11,7 @@ import { QueryLangError, type Clause } from './errors.js';
 import type { Lang } from './functions/date.js';
 import { parseGroupBy } from './parse.js';
 import { presentValue } from './present.js';
-import { findField, isMultivalued } from './scope.js';
+import { findField } from './scope.js';
 import type { GroupKeySql } from './facet-key.js';
 
 function fieldsOf(expr: Expr, names: Set<string> = new Set()): Set<string> {

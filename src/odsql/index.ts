@@ -15,7 +15,8 @@ import { compileWeightedRows, compileWithValueCounts, valueCountsSource } from '
 
 export { LANGS, type Lang } from './functions/date.js';
 export type { Output } from './dialect/dialect.js';
-export type { CompiledQuery, OutputColumn } from './compile.js';
+export type { CompiledQuery } from './compile.js';
+export type { OutputColumn } from './types.js';
 export { splitRow, type SplitRow } from './hidden-columns.js';
 export { cell, type Cell, type CellType, type ObjectEntry, type ShapedColumn } from './shape.js';
 export { shapedSql, textWidthsSql } from './shape-sql.js';

@@ -1,8 +1,7 @@
 // Holistic aggregations: the states a query needs (percentiles of one argument share one) and
 // what they may cost, checked before DuckDB allocates memory its limit does not count.
-import { childrenOf, type Expr } from './ast.js';
+import { childrenOf, exprKey, type Expr } from './ast.js';
 import type { AnalyzedQuery } from './analyze.js';
-import { exprKey } from './clause-rules.js';
 import { QueryLangError } from './errors.js';
 import { quantileFraction } from './functions/aggregate.js';
 import { HOLISTIC_BUDGET_BYTES, HOLISTIC_BYTES, MAX_HOLISTIC_STATES } from './limits.js';

@@ -1,5 +1,5 @@
 // Name resolution: which dataset field or query label a name means, in the order each clause looks them up.
-import type { Field } from '../catalog/schema.js';
+import { isMultivalued, type Field } from '../catalog/schema.js';
 import { node, type Expr, type FieldRef, type Item } from './ast.js';
 import { QueryLangError } from './errors.js';
 import type { Analyzer } from './expr-info.js';
@@ -39,9 +39,6 @@ export function findField(fields: readonly Field[], name: string): Field | null 
     null
   );
 }
-
-/** Whether a field holds a list of values (stored as VARCHAR[]). */
-export const isMultivalued = (field: Field): boolean => field.annotations.multivalued !== undefined;
 
 /** The names and labels of one query, shared by the analyzers of its clauses. */
 export class QueryScope<A extends Analyzer = Analyzer> {

@@ -2,7 +2,7 @@
 // export format), as a small closed AST that odsql writes in the engine's SQL (shape-sql.ts). A
 // writer says what each cell holds (a value as text, XML-escaped, inside an object...), never
 // how the engine spells it: the formatting per value is still the engine's work.
-import type { OutputColumn } from './compile.js';
+import type { OutputColumn } from './types.js';
 
 /** Storage types a cell can be cast to for writers of typed values (Arrow, dBASE, shapes). */
 export type CellType = 'int' | 'double' | 'bool' | 'date' | 'instant' | 'text-list';

@@ -9,6 +9,13 @@ export type ClauseName = 'select' | 'where' | 'group_by' | 'order_by';
 
 export const ALL_CLAUSES: readonly ClauseName[] = ['select', 'where', 'group_by', 'order_by'];
 
+/** An output column of a compiled query: its key, its type and whether it holds a list. */
+export interface OutputColumn {
+  readonly key: string;
+  readonly type: FieldType | 'number' | 'text' | 'json';
+  readonly multivalued: boolean;
+}
+
 /** The two date-like field types: `date` is stored as DATE, `datetime` as TIMESTAMPTZ (an instant). */
 export type DateLikeType = 'date' | 'datetime';
 

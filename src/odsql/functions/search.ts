@@ -7,7 +7,6 @@
 // the chosen fields).
 import type { Field } from '../../catalog/schema.js';
 import { queryTerms } from '../../search/tokens.js';
-import type { SpelledSource } from '../dialect/dialect.js';
 import { QueryLangError } from '../errors.js';
 
 export type SearchMode = 'search' | 'suggest';
@@ -31,7 +30,10 @@ export function searchTerms(text: string, mode: SearchMode): SearchTerm[] {
 }
 
 /** The fields a search reads: the text fields for `*`, else the named ones. */
-export function fieldsOf(source: SpelledSource, names: readonly string[] | '*'): Field[] {
+export function fieldsOf(
+  source: { readonly fields: readonly Field[] },
+  names: readonly string[] | '*',
+): Field[] {
   if (names === '*') return source.fields.filter((f) => f.type === 'text');
   return names.map((name) => {
     const field = source.fields.find((f) => f.name === name);

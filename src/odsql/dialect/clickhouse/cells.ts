@@ -2,7 +2,7 @@
 // each cell's bytes equal DuckDB's for the same value: doubles' texts in DuckDB's forms
 // (number-text.ts), JSON built as text (json-text.ts) and handed as a JSON value, a point (the
 // tuple (lon, lat)) and a shape (its presented Feature) turned into each geometry form.
-import type { OutputColumn } from '../../compile.js';
+import type { OutputColumn } from '../../types.js';
 import { RECORD_ID_OUTPUT } from '../../hidden-columns.js';
 import { TURTLE_ESCAPES, type Cell, type CellType } from '../../shape.js';
 import type { CellSpelling } from '../cell-spelling.js';

@@ -3,7 +3,7 @@
 // characters as \u00XX in capitals, the rest as UTF-8), doubles in its JSON form, lists as arrays.
 // A JSON value of a result is wrapped in a one-element tuple, the type the ClickHouse engine reads
 // as JSON rather than text (src/engine/clickhouse/types.ts).
-import type { OutputColumn } from '../../compile.js';
+import type { OutputColumn } from '../../types.js';
 import { jsonDoubleSql } from './number-text.js';
 import { quoteString } from '../../../sql/clickhouse-quoting.js';
 

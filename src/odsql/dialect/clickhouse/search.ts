@@ -6,7 +6,7 @@
 import { searchFields, textOf } from '../../functions/predicate.js';
 import { fieldsOf } from '../../functions/search.js';
 import { queryTerms } from '../../../search/tokens.js';
-import { isMultivalued } from '../../scope.js';
+import { isMultivalued } from '../../../catalog/schema.js';
 import type { FunctionSpelling } from '../dialect.js';
 import { LISTS } from './lists.js';
 import { quoteIdentifier, quoteString } from '../../../sql/clickhouse-quoting.js';

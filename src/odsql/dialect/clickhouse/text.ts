@@ -1,7 +1,7 @@
 // ClickHouse's spelling of the scalar text functions (over UTF-8 characters, as DuckDB's) and startswith().
 import { searchFields, textOf } from '../../functions/predicate.js';
 import { fieldsOf } from '../../functions/search.js';
-import { isMultivalued } from '../../scope.js';
+import { isMultivalued } from '../../../catalog/schema.js';
 import type { FunctionSpelling } from '../dialect.js';
 import { LISTS } from './lists.js';
 import { quoteIdentifier, quoteString } from '../../../sql/clickhouse-quoting.js';

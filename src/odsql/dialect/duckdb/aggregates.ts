@@ -1,5 +1,5 @@
 // DuckDB's spelling of the aggregations: avg, count, max, min, median, percentile, sum.
-import { exprKey } from '../../clause-rules.js';
+import { exprKey } from '../../ast.js';
 import { quantileFraction } from '../../functions/aggregate.js';
 import type { CompileContext, FunctionSpelling } from '../dialect.js';
 

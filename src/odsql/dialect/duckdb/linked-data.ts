@@ -1,6 +1,6 @@
 // DuckDB's spelling of the terms of linked data (shape.ts's cells of the RDF exports): a value's
 // lexical form, a Turtle string's body, an IRI's path segment.
-import type { OutputColumn } from '../../compile.js';
+import type { OutputColumn } from '../../types.js';
 import { TURTLE_ESCAPES } from '../../shape.js';
 import { quoteString } from '../../../sql/quoting.js';
 import { xmlAllowedSql } from './text-forms.js';

@@ -2,11 +2,10 @@
 // has one, else over the fields (what they match: functions/search.ts). Terms and tokens are
 // compared lowercased and without accents; the fuzzy step runs on the index's vocabulary, never
 // on every row.
-import { ORDINAL_COLUMN, type Field } from '../../../catalog/schema.js';
+import { isMultivalued, ORDINAL_COLUMN, type Field } from '../../../catalog/schema.js';
 import { INDEX_COLUMNS as C } from '../../../search/layout.js';
 import { lambdaName, normalizeSql, tokensSql } from '../../../search/tokens.js';
 import { fieldsOf, searchTerms, type Match, type SearchMode } from '../../functions/search.js';
-import { isMultivalued } from '../../scope.js';
 import type { SpelledSource } from '../dialect.js';
 import { quoteIdentifier, quoteString } from '../../../sql/quoting.js';
 
