@@ -8,23 +8,19 @@
 // are not used: another sphere and formula, other boundary rules. On a geo_shape field these are
 // refused (a 400 naming them), as are the geo aggregations and geo_cluster.
 import {
-  boxOf,
   isAreal,
-  partsOf,
-  segmentsOf,
   type Box,
   type Geometry,
   type Position,
   type Segment,
 } from '../../functions/geo-geometry.js';
+import { EARTH_RADIUS_METERS } from '../../functions/geo-units.js';
 import { bboxSpans } from '../../functions/geo.js';
 import { geometryOf, geoType, metersOf, numberOf, relationOf } from '../../functions/predicate.js';
 import { QueryLangError } from '../../errors.js';
 import { distanceOrWithin, unavailable, type CompiledArg, type FunctionSpelling } from '../dialect.js';
+import { planarGeometry, withinCircleSql } from '../geo-math.js';
 import { latOf, lonOf } from './json-text.js';
-
-/** Mean Earth radius (IUGG), the sphere DuckDB's dialect measures every distance on. */
-const EARTH_RADIUS_METERS = 6371008.8;
 
 /** A number as a ClickHouse Float64 literal. */
 const num = (value: number): string => `toFloat64(${String(value)})`;
@@ -58,32 +54,17 @@ function centerOf(arg: CompiledArg | undefined, name: string): Position {
 const distanceSql = (point: string, center: Position): string =>
   haversineSql(num(center[0]), num(center[1]), lonOf(point), latOf(point));
 
-/** lon in [west, east], where a bound past ±180 wraps around the antimeridian. */
-function lonRangeSql(lon: string, west: number, east: number): string {
-  if (west < -180) return `(${lon} >= ${num(west + 360)} OR ${lon} <= ${num(east)})`;
-  if (east > 180) return `(${lon} >= ${num(west)} OR ${lon} <= ${num(east - 360)})`;
-  return `${lon} BETWEEN ${num(west)} AND ${num(east)}`;
-}
-
 /**
  * Points within `meters` of the center: the latitude/longitude box that holds the circle, then the
- * haversine distance (DuckDB's test, bound for bound).
+ * haversine distance (geo-math.ts, DuckDB's test bound for bound).
  */
 const withinDistance: FunctionSpelling = ([geo, center, distance], ctx) => {
   const point = pointOf(geo, 'within_distance', ctx);
   const at = centerOf(center, 'within_distance');
   const meters = metersOf(distance!.node);
   if (!Number.isFinite(meters) || meters < 0) throw new QueryLangError(`Invalid distance: ${meters} meters`);
-  const [lon, lat] = [lonOf(point), latOf(point)];
-  const radiansAway = meters / EARTH_RADIUS_METERS;
-  if (radiansAway >= Math.PI) return `(${lat} IS NOT NULL)`;
-  const degrees = (radiansAway * 180) / Math.PI;
-  const [south, north] = [at[1] - degrees, at[1] + degrees];
   const near = `${distanceSql(point, at)} <= ${num(meters)}`;
-  if (south <= -90 || north >= 90) return `(${lat} BETWEEN ${num(south)} AND ${num(north)} AND ${near})`;
-  const spread = (Math.asin(Math.sin(radiansAway) / Math.cos((at[1] * Math.PI) / 180)) * 180) / Math.PI;
-  const lons = lonRangeSql(lon, at[0] - spread, at[0] + spread);
-  return `(${lat} BETWEEN ${num(south)} AND ${num(north)} AND ${lons} AND ${near})`;
+  return withinCircleSql(at, meters, { lon: lonOf(point), lat: latOf(point), near, num });
 };
 
 /** in_bbox(point, lat1, lon1, lat2, lon2): two opposite corners, in any order. */
@@ -136,12 +117,11 @@ function onAnySegmentSql(segments: readonly Segment[], x: string, y: string): st
 
 /** Whether the point field meets the constant geometry: inside its area, else on one of its segments. */
 function intersectsSql(point: string, geometry: Geometry): string {
-  const { paths, polygons } = partsOf(geometry);
-  const box = boxOf(paths.flat());
+  const { areal, rings, segments, box } = planarGeometry(geometry);
   const [x, y] = [lonOf(point), latOf(point)];
-  if (isAreal(geometry)) return `(${inBoxSql(x, y, box)} AND ${insideRingsSql(polygons.flat(), x, y)})`;
+  if (areal) return `(${inBoxSql(x, y, box)} AND ${insideRingsSql(rings, x, y)})`;
   const near: Box = [box[0] - TOUCH, box[1] - TOUCH, box[2] + TOUCH, box[3] + TOUCH];
-  return `(${inBoxSql(x, y, near)} AND ${onAnySegmentSql(segmentsOf(paths), x, y)})`;
+  return `(${inBoxSql(x, y, near)} AND ${onAnySegmentSql(segments, x, y)})`;
 }
 
 /** A relation of a point field and a constant geometry (a null point never matches). */

@@ -3,6 +3,7 @@ import type { Position } from '../../functions/geo-geometry.js';
 import { EARTH_RADIUS_METERS } from '../../functions/geo-units.js';
 import { haversineSql, lambdaName, num, pointCoordinates, ringsContainPointSql } from './geo-sql.js';
 import { withShape, type ShapeLists } from './geo-shape.js';
+import { withinCircleSql } from '../geo-math.js';
 
 /** Meters from the center to a point field (haversine). */
 export function pointDistanceSql(pointSql: string, center: Position): string {
@@ -46,26 +47,9 @@ export const DISTANCE = {
   geo_shape: shapeDistanceSql,
 } as const satisfies Record<'geo_point_2d' | 'geo_shape', (fieldSql: string, center: Position) => string>;
 
-/**
- * Points within `meters` of the center: a latitude/longitude box that holds the circle (so most rows
- * are rejected by two comparisons), then the haversine distance.
- */
+/** Points within `meters` of the center (geo-math.ts: the box holding the circle, then the distance). */
 export function pointWithinDistanceSql(pointSql: string, center: Position, meters: number): string {
   const { lon, lat } = pointCoordinates(pointSql);
-  const radians = meters / EARTH_RADIUS_METERS;
-  if (radians >= Math.PI) return `(${lat} IS NOT NULL)`;
-  const degrees = (radians * 180) / Math.PI;
-  const [south, north] = [center[1] - degrees, center[1] + degrees];
-  const distance = `${pointDistanceSql(pointSql, center)} <= ${num(meters)}`;
-  if (south <= -90 || north >= 90) return `(${lat} BETWEEN ${num(south)} AND ${num(north)} AND ${distance})`;
-  const spread = (Math.asin(Math.sin(radians) / Math.cos((center[1] * Math.PI) / 180)) * 180) / Math.PI;
-  const [west, east] = [center[0] - spread, center[0] + spread];
-  return `(${lat} BETWEEN ${num(south)} AND ${num(north)} AND ${lonRangeSql(lon, west, east)} AND ${distance})`;
-}
-
-/** lon in [west, east], where a bound past ±180 wraps around the antimeridian. */
-function lonRangeSql(lon: string, west: number, east: number): string {
-  if (west < -180) return `(${lon} >= ${num(west + 360)} OR ${lon} <= ${num(east)})`;
-  if (east > 180) return `(${lon} >= ${num(west)} OR ${lon} <= ${num(east - 360)})`;
-  return `${lon} BETWEEN ${num(west)} AND ${num(east)}`;
+  const near = `${pointDistanceSql(pointSql, center)} <= ${num(meters)}`;
+  return withinCircleSql(center, meters, { lon, lat, near, num });
 }

@@ -1,15 +1,7 @@
 // intersects / within / disjoint of a geo field against a constant geometry in DuckDB's SQL, in
 // planar lon/lat geometry (within() takes an area: functions/geo.ts checks it).
-import {
-  boxOf,
-  isAreal,
-  partsOf,
-  segmentsOf,
-  type Box,
-  type Geometry,
-  type Position,
-  type Segment,
-} from '../../functions/geo-geometry.js';
+import type { Box, Geometry, Position } from '../../functions/geo-geometry.js';
+import { planarGeometry, type PlanarGeometry } from '../geo-math.js';
 import { insideRingsSql, onAnySegmentSql } from './geo-slabs.js';
 import {
   inBoxSql,
@@ -25,14 +17,9 @@ import {
 import { allSql, anySql, withShape, type ShapeLists } from './geo-shape.js';
 
 /** A constant geometry with what the SQL builders need of it computed once. */
-export interface PreparedGeometry {
-  readonly areal: boolean;
-  /** Every ring of every polygon (a valid MultiPolygon's parts do not overlap: even-odd holds). */
-  readonly rings: readonly (readonly Position[])[];
-  readonly segments: readonly Segment[];
+export interface PreparedGeometry extends Pick<PlanarGeometry, 'areal' | 'rings' | 'segments' | 'box'> {
   /** DOUBLE[][] literal of every segment. */
   readonly segmentList: string;
-  readonly box: Box;
   /** One vertex of each path: if a shape holds none of them and no edges meet, it holds no part. */
   readonly probes: string;
   /** A point strictly inside each hole: a shape holding one is not within the geometry. */
@@ -44,14 +31,13 @@ const positionList = (positions: readonly Position[]) => listConstant(positions,
 
 /** Computes the segments, box and probe points of a constant geometry. */
 export function prepareGeometry(geometry: Geometry): PreparedGeometry {
-  const { paths, polygons } = partsOf(geometry);
-  const segments = segmentsOf(paths);
+  const { paths, polygons, areal, rings, segments, box } = planarGeometry(geometry);
   return {
-    areal: isAreal(geometry),
-    rings: polygons.flat(),
+    areal,
+    rings,
     segments,
     segmentList: segmentListSql(segments),
-    box: boxOf(paths.flat()),
+    box,
     probes: positionList(paths.map((path) => path[0]!)),
     holeProbes: positionList(
       polygons.flatMap((rings) => rings.slice(1).flatMap((hole) => interiorPoint(hole) ?? [])),
