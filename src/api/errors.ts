@@ -15,6 +15,7 @@ import {
   QueryOutOfMemory,
   QueryStoppedByServer,
 } from '../engine/engine.js';
+import { ExportRefused } from '../exports/refusal.js';
 import type { Logger } from '../log.js';
 import { allowAnyOrigin } from './cors.js';
 
@@ -83,6 +84,13 @@ const isDiskFull = (error: unknown): boolean =>
 const ERROR_TABLE: readonly ErrorRule[] = [
   rule(ApiError, (e) => answer(e.status, e.errorCode, e.message, e.headers)),
   rule(QueryLangError, (e) => answer(400, 'QueryLangError', e.message)),
+  rule(ExportRefused, (e) =>
+    answer(
+      400,
+      'InvalidRESTParameterError',
+      e.parameter === null ? e.detail : invalidParameter(e.parameter, e.detail).message,
+    ),
+  ),
   rule(QueryDeadlineExceeded, (e) =>
     answer(
       400,

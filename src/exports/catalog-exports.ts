@@ -1,73 +1,10 @@
-// Catalog exports: the tabular formats through the dataset export writers (over the catalog
-// table), and DCAT (RDF/XML, Turtle, the DCAT-AP profiles) and RSS documents of the datasets.
+// The catalog's documents: DCAT (RDF/XML, Turtle, the DCAT-AP profiles) and RSS of the datasets
+// (the catalog's tabular formats are the dataset export writers over the catalog table).
 import type { JsonValue } from '../engine/engine.js';
 import type { Attachment } from '../catalog/attachments.js';
-import type { Exporter } from './export-context.js';
 import { DATASET_EXPORT_FORMATS } from './formats.js';
 import { PREFIXES, toRdfXml, toTurtle, type Term, type Triple } from './rdf-graph.js';
-import { EXPORTERS, GEO_EXPORT_FORMATS } from './registry.js';
-
-/** The dataset export writers a catalog export reuses. */
-const TABULAR = { csv: EXPORTERS.csv, json: EXPORTERS.json, jsonl: EXPORTERS.jsonl, xlsx: EXPORTERS.xlsx };
-
-/** The writer of a tabular catalog export format, or null. */
-export function catalogExporterOf(format: string): Exporter | null {
-  return Object.hasOwn(TABULAR, format) ? TABULAR[format as keyof typeof TABULAR] : null;
-}
-
-/** A catalog document format: its media type, extension and serialisation. */
-export interface CatalogDocumentFormat {
-  readonly contentType: string;
-  readonly extension: string;
-  readonly kind: 'rdfxml' | 'turtle' | 'rss';
-  /** The DCAT-AP profile whose conformance the catalog declares, if any. */
-  readonly profile?: string;
-}
-
-const rdfXml = (profile?: string): CatalogDocumentFormat => ({
-  contentType: 'application/rdf+xml',
-  extension: 'rdf',
-  kind: 'rdfxml',
-  ...(profile && { profile }),
-});
-
-/** Document formats of the catalog export (supplement 1); `-` spellings are normalised to `_`. */
-export const CATALOG_RDF_FORMATS: Readonly<Record<string, CatalogDocumentFormat>> = {
-  rdf: rdfXml(),
-  ttl: { contentType: 'text/turtle; charset=utf-8', extension: 'ttl', kind: 'turtle' },
-  rss: { contentType: 'application/rss+xml', extension: 'rss', kind: 'rss' },
-  dcat_ap_ch: rdfXml('https://www.dcat-ap.ch/'),
-  dcat_ap_de: rdfXml('http://dcat-ap.de/def/dcatde/'),
-  dcat_ap_se: rdfXml('https://docs.dataportal.se/dcat/'),
-  dcat_ap_sp: rdfXml('https://datos.gob.es/es/documentacion/dcat-ap-es'),
-  dcat_ap_it: rdfXml('http://dati.gov.it/onto/dcatapit'),
-  dcat_ap_vl: rdfXml('https://data.vlaanderen.be/doc/applicatieprofiel/DCAT-AP-VL/'),
-  dcat_ap_benap: rdfXml('https://dcat.be/'),
-};
-
-/** Values of `dcat_ap_format`, which the `dcat` format requires: `dcat` + value names a profile above. */
-export const DCAT_AP_FORMATS = [
-  '_ap_ch',
-  '_ap_de',
-  '_ap_se',
-  '_ap_sp',
-  '_ap_it',
-  '_ap_vl',
-  '_ap_benap',
-] as const;
-export type DcatApFormat = (typeof DCAT_AP_FORMATS)[number];
-
-/**
- * The document format of a catalog export path format (`-` already folded to `_`), or null when
- * there is none; `dcat` is the profile its `dcat_ap_format` names, as the `dcat_ap_*` paths are.
- */
-export function catalogDocumentFormat(
-  format: string,
-  dcatApFormat: DcatApFormat | undefined,
-): CatalogDocumentFormat | null {
-  if (format === 'dcat') return dcatApFormat ? CATALOG_RDF_FORMATS[`dcat${dcatApFormat}`]! : null;
-  return Object.hasOwn(CATALOG_RDF_FORMATS, format) ? CATALOG_RDF_FORMATS[format]! : null;
-}
+import { GEO_EXPORT_FORMATS, type CatalogDocumentFormat } from './registry.js';
 
 /** Options of a catalog document. */
 export interface CatalogDocumentOptions {

@@ -1,4 +1,5 @@
-// What every export writer receives, and the registry entry each format provides.
+// What every export writer receives, the registry entry each format provides, and the export
+// checked against its format's needs that the API sends.
 import type { Readable } from 'node:stream';
 import type { Engine } from '../engine/engine.js';
 import type { CompiledQuery, Output, OutputColumn } from '../odsql/index.js';
@@ -43,4 +44,16 @@ export interface Exporter {
   readonly maxRows?: number;
   /** The body; settles at the first byte so that errors until then are JSON answers. */
   write(context: ExportContext): Promise<Readable>;
+}
+
+/** An export checked against its format's needs: what the response announces, and its writer. */
+export interface PreparedExport {
+  /** File name stem. */
+  readonly name: string;
+  readonly extension: string;
+  readonly contentType: string;
+  /** Memory the query's holistic aggregations may hold while it is written, reserved on its engine. */
+  readonly memory: { readonly engine: Engine; readonly bytes: number } | null;
+  /** The body; settles at the first byte so that errors until then are JSON answers. */
+  write(): Promise<Readable>;
 }

@@ -1,5 +1,5 @@
-// The export format names the API lists, in its order; each format's writer, and whether it writes
-// geometries, is in the registry (registry.ts), which must hold exactly these names.
+// The export format names the API lists, in its order; each format's needs and writer are in the
+// registry (registry.ts), which must hold exactly these names.
 
 /** Dataset export formats of the spec, plus Arrow IPC; `geo` formats need a geo field. */
 export const DATASET_EXPORT_FORMATS = [
@@ -40,3 +40,4 @@ export const CATALOG_EXPORT_FORMATS = [
   'dcat_ap_vl',
   'dcat_ap_benap',
 ] as const;
+export type CatalogExportFormat = (typeof CATALOG_EXPORT_FORMATS)[number];

@@ -5,7 +5,7 @@ import { rm } from 'node:fs/promises';
 import { DuckDBInstance } from '@duckdb/node-api';
 import { tableFromIPC } from 'apache-arrow';
 import ExcelJS from 'exceljs';
-import { CATALOG_RDF_FORMATS } from '../../src/exports/catalog-exports.js';
+import { CATALOG_RDF_FORMATS } from '../../src/exports/registry.js';
 import { startFixtureServer } from '../helpers/fixture-portal.js';
 import type { TestServer } from '../helpers/server.js';
 import { ogrFeatures, ogrSummary, rapperNTriples, rapperTriples, saved, tempFolder } from './readers.js';

@@ -1,11 +1,11 @@
 // v1 download: every matching record streamed as csv, json (v1 records) or geojson by the engine's copy.
 import type Router from '@koa/router';
-import { compileQuery, shapedSql } from '../../odsql/index.js';
+import { prepareDownload } from '../../exports/download.js';
+import { DOWNLOAD_FORMATS, type DownloadFormatName } from '../../exports/registry.js';
 import { sendExport } from '../export-response.js';
 import { integer, oneOf, parseParams } from '../params.js';
 import { requireDataSource, signalOf, type Services } from '../services.js';
 import { datasetParam } from './records-v1.js';
-import { DOWNLOAD_FORMATS, type DownloadFormatName } from './download-formats.js';
 import { facetParamsOf, v1QueryParams, v1RecordsParams } from './v1-query.js';
 
 /**
@@ -23,21 +23,11 @@ export function v1DownloadRoutes(router: Router, services: Services): void {
   router.get('/records/1.0/download', async (ctx) => {
     const params = parseParams(v1DownloadParams, ctx.query);
     const { dataset, source, engine } = requireDataSource(services, ctx, datasetParam(params));
-    const format = params.format!;
-    const writer = DOWNLOAD_FORMATS[format];
     const query = v1QueryParams(source, params, facetParamsOf(ctx.query));
     const page = { limit: params.rows, offset: params.start };
-    const compiled = compileQuery(source, { ...query, ...page, withRecordId: true }, writer.output);
-    const shaped = writer.shape(compiled.columns, {
-      datasetId: dataset.id,
-      recordTimestamp: dataset.file.computed.data_processed,
-    });
-    const file = { name: dataset.id, extension: format, contentType: writer.contentType, compressed: false };
-    await sendExport(ctx, services, file, () =>
-      engine.copyToStream(shapedSql(compiled, shaped), writer.copyFormat, signalOf(ctx), {
-        head: writer.prefix,
-        tail: writer.suffix,
-      }),
-    );
+    const target = { engine, source, name: dataset.id, signal: signalOf(ctx) };
+    const recordTimestamp = dataset.file.computed.data_processed;
+    const file = prepareDownload(params.format!, { ...target, recordTimestamp }, { ...query, ...page });
+    await sendExport(ctx, services, file, false);
   });
 }

@@ -1,0 +1,31 @@
+// A v1 download: every record the query selects (record ids included) in a v1 format, copied by
+// the engine between the format's frame.
+import { compileQuery, shapedSql, type QueryParams } from '../odsql/index.js';
+import type { PreparedExport } from './export-context.js';
+import type { ExportTarget } from './dataset-export.js';
+import { DOWNLOAD_FORMATS, type DownloadFormatName } from './registry.js';
+
+/** The v1 download of the records `query` selects (its page included) in `format`. */
+export function prepareDownload(
+  format: DownloadFormatName,
+  target: Omit<ExportTarget, 'baseUrl'> & { readonly recordTimestamp: string | null },
+  query: QueryParams,
+): PreparedExport {
+  const writer = DOWNLOAD_FORMATS[format];
+  const compiled = compileQuery(target.source, { ...query, withRecordId: true }, writer.output);
+  const shaped = writer.shape(compiled.columns, {
+    datasetId: target.name,
+    recordTimestamp: target.recordTimestamp,
+  });
+  return {
+    name: target.name,
+    extension: format,
+    contentType: writer.contentType,
+    memory: null,
+    write: () =>
+      target.engine.copyToStream(shapedSql(compiled, shaped), writer.copyFormat, target.signal, {
+        head: writer.prefix,
+        tail: writer.suffix,
+      }),
+  };
+}
