@@ -5,7 +5,7 @@ import type { Dataset } from '../catalog/portal.js';
 import type { Attachment } from '../catalog/attachments.js';
 import { servedAttachments } from '../auth/access.js';
 import { compileQuery } from '../odsql/index.js';
-import { accessOf, servedSource, signalOf, type Services } from './services.js';
+import { accessOf, servedSource, signalOf, type Services } from '../http/services.js';
 
 /** What the dataset object of one caller carries of the data it describes. */
 export interface CallerMetas {

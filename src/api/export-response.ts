@@ -5,12 +5,12 @@ import { pipeline } from 'node:stream';
 import { createGzip } from 'node:zlib';
 import type { Context } from 'koa';
 import type { Engine } from '../engine/engine.js';
-import { callerState } from './auth-middleware.js';
+import { callerState } from '../http/auth-middleware.js';
 import type { PreparedExport } from '../exports/export-context.js';
 import { enforceTransferFloor } from '../http/transfer-floor.js';
-import { ApiError } from './errors.js';
+import { ApiError } from '../http/errors.js';
 import { markExport } from './operations.js';
-import { signalOf, whenClosed, type Services } from './services.js';
+import { signalOf, whenClosed, type Services } from '../http/services.js';
 
 /**
  * Takes an export slot (429 TooManyExports when the caller has none left), writes the export

@@ -3,12 +3,11 @@
 import { randomUUID } from 'node:crypto';
 import Koa, { type Context, type Next } from 'koa';
 import type Router from '@koa/router';
-import type { Metrics } from './metrics.js';
-import type { Services } from './services.js';
-import { ASSETS_PREFIX } from '../web/assets.js';
-import { callerState } from './auth-middleware.js';
+import type { Metrics } from '../http/metrics.js';
+import type { Services } from '../http/services.js';
+import { callerState } from '../http/auth-middleware.js';
 import { scrubKeys } from '../auth/keys.js';
-import { answerEscapedErrors, REQUEST_ID } from './errors.js';
+import { answerEscapedErrors, REQUEST_ID } from '../http/errors.js';
 import type { Logger } from '../log.js';
 
 /** The route label of requests that match no route. */
@@ -56,9 +55,14 @@ export function operationsApp(metrics: Metrics, ready: () => boolean, log: Logge
 /**
  * Once each answer is finished (or cut): one access log line, and the request counted under the
  * template of its route, never its raw path, so no dataset id, key or user name becomes a label.
- * Bytes are those the response put on its socket, headers included.
+ * A path under one of `filePrefixes` (the web bundle's, handed in by the server's app) counts as
+ * `<prefix>:file`. Bytes are those the response put on its socket, headers included.
  */
-export function observeRequests(services: Pick<Services, 'metrics' | 'log'>, routers: readonly Router[]) {
+export function observeRequests(
+  services: Pick<Services, 'metrics' | 'log'>,
+  routers: readonly Router[],
+  filePrefixes: readonly string[],
+) {
   return async (ctx: Context, next: Next): Promise<void> => {
     const started = process.hrtime.bigint();
     const requestId = randomUUID();
@@ -69,7 +73,7 @@ export function observeRequests(services: Pick<Services, 'metrics' | 'log'>, rou
     try {
       await next();
     } finally {
-      const route = routeTemplate(ctx, routers);
+      const route = routeTemplate(ctx, routers, filePrefixes);
       // One listener does it all: a streamed answer already has up to 10 on its response.
       ctx.res.once('close', () => {
         const seconds = Number(process.hrtime.bigint() - started) / 1e9;
@@ -116,10 +120,11 @@ function exportFormatOf(ctx: Context): string | undefined {
 }
 
 /** The template of the route that answered, else of the route the path would match, else 'unmatched'. */
-function routeTemplate(ctx: Context, routers: readonly Router[]): string {
+function routeTemplate(ctx: Context, routers: readonly Router[], filePrefixes: readonly string[]): string {
   const matched = (ctx as { _matchedRoute?: unknown })._matchedRoute;
   if (typeof matched === 'string') return matched;
-  if (ctx.path.startsWith(ASSETS_PREFIX)) return `${ASSETS_PREFIX}:file`;
+  const prefix = filePrefixes.find((candidate) => ctx.path.startsWith(candidate));
+  if (prefix !== undefined) return `${prefix}:file`;
   for (const router of routers) {
     const route = router.match(ctx.path, ctx.method).pathAndMethod.find((layer) => layer.methods.length > 0);
     if (route && typeof route.path === 'string') return route.path;

@@ -4,7 +4,7 @@
 import { z } from 'zod';
 import { MAX_FACETS } from '../facets/facet-param.js';
 import { canonicalTimeZone } from '../odsql/index.js';
-import { ApiError, invalidParameter } from './errors.js';
+import { ApiError, invalidParameter } from '../http/errors.js';
 
 type Raw = string | string[] | undefined;
 

@@ -5,7 +5,7 @@ import type { QuerySource } from '../catalog/source.js';
 import type { Engine } from '../engine/engine.js';
 import type { JsonValue } from '../engine/engine.js';
 import { compileQuery, LANGS, splitRow, type CompiledQuery, type QueryParams } from '../odsql/index.js';
-import { invalidParameter } from './errors.js';
+import { invalidParameter } from '../http/errors.js';
 import { facetSelection, selectionConditions } from '../facets/facet-selection.js';
 import { facetList, integer, oneOf, repeated, text, timezone } from './params.js';
 

@@ -3,7 +3,7 @@
 // text cannot either).
 import type { Duplex } from 'node:stream';
 import type { Context, Next } from 'koa';
-import { ApiError, invalidParameter } from './errors.js';
+import { ApiError, invalidParameter } from '../http/errors.js';
 import { hostConflict } from '../http/hosts.js';
 
 /** Longest URL served: ODSQL queries are short, and a long URL only makes work for the parser. */

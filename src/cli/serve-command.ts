@@ -3,7 +3,7 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { QuotaStore } from '../auth/quota-store.js';
-import { handleSignals } from '../lifecycle.js';
+import { handleSignals } from '../server/lifecycle.js';
 import { createLogger } from '../log.js';
 import { createHttpServer, openServer } from '../server.js';
 import { servedPortals, type ServeFlags } from './serve.js';

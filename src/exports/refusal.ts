@@ -1,6 +1,6 @@
 // An export refused before its first byte because the request does not meet its format's needs
 // (a geo field, a known coordinate system, a row limit, the fields GPX names, a known format).
-// The API's error table answers it as a 400 in the public wording (src/api/errors.ts).
+// The API's error table answers it as a 400 in the public wording (src/http/errors.ts).
 
 /** A request its export format cannot serve: `parameter` names the one at fault, if one is. */
 export class ExportRefused extends Error {

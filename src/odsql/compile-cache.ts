@@ -11,7 +11,7 @@ export const COMPILED_CHARACTERS = 4_000_000;
 
 /**
  * Each source object seen, numbered: a served dataset's source is one object per version and
- * audience (src/api/services.ts), so its queries are found again until a reload replaces it.
+ * audience (src/http/services.ts), so its queries are found again until a reload replaces it.
  */
 const sourceNumbers = new WeakMap<QuerySource, number>();
 let sourcesSeen = 0;

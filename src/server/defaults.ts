@@ -17,5 +17,5 @@ export const DEFAULT_MEMORY_LIMIT = '384MB';
 export const DEFAULT_MAX_AGE = 60;
 export const DEFAULT_CACHE_SIZE = '128MB';
 
-/** Seconds a drain (SIGTERM, SIGINT) lets requests in flight finish before it cuts them (src/lifecycle.ts). */
+/** Seconds a drain (SIGTERM, SIGINT) lets requests in flight finish before it cuts them (src/server/lifecycle.ts). */
 export const DEFAULT_DRAIN_TIMEOUT = 30;

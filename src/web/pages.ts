@@ -1,12 +1,12 @@
 // The web pages' routes: the catalog, the dataset pages with their tabs, and the HTML 404 of any
 // other path outside /api/. Mounted after authentication and before the API's quotas and its
-// JSON errors (src/api/app.ts): a page is not an API call, and a browser must never get a JSON
+// JSON errors (src/server/app.ts): a page is not an API call, and a browser must never get a JSON
 // 404. Each page is the shell of src/web/layout.ts; its script fetches the data from the API.
 import Router from '@koa/router';
 import type { Context, Next } from 'koa';
-import type { Services } from '../api/services.js';
-import { accessOf } from '../api/services.js';
-import { callerState } from '../api/auth-middleware.js';
+import type { Services } from '../http/services.js';
+import { accessOf } from '../http/services.js';
+import { callerState } from '../http/auth-middleware.js';
 import { escapeHtml, PAGE_API_BASE, renderPage, type PageShell } from './layout.js';
 import { tabsOf } from './tabs.js';
 import type { Dataset } from '../catalog/portal.js';

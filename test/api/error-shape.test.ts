@@ -1,4 +1,4 @@
-// One error object per API generation, produced in one place (src/api/errors.ts): every route
+// One error object per API generation, produced in one place (src/http/errors.ts): every route
 // family answers {error_code, message} on v2.1 and v2.0 paths and {errorcode, error} on v1 paths,
 // with the status its error class maps to; the quota's 429 is the public service's body everywhere.
 import { readFile, writeFile } from 'node:fs/promises';

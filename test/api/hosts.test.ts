@@ -7,7 +7,7 @@ import { readFile, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { KeyStore } from '../../src/auth/keys.js';
 import { hostName } from '../../src/http/hosts.js';
-import { UNKNOWN_HOST_LABEL } from '../../src/api/app.js';
+import { UNKNOWN_HOST_LABEL } from '../../src/server/app.js';
 import { addFixtureDataset, buildFixturePortal } from '../helpers/fixture-portal.js';
 import { startTestServer, type TestServer } from '../helpers/server.js';
 import { rawGet } from '../helpers/raw-http.js';

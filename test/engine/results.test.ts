@@ -12,7 +12,7 @@ import os from 'node:os';
 import path from 'node:path';
 import type { Readable } from 'node:stream';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { toErrorBody } from '../../src/api/errors.js';
+import { toErrorBody } from '../../src/http/errors.js';
 import { ClickHouseEngine } from '../../src/engine/clickhouse/engine.js';
 import { BOOLEAN_TYPE } from '../../src/engine/clickhouse/types.js';
 import { DuckDBEngine } from '../../src/engine/duckdb/engine.js';

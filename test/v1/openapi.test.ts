@@ -2,9 +2,9 @@
 // parameters of the zod schemas that validate them.
 import { expect } from 'chai';
 import SwaggerParser from '@apidevtools/swagger-parser';
-import { appRouters } from '../../src/api/app.js';
+import { appRouters } from '../../src/api/routers.js';
 import { routesOf, ROUTE_PARAMS } from '../../src/api/openapi.js';
-import type { Services } from '../../src/api/services.js';
+import type { Services } from '../../src/http/services.js';
 import { useSampleSuite } from '../helpers/sample-portal.js';
 
 interface Parameter {

@@ -3,7 +3,7 @@
 // handlers keep the v2.0 differences explore-api.md lists (Versioning 3) for requests marked here.
 import type { Context, Next } from 'koa';
 import type { QueryParams } from '../../odsql/index.js';
-import { ApiError } from '../errors.js';
+import { ApiError } from '../../http/errors.js';
 
 export const DEPRECATION_HEADER = 'ODS-Explore-API-Deprecation';
 const OLD_PREFIXES = ['/api/explore/v2.0', '/api/v2'];

@@ -4,7 +4,7 @@ import { prepareDownload } from '../../exports/download.js';
 import { DOWNLOAD_FORMATS, type DownloadFormatName } from '../../exports/registry.js';
 import { sendExport } from '../export-response.js';
 import { integer, oneOf, parseParams } from '../params.js';
-import { requireDataSource, signalOf, type Services } from '../services.js';
+import { requireDataSource, signalOf, type Services } from '../../http/services.js';
 import { datasetParam } from './records-v1.js';
 import { facetParamsOf, v1QueryParams, v1RecordsParams } from './v1-query.js';
 

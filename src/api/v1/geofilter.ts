@@ -1,7 +1,7 @@
 // v1 geofilter.distance / .polygon / .bbox (latitude first) as the ODSQL geo predicates of v2.1.
 import type { QuerySource } from '../../catalog/source.js';
 import { node, type Expr } from '../../odsql/index.js';
-import { invalidParameter } from '../errors.js';
+import { invalidParameter } from '../../http/errors.js';
 
 export interface GeoFilters {
   readonly 'geofilter.distance'?: string | undefined;

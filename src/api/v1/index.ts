@@ -1,8 +1,8 @@
 // The v1 router (supplement 6): dataset search and lookup, record search, lookup and download.
 // Their errors, like those of any path under the v1 prefixes, are v1's `{errorcode, error}`,
-// written by the error middleware (src/api/errors.ts).
+// written by the error middleware (src/http/errors.ts).
 import Router from '@koa/router';
-import type { Services } from '../services.js';
+import type { Services } from '../../http/services.js';
 import { v1DatasetsRoutes } from './datasets-v1.js';
 import { v1DownloadRoutes } from './download-v1.js';
 import { v1RecordsRoutes } from './records-v1.js';

@@ -3,10 +3,10 @@ import type Router from '@koa/router';
 import type { Context } from 'koa';
 import { z } from 'zod';
 import { compileQuery, LANGS } from '../../odsql/index.js';
-import { ApiError } from '../errors.js';
+import { ApiError } from '../../http/errors.js';
 import { lookupRecord } from '../record-lookup.js';
 import { oneOf, parseParams, timezone } from '../params.js';
-import { requireDataSource, signalOf, type Services } from '../services.js';
+import { requireDataSource, signalOf, type Services } from '../../http/services.js';
 import { v1FacetGroups, v1Record } from './record-shape.js';
 import {
   facetParamsOf,

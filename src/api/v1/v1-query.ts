@@ -15,7 +15,7 @@ import {
 import { refinementConditions, type Refinement } from '../../facets/refine.js';
 import { enumerateFacets, type FacetGroup, type FacetRequest } from '../../facets/enumerate.js';
 import { FACET_SORTS, type FacetOverrides, type FacetSort } from '../../facets/facet-fields.js';
-import { invalidParameter } from '../errors.js';
+import { invalidParameter } from '../../http/errors.js';
 import { booleanValue, facetList, integer, notBoolean, oneOf, repeated, text, timezone } from '../params.js';
 import { geoConditions } from './geofilter.js';
 import { parseV1Query } from './q-language.js';

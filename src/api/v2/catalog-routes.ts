@@ -10,12 +10,12 @@ import {
   requireDataset,
   signalOf,
   type Services,
-} from '../services.js';
+} from '../../http/services.js';
 import type { Dataset } from '../../catalog/portal.js';
 import { LANGS } from '../../odsql/index.js';
 import { boolean, parseParams, text, timezone, oneOf } from '../params.js';
 import { filterParams, pageParams, runPagedQuery } from '../query-context.js';
-import { attachmentNotServed, notFound } from '../errors.js';
+import { attachmentNotServed, notFound } from '../../http/errors.js';
 import { readsWhole, servedAttachments } from '../../auth/access.js';
 import { lookupRecord } from '../record-lookup.js';
 import { generationQueryParams } from '../v1/aliases.js';

@@ -9,8 +9,8 @@ import { DCAT_AP_FORMATS } from '../../exports/registry.js';
 import { sendExport } from '../export-response.js';
 import { boolean, integer, listOf, oneOf, parseParams, text } from '../params.js';
 import { filterParams, toQueryParams } from '../query-context.js';
-import { accessOf, apiBase, requireDataSource, signalOf } from '../services.js';
-import type { Services } from '../services.js';
+import { accessOf, apiBase, requireDataSource, signalOf } from '../../http/services.js';
+import type { Services } from '../../http/services.js';
 import { generationQueryParams, isV20 } from '../v1/aliases.js';
 import { servedAttachments } from '../../auth/access.js';
 

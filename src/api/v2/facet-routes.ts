@@ -8,7 +8,7 @@ import { enumerateFacets } from '../../facets/enumerate.js';
 import { facetSelection } from '../../facets/facet-selection.js';
 import { LANGS, whereConditions } from '../../odsql/index.js';
 import { boolean, facetList, oneOf, parseParams, repeated, timezone } from '../params.js';
-import { apiBase, requireDataSource, signalOf, type Services } from '../services.js';
+import { apiBase, requireDataSource, signalOf, type Services } from '../../http/services.js';
 
 /** Parameters of both facet operations (explore-api.md: facet, where, refine, exclude, lang, timezone). */
 export const facetParams = z.object({

@@ -2,11 +2,11 @@
 import type Router from '@koa/router';
 import { z } from 'zod';
 import { splitRow, LANGS } from '../../odsql/index.js';
-import { notFound } from '../errors.js';
+import { notFound } from '../../http/errors.js';
 import { lookupRecord } from '../record-lookup.js';
 import { boolean, oneOf, parseParams, text, timezone } from '../params.js';
 import { filterParams, pageParams, runPagedQuery } from '../query-context.js';
-import { apiBase, requireDataSource, signalOf, type Services } from '../services.js';
+import { apiBase, requireDataSource, signalOf, type Services } from '../../http/services.js';
 import { generationQueryParams } from '../v1/aliases.js';
 
 /** Parameters of the record query. */

@@ -176,7 +176,7 @@ function errorLogLine(
 const stackOf = (error: unknown): string =>
   error instanceof Error ? (error.stack ?? error.message) : String(error);
 
-/** Where `observeRequests` (operations.ts) keeps the id of the request, which its log lines carry. */
+/** Where `observeRequests` (src/api/operations.ts) keeps the id of the request, which its log lines carry. */
 export const REQUEST_ID = 'requestId';
 
 function requestIdOf(ctx: Context): string | undefined {

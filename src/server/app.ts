@@ -2,52 +2,22 @@
 // bundle, trailing slashes folded, old v2 paths aliased, HTTP caching, GET only, the routers (v2.1,
 // v1, the OpenAPI document).
 import Koa from 'koa';
-import Router from '@koa/router';
-import { answerEscapedErrors, ApiError, errorMiddleware } from './errors.js';
-import type { Services } from './services.js';
-import { authenticate, rateLimit, refuseUnauthenticated } from './auth-middleware.js';
-import { catalogRoutes } from './v2/catalog-routes.js';
-import { recordsRoutes } from './v2/records-routes.js';
-import { facetRoutes } from './v2/facet-routes.js';
-import { exportRoutes } from './v2/export-routes.js';
-import { cors } from './cors.js';
-import { hostGuard, requestGuards } from './request-guards.js';
-import { openApiDocument } from './openapi.js';
-import { v2Aliases } from './v1/aliases.js';
-import { v1Router } from './v1/index.js';
-import { assets } from '../web/assets.js';
+import { appRouters, V21_PREFIX } from '../api/routers.js';
+import { answerEscapedErrors, ApiError, errorMiddleware } from '../http/errors.js';
+import type { Services } from '../http/services.js';
+import { authenticate, rateLimit, refuseUnauthenticated } from '../http/auth-middleware.js';
+import { cors } from '../http/cors.js';
+import { hostGuard, requestGuards } from '../api/request-guards.js';
+import { v2Aliases } from '../api/v1/aliases.js';
+import { assets, ASSETS_PREFIX } from '../web/assets.js';
 import { pageErrors, pagesRouter } from '../web/pages.js';
 import { accountRouter } from '../web/account-routes.js';
-import { compression } from './compression.js';
-import { httpCaching, noStoreOnError } from './http-caching.js';
-import { admitToEngine } from './admission.js';
-import { observeRequests } from './operations.js';
+import { compression } from '../http/compression.js';
+import { httpCaching, noStoreOnError } from '../http/http-caching.js';
+import { admitToEngine } from '../api/admission.js';
+import { observeRequests } from '../api/operations.js';
 import type { Logger } from '../log.js';
-import type { PortalMetrics } from './metrics.js';
-
-export const V21_PREFIX = '/api/explore/v2.1';
-
-/** The router of every v2.1 operation (exported so tests and the OpenAPI document can list its routes). */
-export function v21Router(services: Services): Router {
-  const router = new Router({ prefix: V21_PREFIX });
-  catalogRoutes(router, services);
-  recordsRoutes(router, services);
-  facetRoutes(router, services);
-  exportRoutes(router, services);
-  return router;
-}
-
-/** Every router of the app, the OpenAPI document's own route included. */
-export function appRouters(services: Services): Router[] {
-  const docs = new Router({ prefix: V21_PREFIX });
-  const routers = [v21Router(services), v1Router(services), docs];
-  let document: Record<string, unknown> | null = null;
-  docs.get('/swagger.json', (ctx) => {
-    document ??= openApiDocument(routers);
-    ctx.body = document;
-  });
-  return routers;
-}
+import type { PortalMetrics } from '../http/metrics.js';
 
 /** How the app is deployed. */
 export interface AppOptions {
@@ -70,7 +40,7 @@ export function unknownHostApp(log: Logger, metrics: PortalMetrics): Koa {
   const app = new Koa();
   app.silent = true;
   answerEscapedErrors(app, log);
-  app.use(observeRequests({ log, metrics }, []));
+  app.use(observeRequests({ log, metrics }, [], [ASSETS_PREFIX]));
   app.use(cors());
   app.use(noStoreOnError());
   app.use(errorMiddleware(log));
@@ -91,7 +61,7 @@ export function createApp(services: Services, options: AppOptions): Koa {
   const account = accountRouter(services);
   const pages = pagesRouter(services);
   const routers = appRouters(services);
-  app.use(observeRequests(services, [account, pages, ...routers]));
+  app.use(observeRequests(services, [account, pages, ...routers], [ASSETS_PREFIX]));
   app.use(cors());
   app.use(noStoreOnError());
   app.use(errorMiddleware(services.log));

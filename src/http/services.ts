@@ -11,8 +11,8 @@ import type { Identities } from './auth-middleware.js';
 import type { CallCounter, SlotCounter } from '../auth/quota.js';
 import type { SignInLimiter } from '../auth/sign-in-limit.js';
 import { querySource, type SourceView } from '../catalog/dataset-source.js';
-import type { PortalVersions } from '../http/etag.js';
-import type { CachePartition } from '../http/response-cache.js';
+import type { PortalVersions } from './etag.js';
+import type { CachePartition } from './response-cache.js';
 import type { PortalMetrics } from './metrics.js';
 import type { Logger } from '../log.js';
 
@@ -29,9 +29,9 @@ export interface Services {
   readonly log: Logger;
   /** API keys, quotas and export slots (src/auth/). */
   readonly guard: Guard;
-  /** Entity tags, Cache-Control and the response cache (src/api/http-caching.ts). */
+  /** Entity tags, Cache-Control and the response cache (src/http/http-caching.ts). */
   readonly http: HttpCaching;
-  /** The Prometheus metrics, under the portal's label (src/api/metrics.ts). */
+  /** The Prometheus metrics, under the portal's label (src/http/metrics.ts). */
   readonly metrics: PortalMetrics;
 }
 

@@ -1,11 +1,11 @@
 // The engine's views of a portal's datasets, over their files pinned for this server (hard links,
-// src/process-folder.ts). A dataset whose files do not load (bad Parquet, a missing file, a
+// src/server/process-folder.ts). A dataset whose files do not load (bad Parquet, a missing file, a
 // dataset.json that does not validate) is logged and skipped, and keeps serving the version
 // loaded before when there is one; the rest of the portal loads.
-import type { Dataset, Portal } from './catalog/portal.js';
-import { searchViewName, valueCountsViewName } from './catalog/source.js';
-import type { Engine } from './engine/engine.js';
-import type { Logger } from './log.js';
+import type { Dataset, Portal } from '../catalog/portal.js';
+import { searchViewName, valueCountsViewName } from '../catalog/source.js';
+import type { Engine } from '../engine/engine.js';
+import type { Logger } from '../log.js';
 import type { ProcessFolder } from './process-folder.js';
 
 /** Defines the views of `loaded` (replacing those of `previous`) and returns the portal as served. */

@@ -7,7 +7,7 @@
 import { Stream } from 'node:stream';
 import type { Context, Next } from 'koa';
 import compress from 'koa-compress';
-import { encodedTag } from '../http/etag.js';
+import { encodedTag } from './etag.js';
 import { ApiError } from './errors.js';
 
 const COMPRESSION_THRESHOLD = 1024;

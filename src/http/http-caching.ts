@@ -6,11 +6,11 @@ import type { Context, Next } from 'koa';
 import type { Portal } from '../catalog/portal.js';
 import { datasetAccess } from '../auth/access.js';
 import { callerState } from './auth-middleware.js';
-import { entityTag, matchIfNoneMatch, type DataVersion } from '../http/etag.js';
-import type { CachedAnswer } from '../http/response-cache.js';
+import { entityTag, matchIfNoneMatch, type DataVersion } from './etag.js';
+import type { CachedAnswer } from './response-cache.js';
 import type { Services } from './services.js';
 
-/** The content codings the compression middleware may add to a tag (src/api/compression.ts). */
+/** The content codings the compression middleware may add to a tag (src/http/compression.ts). */
 export const TAG_ENCODINGS = ['gzip', 'br'] as const;
 
 /** Paths whose answer is about one dataset (v2.1 after the v2.0 aliases, v1); the others read the catalog. */

@@ -1,14 +1,14 @@
 // What `serve` does on signals. SIGHUP reloads the portal (a dataset that fails to load keeps its
-// previous version: src/dataset-views.ts). SIGTERM and SIGINT drain: /readyz answers 503 at once,
+// previous version: src/server/dataset-views.ts). SIGTERM and SIGINT drain: /readyz answers 503 at once,
 // the listeners stop accepting, requests in flight (exports too) may finish for up to the drain
 // timeout, then the connections left are cut, the statements they ran are stopped on every engine
 // (DuckDB's and each ClickHouse server's), and the process exits 0. A second SIGTERM or SIGINT
 // during the drain ends the process at once (Node's default).
 import type http from 'node:http';
 import { setTimeout as sleep } from 'node:timers/promises';
-import type { Engine } from './engine/engine.js';
-import type { Portal } from './catalog/portal.js';
-import type { Logger } from './log.js';
+import type { Engine } from '../engine/engine.js';
+import type { Portal } from '../catalog/portal.js';
+import type { Logger } from '../log.js';
 
 /** How often a draining server closes the connections that went idle (keep-alive between requests). */
 const IDLE_SWEEP_MS = 100;

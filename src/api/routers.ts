@@ -1,0 +1,35 @@
+// The API's routers: v2.1 (catalog, records, facets, exports), v1 and the OpenAPI document, which
+// the server's app (src/server/app.ts) mounts below the web pages.
+import Router from '@koa/router';
+import type { Services } from '../http/services.js';
+import { catalogRoutes } from './v2/catalog-routes.js';
+import { recordsRoutes } from './v2/records-routes.js';
+import { facetRoutes } from './v2/facet-routes.js';
+import { exportRoutes } from './v2/export-routes.js';
+import { openApiDocument } from './openapi.js';
+import { v1Router } from './v1/index.js';
+
+/** The path prefix of the v2.1 API. */
+export const V21_PREFIX = '/api/explore/v2.1';
+
+/** The router of every v2.1 operation (exported so tests and the OpenAPI document can list its routes). */
+export function v21Router(services: Services): Router {
+  const router = new Router({ prefix: V21_PREFIX });
+  catalogRoutes(router, services);
+  recordsRoutes(router, services);
+  facetRoutes(router, services);
+  exportRoutes(router, services);
+  return router;
+}
+
+/** Every router of the app, the OpenAPI document's own route included. */
+export function appRouters(services: Services): Router[] {
+  const docs = new Router({ prefix: V21_PREFIX });
+  const routers = [v21Router(services), v1Router(services), docs];
+  let document: Record<string, unknown> | null = null;
+  docs.get('/swagger.json', (ctx) => {
+    document ??= openApiDocument(routers);
+    ctx.body = document;
+  });
+  return routers;
+}
