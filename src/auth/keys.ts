@@ -4,10 +4,10 @@
 // writes: a write of it can never undo a revocation made meanwhile in keys.json.
 import { unescape } from 'node:querystring';
 import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
-import { readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { z } from 'zod';
-import { RereadFile } from './reread-file.js';
+import { readJsonEntries, RereadFile, writeJsonFile } from './reread-file.js';
 
 /** The key file of a portal. */
 export const KEYS_FILE = 'keys.json';
@@ -55,23 +55,11 @@ const DUMMY = { salt: randomBytes(16).toString('base64url'), hash: randomBytes(3
 const DUMMY_SECRET = 'x'.repeat(43);
 
 function readEntries(file: string): KeyEntry[] {
-  try {
-    return keysFile.parse(JSON.parse(readFileSync(file, 'utf8'))).keys;
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return [];
-    throw new Error(`${file}: ${error instanceof Error ? error.message : String(error)}`);
-  }
-}
-
-/** Writes `value` as JSON to `file` atomically (a new file renamed into place), readable by its owner only. */
-function writeJson(file: string, value: unknown): void {
-  const aside = `${file}.${process.pid}.tmp`;
-  writeFileSync(aside, `${JSON.stringify(value, null, 2)}\n`, { mode: 0o600 });
-  renameSync(aside, file);
+  return readJsonEntries(file, (json) => keysFile.parse(json).keys);
 }
 
 function writeEntries(file: string, keys: readonly KeyEntry[]): void {
-  writeJson(file, { keys });
+  writeJsonFile(file, { keys });
 }
 
 const usesFile = z.record(z.string(), z.string());
@@ -165,7 +153,7 @@ export class KeyStore {
     const uses = readUses(this.usedFile);
     uses.set(id, new Date(now).toISOString());
     try {
-      writeJson(this.usedFile, Object.fromEntries(uses));
+      writeJsonFile(this.usedFile, Object.fromEntries(uses));
     } catch {
       // A portal folder the server may not write (read-only, full): the key works, its use goes unnoted.
     }

@@ -12,6 +12,7 @@ import { Redis, type Result } from 'ioredis';
 import { Gauge, type Registry } from 'prom-client';
 import type { Quotas } from '../catalog/schema.js';
 import type { Logger } from '../log.js';
+import { onlyOnce } from '../once.js';
 import {
   bucketsOf,
   dayOf,
@@ -219,12 +220,9 @@ class SharedSlots implements SlotCounter {
     const release = await this.take(caller);
     if (!release) return null;
     this.size++;
-    let released = false;
-    return () => {
-      if (released) return;
-      released = true;
+    return onlyOnce(() => {
       this.size--;
       release();
-    };
+    });
   }
 }

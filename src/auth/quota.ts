@@ -2,6 +2,7 @@
 // Counted in this process synchronously, so parallel requests cannot both take the last call of a
 // quota; src/auth/quota-store.ts counts the same buckets in Redis for replicas.
 import type { Quotas } from '../catalog/schema.js';
+import { onlyOnce } from '../once.js';
 
 const DAY_MS = 86_400_000;
 
@@ -130,14 +131,11 @@ export class ExportSlots implements SlotCounter {
     const count = this.running.get(name) ?? 0;
     if (count >= this.perCaller) return null;
     this.running.set(name, count + 1);
-    let released = false;
-    return () => {
-      if (released) return;
-      released = true;
+    return onlyOnce(() => {
       const left = (this.running.get(name) ?? 1) - 1;
       if (left === 0) this.running.delete(name);
       else this.running.set(name, left);
-    };
+    });
   }
 
   get size(): number {

@@ -2,10 +2,9 @@
 // `<portal>/users.json` with only a salted scrypt hash of each password (its cost parameters kept
 // beside it, so they can be raised later without breaking old hashes).
 import { randomBytes, scrypt, timingSafeEqual, type ScryptOptions } from 'node:crypto';
-import { readFileSync, renameSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { z } from 'zod';
-import { RereadFile } from './reread-file.js';
+import { readJsonEntries, RereadFile, writeJsonFile } from './reread-file.js';
 
 /** The user file of a portal. */
 export const USERS_FILE = 'users.json';
@@ -84,18 +83,11 @@ const DUMMY: PasswordHash = {
 };
 
 function readUsers(file: string): UserEntry[] {
-  try {
-    return usersFile.parse(JSON.parse(readFileSync(file, 'utf8'))).users;
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return [];
-    throw new Error(`${file}: ${error instanceof Error ? error.message : String(error)}`);
-  }
+  return readJsonEntries(file, (json) => usersFile.parse(json).users);
 }
 
 function writeUsers(file: string, users: readonly UserEntry[]): void {
-  const aside = `${file}.${process.pid}.tmp`;
-  writeFileSync(aside, `${JSON.stringify({ users }, null, 2)}\n`, { mode: 0o600 });
-  renameSync(aside, file);
+  writeJsonFile(file, { users });
 }
 
 /** The users of one portal directory. */

@@ -7,6 +7,7 @@
 // the code). So every query and export holding such
 // states reserves their estimate here while it runs, from one budget. Knows nothing of HTTP.
 import { QueryInterrupted, QueryOutOfMemory } from './engine.js';
+import { onlyOnce } from '../once.js';
 
 interface Waiter {
   readonly bytes: number;
@@ -51,13 +52,10 @@ export class MemoryBudget {
     if (signal?.aborted) throw new QueryInterrupted();
     if (this.fits(wanted)) this.held += wanted;
     else await this.wait(wanted, signal);
-    let given = false;
-    return () => {
-      if (given) return;
-      given = true;
+    return onlyOnce(() => {
       this.held -= wanted;
       this.grantWaiting();
-    };
+    });
   }
 
   private fits(bytes: number): boolean {

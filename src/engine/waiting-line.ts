@@ -4,6 +4,7 @@
 import { Admission, DEFAULT_TARGET_WAIT_MS, type AdmissionOptions } from './admission.js';
 import { EngineSaturated, QueryInterrupted } from './engine.js';
 import { MemoryBudget } from './memory-budget.js';
+import { onlyOnce } from '../once.js';
 
 /**
  * Places handed one at a time to queries, in their order of arrival; a caller past the line's
@@ -116,12 +117,9 @@ export class ExportPlaces {
     if (signal.aborted) throw new QueryInterrupted();
     if (this.running >= this.cap) throw new EngineSaturated();
     this.running++;
-    let given = false;
-    return () => {
-      if (given) return;
-      given = true;
+    return onlyOnce(() => {
       this.running--;
-    };
+    });
   }
 
   /** Runs `work` in a place of its own, given back when it settles. */

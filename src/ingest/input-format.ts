@@ -1,6 +1,7 @@
 // Which reader a source file needs: by its extension, else by its first bytes.
-import { open, stat } from 'node:fs/promises';
+import { stat } from 'node:fs/promises';
 import path from 'node:path';
+import { firstBytes } from './text-encoding.js';
 
 /** Source formats ingest reads, as named by `--format`. */
 export const INPUT_FORMATS = ['csv', 'tsv', 'json', 'jsonl', 'geojson', 'parquet', 'xlsx'] as const;
@@ -23,18 +24,6 @@ const FORMAT_BY_EXTENSION: Readonly<Record<string, InputFormat>> = {
 const SNIFF_BYTES = 64 * 1024;
 const PARQUET_MAGIC = 'PAR1';
 
-/** The first bytes of a file (fewer if it is shorter). */
-async function readHead(file: string, bytes = SNIFF_BYTES): Promise<Buffer> {
-  const handle = await open(file, 'r');
-  try {
-    const buffer = Buffer.alloc(bytes);
-    const { bytesRead } = await handle.read(buffer, 0, bytes, 0);
-    return buffer.subarray(0, bytesRead);
-  } finally {
-    await handle.close();
-  }
-}
-
 /** Refuses a missing, non-regular or empty file with a message naming it. */
 export async function checkSourceFile(file: string): Promise<void> {
   const info = await stat(file).catch(() => null);
@@ -48,7 +37,7 @@ export async function detectInputFormat(file: string): Promise<InputFormat> {
   const extension = path.extname(file).toLowerCase();
   const byExtension = FORMAT_BY_EXTENSION[extension];
   if (byExtension) return byExtension;
-  const head = await readHead(file);
+  const head = await firstBytes(file, SNIFF_BYTES);
   if (head.subarray(0, 4).toString('latin1') === PARQUET_MAGIC) return 'parquet';
   const text = head
     .toString('utf8')

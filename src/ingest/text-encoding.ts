@@ -12,7 +12,8 @@ const UTF16_BOMS: readonly { bytes: readonly number[]; encoding: TextEncoding }[
   { bytes: [0xfe, 0xff], encoding: 'utf-16be' },
 ];
 
-async function firstBytes(file: string, count: number): Promise<Buffer> {
+/** The first `count` bytes of a file (fewer if it is shorter). */
+export async function firstBytes(file: string, count: number): Promise<Buffer> {
   const handle = await open(file, 'r');
   try {
     const buffer = Buffer.alloc(count);
