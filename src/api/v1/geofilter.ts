@@ -2,6 +2,7 @@
 import type { QuerySource } from '../../catalog/source.js';
 import { node, type Expr } from '../../odsql/index.js';
 import { invalidParameter } from '../../http/errors.js';
+import { defaultGeoField, meetsPolygon, numberList, pointList, withinMeters } from './geo-text.js';
 
 export interface GeoFilters {
   readonly 'geofilter.distance'?: string | undefined;
@@ -9,53 +10,47 @@ export interface GeoFilters {
   readonly 'geofilter.bbox'?: string | undefined;
 }
 
-const NUMBER = /^\s*-?\d+(?:\.\d+)?\s*$/;
-
 function numbers(name: string, text: string, count: number | null): number[] {
-  const parts = text.split(',');
-  if ((count !== null && parts.length !== count) || !parts.every((p) => NUMBER.test(p))) {
-    throw invalidParameter(
-      name,
-      `${text} was found but ${count ?? 'pairs of'} comma-separated numbers are expected.`,
-    );
-  }
-  return parts.map(Number);
+  const found = numberList(text, count);
+  if (found) return found;
+  throw invalidParameter(
+    name,
+    `${text} was found but ${count ?? 'pairs of'} comma-separated numbers are expected.`,
+  );
 }
 
 /** The field geofilters apply to: the first point field, else the first shape field. */
-function geoField(source: QuerySource, name: string): Expr {
-  const field =
-    source.fields.find((f) => f.type === 'geo_point_2d') ?? source.fields.find((f) => f.type === 'geo_shape');
+function geoField(source: QuerySource, name: string): string {
+  const field = defaultGeoField(source.fields);
   if (!field) throw invalidParameter(name, 'the dataset has no geographic field.');
-  return node.field(field.name);
+  return field.name;
+}
+
+/** `geofilter.distance`'s center and radius, latitude first; a 400 naming it when unreadable. */
+export function distanceFilter(text: string): { lat: number; lon: number; meters: number } {
+  const [lat, lon, meters] = numbers('geofilter.distance', text, 3) as [number, number, number];
+  return { lat, lon, meters };
 }
 
 const BUILDERS = {
   'geofilter.distance': (source: QuerySource, text: string): Expr => {
-    const [lat, lon, meters] = numbers('geofilter.distance', text, 3) as [number, number, number];
-    return node.call('within_distance', [
-      geoField(source, 'geofilter.distance'),
-      node.geometry(`POINT(${lon} ${lat})`),
-      node.quantity(Math.abs(meters), 'm'),
-    ]);
+    const { lat, lon, meters } = distanceFilter(text);
+    return withinMeters(geoField(source, 'geofilter.distance'), lat, lon, meters);
   },
   'geofilter.polygon': (source: QuerySource, text: string): Expr => {
-    const points = [...text.matchAll(/\(([^()]*)\)/g)].map((m) => numbers('geofilter.polygon', m[1]!, 2));
-    if (points.length < 3 || text.replace(/\([^()]*\)|,|\s/g, '') !== '') {
+    for (const m of text.matchAll(/\(([^()]*)\)/g)) numbers('geofilter.polygon', m[1]!, 2);
+    const points = pointList(text);
+    if (!points) {
       throw invalidParameter(
         'geofilter.polygon',
         `${text} was found but (lat,lon),(lat,lon),(lat,lon)... is expected.`,
       );
     }
-    const ring = [...points, points[0]!].map(([lat, lon]) => `${lon} ${lat}`);
-    return node.call('intersects', [
-      geoField(source, 'geofilter.polygon'),
-      node.geometry(`POLYGON((${ring.join(', ')}))`),
-    ]);
+    return meetsPolygon(geoField(source, 'geofilter.polygon'), points);
   },
   'geofilter.bbox': (source: QuerySource, text: string): Expr => {
     const bounds = numbers('geofilter.bbox', text, 4).map((n) => node.number(n));
-    return node.call('in_bbox', [geoField(source, 'geofilter.bbox'), ...bounds]);
+    return node.call('in_bbox', [node.field(geoField(source, 'geofilter.bbox')), ...bounds]);
   },
 } satisfies Record<keyof GeoFilters, (source: QuerySource, text: string) => Expr>;
 

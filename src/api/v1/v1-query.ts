@@ -18,7 +18,7 @@ import { FACET_SORTS, type FacetOverrides, type FacetSort } from '../../facets/f
 import { invalidParameter } from '../../http/errors.js';
 import { booleanValue, facetList, integer, notBoolean, oneOf, repeated, text, timezone } from '../params.js';
 import { geoConditions } from './geofilter.js';
-import { parseV1Query } from './q-language.js';
+import { parseV1Query } from './q-language/index.js';
 
 /** start + rows never reaches past the first 10,000 results (supplement 6). */
 export const V1_WINDOW = 10_000;
@@ -122,7 +122,10 @@ export function selectOf(source: QuerySource, fields: string | undefined): strin
 }
 
 /** The conditions of q and the geofilters (refinements are added by `v1QueryParams`). */
-export function filterConditions(source: QuerySource, params: Partial<V1RecordsParams>): Expr[] {
+export function filterConditions(
+  source: QuerySource,
+  params: Partial<V1RecordsParams>,
+): (Expr | ClauseCondition)[] {
   return [
     ...(params.q !== undefined ? [parseV1Query(source, params.q)] : []),
     ...geoConditions(source, params),
