@@ -3,6 +3,7 @@
 // the same question asked of the Parquet files in plain DuckDB.
 import { expect } from 'chai';
 import { useSampleSuite } from '../helpers/sample-portal.js';
+import { countCases, v1Hits, type QCase } from '../helpers/v1-q-cases.js';
 
 /** Haversine meters from (37.619, -122.375) on the sphere ODSQL uses, computed independently. */
 const FROM_SFO = `2 * 6371008.8 * asin(sqrt(pow(sin(radians(latitude - 37.619) / 2), 2) +
@@ -10,8 +11,7 @@ const FROM_SFO = `2 * 6371008.8 * asin(sqrt(pow(sin(radians(latitude - 37.619) /
 const IN_BOX = 'latitude BETWEEN 37 AND 38 AND longitude BETWEEN -123 AND -122';
 const NOW = `(now() AT TIME ZONE 'UTC')`;
 
-/** q, dataset, and the WHERE of the same question in plain DuckDB SQL. */
-const CASES: [q: string, dataset: string, where: string][] = [
+const CASES: QCase[] = [
   // A partial date is a period: <= reaches its end, > starts after it (the v1 documentation's
   // `timestamp<=2016/09` is "prior and equal to September 2016").
   ['date<=2013/02', 'seattle-weather', `date < DATE '2013-03-01'`],
@@ -83,22 +83,9 @@ const CASES: [q: string, dataset: string, where: string][] = [
 describe('v1 q forms (sample portal)', () => {
   const suite = useSampleSuite();
 
-  const nhits = async (dataset: string, q: string) => {
-    const query = new URLSearchParams({ dataset, q, rows: '0' }).toString();
-    return suite.server.json(`/api/records/1.0/search/?${query}`);
-  };
+  const nhits = (dataset: string, q: string) => v1Hits(suite, dataset, q);
 
-  for (const [q, dataset, where] of CASES) {
-    it(`${q}  ==  ${where.replace(/\s+/g, ' ')}`, async () => {
-      const { status, body } = await nhits(dataset, q);
-      expect(status, JSON.stringify(body)).to.equal(200);
-      const [row] = await suite.reference.rows(
-        `SELECT count(*)::INTEGER AS n FROM "${dataset}" WHERE ${where}`,
-      );
-      expect(row!.n).to.be.greaterThan(0);
-      expect(body.nhits).to.equal(row!.n);
-    });
-  }
+  countCases(suite, CASES);
 
   it('#now() takes weeks and weekdays as ODSQL now() does (days=7*weeks, MO(2): mondays=2)', async () => {
     const pairs: [v1: string, odsql: string][] = [

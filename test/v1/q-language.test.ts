@@ -1,9 +1,9 @@
 // The v1 query language on the sample portal: each form of q counted against plain SQL.
 import { expect } from 'chai';
 import { useSampleSuite } from '../helpers/sample-portal.js';
+import { countCases, v1Hits, type QCase } from '../helpers/v1-q-cases.js';
 
-/** q, dataset, and the WHERE of the same question in plain DuckDB SQL. */
-const CASES: [q: string, dataset: string, where: string][] = [
+const CASES: QCase[] = [
   ['state:CA', 'airports', `state = 'CA'`],
   ['state:CA OR state:NV', 'airports', `state IN ('CA', 'NV')`],
   ['state:CA AND NOT city:"San Francisco"', 'airports', `state = 'CA' AND city <> 'San Francisco'`],
@@ -35,22 +35,9 @@ const CASES: [q: string, dataset: string, where: string][] = [
 describe('v1 q language (sample portal)', () => {
   const suite = useSampleSuite();
 
-  const nhits = async (dataset: string, q: string) => {
-    const query = new URLSearchParams({ dataset, q, rows: '0' }).toString();
-    return suite.server.json(`/api/records/1.0/search/?${query}`);
-  };
+  const nhits = (dataset: string, q: string) => v1Hits(suite, dataset, q);
 
-  for (const [q, dataset, where] of CASES) {
-    it(`${q}  ==  ${where}`, async () => {
-      const { status, body } = await nhits(dataset, q);
-      expect(status, JSON.stringify(body)).to.equal(200);
-      const [row] = await suite.reference.rows(
-        `SELECT count(*)::INTEGER AS n FROM "${dataset}" WHERE ${where}`,
-      );
-      expect(row!.n).to.be.greaterThan(0);
-      expect(body.nhits).to.equal(row!.n);
-    });
-  }
+  countCases(suite, CASES);
 
   it('a bare word or quoted phrase is a full-text search', async () => {
     const word = await nhits('airports', 'francisco');
