@@ -8,7 +8,7 @@ import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { DuckDBInstance, type DuckDBConnection } from '@duckdb/node-api';
 import type { Field } from '../src/catalog/schema.js';
-import type { QuerySource } from '../src/catalog/source.js';
+import type { QuerySource } from '../src/odsql/source.js';
 import { compileSearch } from '../src/odsql/dialect/duckdb/search-sql.js';
 import type { SearchMode } from '../src/odsql/functions/search.js';
 import { parquetViewSql } from '../src/engine/duckdb/engine.js';

@@ -2,11 +2,19 @@
 // dataset, and gives the HTTP listeners that `duckportal serve` (src/cli/serve-command.ts) listens with.
 import http from 'node:http';
 import path from 'node:path';
-import { DEFAULT_CONNECTIONS, DEFAULT_EXPORT_CONNECTIONS, DuckDBEngine } from './engine/duckdb/engine.js';
-import { EngineUnavailable, type Engine, type ParquetEncoder } from './engine/engine.js';
-import { ClickHouseEngine, type ClickHouseEngineOptions } from './engine/clickhouse/engine.js';
-import { readClickHouseServers } from './catalog/clickhouse-servers.js';
-import { loadPortal, type Dataset, type Portal } from './catalog/portal.js';
+import type { Engine } from './engine/engine.js';
+import {
+  attachedEngines,
+  engineOf,
+  enginesOf,
+  openLocalEngine,
+  prepareLocalEngine,
+  type AttachedEngines,
+  type EngineSettings,
+  type LocalEngine,
+} from './server/engines.js';
+import { loadPortal, type Portal } from './catalog/portal.js';
+import { whereProblem } from './odsql/index.js';
 import { createApp, UNKNOWN_HOST_LABEL, unknownHostApp } from './server/app.js';
 import { answerClientError, MAX_HEADER_BYTES } from './api/request-guards.js';
 import type { Guard, Services } from './http/services.js';
@@ -17,11 +25,9 @@ import { distinctSecrets } from './auth/portal-secret.js';
 import { Sessions } from './auth/sessions.js';
 import { SignInLimiter } from './auth/sign-in-limit.js';
 import { UserStore } from './auth/users.js';
-import type { QuerySource } from './catalog/source.js';
+import type { QuerySource } from './odsql/source.js';
 import { definePortalViews } from './server/dataset-views.js';
 import { ProcessFolder } from './server/process-folder.js';
-import { startFifoHelper } from './engine/duckdb/fifo.js';
-import { parquetEncoder } from './engine/duckdb/parquet-encoder.js';
 import { catalogTable } from './catalog/catalog-table.js';
 import { entityTagKey, portalVersions } from './http/etag.js';
 import { CachePartition, ResponseCache } from './http/response-cache.js';
@@ -73,13 +79,12 @@ export interface PortalServer {
 }
 
 /**
- * What the portals of one server share: one DuckDB engine (one memory bound, one waiting line),
+ * What the portals of one server share: one local engine (one memory bound, one waiting line),
  * the response cache's bound, the metrics (of every engine: `engines`).
  */
 interface Shared {
-  readonly engine: Engine;
-  /** DuckDB encoding the Parquet exports of datasets attached to ClickHouse. */
-  readonly parquetEncoder: ParquetEncoder;
+  /** The local engine (DuckDB), which also encodes the Parquet exports of attached datasets. */
+  readonly local: LocalEngine;
   readonly engines: () => readonly Engine[];
   readonly responses: ResponseCache;
   readonly metrics: Metrics;
@@ -90,8 +95,8 @@ interface Shared {
 interface OpenPortal {
   readonly services: Services;
   readonly hosted: HostedPortal;
-  /** Its ClickHouse engines, by server address. */
-  attached(): ReadonlyMap<string, Engine>;
+  /** Its engines of attached servers. */
+  attached(): AttachedEngines;
   reload(): Promise<Portal>;
 }
 
@@ -100,27 +105,15 @@ export async function openServer(options: ServerOptions): Promise<PortalServer> 
   const portalDirs = options.portalDirs.map((dir) => path.resolve(dir));
   const secrets = distinctSecrets(portalDirs);
   const log = options.log ?? createLogger();
-  requireThreadPool();
-  await startFifoHelper();
+  await prepareLocalEngine();
   const folders: ProcessFolder[] = [];
   for (const dir of portalDirs) folders.push(await ProcessFolder.open(dir));
-  const engine = await DuckDBEngine.open({
-    allowedDirectories: portalDirs.flatMap((dir, i) => [
-      path.join(dir, 'datasets'),
-      folders[i]!.pinDirectory,
-    ]),
-    tempDirectory: folders[0]!.spillDirectory,
-    ...(options.threads ? { threads: options.threads } : {}),
-    memoryLimit: options.memoryLimit ?? DEFAULT_MEMORY_LIMIT,
-    // --cache-size 0 measures the engine: no answer kept, not even a count.
-    ...(options.cacheBytes === 0 ? { countEntries: 0 } : {}),
-    ...(options.targetWaitMs ? { targetWaitMs: options.targetWaitMs } : {}),
-  });
+  const local = await openLocalEngine(portalDirs, folders, engineSettings(options));
+  const { engine } = local;
   const portals: OpenPortal[] = [];
-  const engines = (): Engine[] => [engine, ...portals.flatMap((p) => [...p.attached().values()])];
+  const engines = (): Engine[] => [engine, ...portals.flatMap((p) => enginesOf(p.attached()))];
   const shared: Shared = {
-    engine,
-    parquetEncoder: parquetEncoder(engine),
+    local,
     engines,
     responses: new ResponseCache(options.cacheBytes ?? bytes.parse(DEFAULT_CACHE_SIZE)!),
     metrics: new Metrics(engines),
@@ -172,21 +165,17 @@ export async function openServer(options: ServerOptions): Promise<PortalServer> 
 
 /** One portal over the shared engine: its views named `viewPrefix` + dataset id. */
 async function openPortal(
-  { engine, parquetEncoder, responses: cache, metrics: allMetrics, log }: Shared,
+  { local, responses: cache, metrics: allMetrics, log }: Shared,
   { dir: portalDir, folder, secret }: { dir: string; folder: ProcessFolder; secret: Buffer },
   viewPrefix: string,
   options: ServerOptions,
 ): Promise<OpenPortal> {
-  let portal = await definePortalViews(engine, folder, await loadPortal(portalDir, viewPrefix), null, log);
+  const { engine } = local;
+  const load = (): Promise<Portal> => loadPortal(portalDir, whereProblem, viewPrefix);
+  let portal = await definePortalViews(engine, folder, await load(), null, log);
   let catalog = await defineCatalog(engine, portal);
-  const openAttached = (): Promise<ReadonlyMap<string, Engine>> =>
-    clickHouseEngines(portalDir, log, {
-      tempDirectory: engine.tempDirectory,
-      parquetEncoder,
-      // --cache-size 0 measures the engine: no answer kept, not even a count.
-      ...(options.cacheBytes === 0 ? { countEntries: 0 } : {}),
-      ...(options.targetWaitMs ? { targetWaitMs: options.targetWaitMs } : {}),
-    });
+  const openAttached = (): Promise<AttachedEngines> =>
+    attachedEngines(portalDir, log, local, engineSettings(options));
   let attached = await openAttached();
   const { domain, aliases } = portal.settings;
   const store = options.quotaStore ?? null;
@@ -230,9 +219,9 @@ async function openPortal(
       handle: (request, response) => void handle(request, response),
     },
     reload: async () => {
-      portal = await definePortalViews(engine, folder, await loadPortal(portalDir, viewPrefix), portal, log);
+      portal = await definePortalViews(engine, folder, await load(), portal, log);
       catalog = await defineCatalog(engine, portal);
-      for (const remote of attached.values()) remote.close();
+      for (const remote of enginesOf(attached)) remote.close();
       attached = await openAttached();
       versions = await portalVersions(portal);
       responses.retain(({ scope, version }) => {
@@ -244,36 +233,6 @@ async function openPortal(
       return portal;
     },
   };
-}
-
-/**
- * The engines of a portal's datasets attached to ClickHouse: one per server its clickhouse.json
- * holds the credentials of (a file that does not read is logged, its datasets answer 503).
- */
-async function clickHouseEngines(
-  portalDir: string,
-  log: Logger,
-  options: Omit<ClickHouseEngineOptions, 'url' | 'user' | 'password'>,
-): Promise<ReadonlyMap<string, Engine>> {
-  const servers = await readClickHouseServers(portalDir).catch((error: unknown) => {
-    log.warn(`portal: ${(error as Error).message}`);
-    return new Map<string, never>();
-  });
-  return new Map(
-    [...servers].map(([url, credentials]) => [
-      url,
-      new ClickHouseEngine({ url, ...credentials, ...options }),
-    ]),
-  );
-}
-
-/** The engine of a dataset: DuckDB's, or its ClickHouse server's (unavailable without credentials). */
-function engineOf(dataset: Dataset, engine: Engine, attached: ReadonlyMap<string, Engine>): Engine {
-  const server = dataset.file.engine;
-  if (!server) return engine;
-  const remote = attached.get(server.url);
-  if (!remote) throw new EngineUnavailable();
-  return remote;
 }
 
 /**
@@ -297,21 +256,14 @@ async function defineCatalog(engine: Engine, portal: Portal): Promise<QuerySourc
   return table.source;
 }
 
-/** libuv threads the server needs: one per pooled connection and per export, and some for files. */
-const THREAD_POOL_NEEDED = DEFAULT_CONNECTIONS + DEFAULT_EXPORT_CONNECTIONS + 8;
-
-/**
- * Refuses to start on libuv's default pool of 4 threads, where four exports blocked on slow
- * readers leave no thread for any other DuckDB call and the server stalls. The size must be set
- * before Node starts (bin/duckportal.cjs does it; `make test` sets it for mocha).
- */
-function requireThreadPool(): void {
-  const threads = Number(process.env.UV_THREADPOOL_SIZE ?? 4);
-  if (threads < THREAD_POOL_NEEDED) {
-    throw new Error(
-      `libuv's thread pool has ${threads} threads, duckportal needs ${THREAD_POOL_NEEDED}: start it with bin/duckportal.cjs, or set UV_THREADPOOL_SIZE=64 before node starts`,
-    );
-  }
+/** What the engines are opened with. */
+function engineSettings(options: ServerOptions): EngineSettings {
+  return {
+    ...(options.threads ? { threads: options.threads } : {}),
+    memoryLimit: options.memoryLimit ?? DEFAULT_MEMORY_LIMIT,
+    ...(options.cacheBytes !== undefined ? { cacheBytes: options.cacheBytes } : {}),
+    ...(options.targetWaitMs ? { targetWaitMs: options.targetWaitMs } : {}),
+  };
 }
 
 /**

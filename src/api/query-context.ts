@@ -1,7 +1,7 @@
 // The common filtering context of explore-api.md ("Common parameters") and the page rules of
 // supplement section 4, shared by every operation that runs an ODSQL query.
 import { z } from 'zod';
-import type { QuerySource } from '../catalog/source.js';
+import type { QuerySource } from '../odsql/source.js';
 import type { Engine } from '../engine/engine.js';
 import type { JsonValue } from '../engine/engine.js';
 import { compileQuery, LANGS, splitRow, type CompiledQuery, type QueryParams } from '../odsql/index.js';

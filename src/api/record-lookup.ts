@@ -1,5 +1,5 @@
 // One record by its id: the single-record operations of v2.1 and v1, and the catalog's dataset lookup.
-import type { QuerySource } from '../catalog/source.js';
+import type { QuerySource } from '../odsql/source.js';
 import type { Engine, JsonValue } from '../engine/engine.js';
 import { compileQuery, type OutputColumn, type QueryParams } from '../odsql/index.js';
 import { withQueryMemory } from './query-context.js';

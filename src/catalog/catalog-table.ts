@@ -3,7 +3,6 @@
 import type { Dataset, Portal } from './portal.js';
 import { ORDINAL_COLUMN, RECORD_ID_COLUMN, type Field, type FieldType, type TableColumn } from './schema.js';
 import { datasetFeatures, type FeatureView } from './features.js';
-import type { QuerySource } from './source.js';
 
 /** The name of the catalog table in the engine. */
 export const CATALOG_TABLE = '_catalog';
@@ -108,7 +107,8 @@ function templateColumns(datasets: readonly Dataset[]): Column[] {
 
 /** The catalog table's definition: its query source, column types, and the rows as JSON text. */
 export interface CatalogTable {
-  readonly source: QuerySource;
+  /** What ODSQL queries it as (a QuerySource, src/odsql/source.ts): its table, no full-text index, its fields. */
+  readonly source: { readonly table: string; readonly searchTable: null; readonly fields: readonly Field[] };
   /** The table's columns, the hidden record id and ordinal first. */
   readonly columns: readonly TableColumn[];
   readonly rowsJson: string;

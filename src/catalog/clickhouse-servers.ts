@@ -14,9 +14,20 @@ export interface ClickHouseCredentials {
   readonly password: string;
 }
 
-/** The credentials of each server by its address; none when the file is absent. */
-export async function readClickHouseServers(portalDir: string): Promise<Map<string, ClickHouseCredentials>> {
-  const file = path.join(portalDir, CLICKHOUSE_FILE);
+/** The credentials of each ClickHouse server by its address; none when the file is absent. */
+export function readClickHouseServers(portalDir: string): Promise<Map<string, ClickHouseCredentials>> {
+  return readServerCredentials(portalDir, CLICKHOUSE_FILE);
+}
+
+/**
+ * The credentials of each server by its address, from the portal's file `fileName` (an engine
+ * kind's: clickhouse.json is ClickHouse's); none when the file is absent.
+ */
+export async function readServerCredentials(
+  portalDir: string,
+  fileName: string,
+): Promise<Map<string, ClickHouseCredentials>> {
+  const file = path.join(portalDir, fileName);
   const text = await readFile(file, 'utf8').catch((error: NodeJS.ErrnoException) => {
     if (error.code === 'ENOENT') return null;
     throw error;

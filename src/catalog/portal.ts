@@ -5,7 +5,6 @@ import path from 'node:path';
 import type { ZodError, ZodType } from 'zod';
 import { datasetFileSchema, portalFileSchema, type DatasetFile, type PortalFile } from './schema.js';
 import { listAttachments, type Attachment } from './attachments.js';
-import { parseWhere, QueryLangError, type Expr } from '../odsql/index.js';
 
 /** A dataset as served: its directory, its validated metadata and its attachments. */
 export interface Dataset {
@@ -21,9 +20,13 @@ export interface Dataset {
   readonly valueCountsPaths: ReadonlyMap<string, string>;
   readonly file: DatasetFile;
   readonly attachments: readonly Attachment[];
-  /** The condition of each audience's row filter, by its text: parsed once, when the dataset loads. */
-  readonly rowFilters: ReadonlyMap<string, Expr>;
 }
+
+/**
+ * Why an audience's row filter (ODSQL text, kept as text here) cannot be a condition, or null
+ * when it can: handed in by the server, which parses filters where it compiles queries.
+ */
+export type RowFilterCheck = (text: string) => string | null;
 
 /** A loaded portal; `problems` lists every file that did not validate (those datasets are not served). */
 export interface Portal {
@@ -63,9 +66,13 @@ function idBeingSwapped(name: string): string | null {
 
 /**
  * Loads `<dir>/portal.json` and every `<dir>/datasets/<id>/dataset.json`; the views of its datasets
- * are named `viewPrefix` + id.
+ * are named `viewPrefix` + id; a dataset with a row filter that `checkRowFilter` refuses is not served.
  */
-export async function loadPortal(dir: string, viewPrefix = ''): Promise<Portal> {
+export async function loadPortal(
+  dir: string,
+  checkRowFilter: RowFilterCheck,
+  viewPrefix = '',
+): Promise<Portal> {
   const problems: string[] = [];
   const settingsPath = path.join(dir, 'portal.json');
   const settings =
@@ -77,7 +84,7 @@ export async function loadPortal(dir: string, viewPrefix = ''): Promise<Portal> 
   const entries = await readdir(root, { withFileTypes: true }).catch(() => []);
   for (const entry of entries.sort((a, b) => a.name.localeCompare(b.name))) {
     if (!entry.isDirectory() || !DATASET_ID.test(entry.name)) continue;
-    const dataset = await loadDataset(path.join(root, entry.name), viewPrefix, problems);
+    const dataset = await loadDataset(path.join(root, entry.name), viewPrefix, checkRowFilter, problems);
     if (dataset) datasets.set(dataset.id, dataset);
     else unloaded.add(entry.name);
   }
@@ -92,7 +99,12 @@ export async function loadPortal(dir: string, viewPrefix = ''): Promise<Portal> 
   return { dir, viewPrefix, settings, datasets, problems, unloaded };
 }
 
-async function loadDataset(dir: string, viewPrefix: string, problems: string[]): Promise<Dataset | null> {
+async function loadDataset(
+  dir: string,
+  viewPrefix: string,
+  checkRowFilter: RowFilterCheck,
+  problems: string[],
+): Promise<Dataset | null> {
   const file = await readJson(path.join(dir, 'dataset.json'), datasetFileSchema, problems);
   if (!file) return null;
   const parquetPath = path.join(dir, 'data.parquet');
@@ -101,8 +113,7 @@ async function loadDataset(dir: string, viewPrefix: string, problems: string[]):
     problems.push(`${parquetPath}: missing`);
     return null;
   }
-  const rowFilters = rowFiltersOf(file, path.join(dir, 'dataset.json'), problems);
-  if (!rowFilters) return null;
+  if (!rowFiltersHold(file, path.join(dir, 'dataset.json'), checkRowFilter, problems)) return null;
   const searchPath = path.join(dir, 'search.parquet');
   const id = path.basename(dir);
   return {
@@ -117,13 +128,22 @@ async function loadDataset(dir: string, viewPrefix: string, problems: string[]):
       path.join(dir, 'attachments'),
       new Set(file.attachments.filter((a) => a.all_audiences).map((a) => a.file)),
     ),
-    rowFilters,
   };
 }
 
 /** Where ingest writes the table of value counts of `field` in the folder of a dataset. */
 export function valueCountsPath(datasetDir: string, field: string): string {
   return path.join(datasetDir, 'counts', `${field}.parquet`);
+}
+
+/** The view over a dataset's full-text index, from the name of the dataset's view. */
+export function searchViewName(datasetView: string): string {
+  return `${datasetView}__search`;
+}
+
+/** The view over the table of value counts of `field`, from the name of the dataset's view. */
+export function valueCountsViewName(datasetView: string, field: string): string {
+  return `${datasetView}__counts__${field}`;
 }
 
 /** The tables of value counts of `fields` that are there (one missing only leaves its field to the rows). */
@@ -136,20 +156,24 @@ async function valueCountsPaths(dir: string, fields: readonly string[]): Promise
   return paths;
 }
 
-/** The parsed row filters of a dataset's audiences, or null when one does not parse (a problem). */
-function rowFiltersOf(file: DatasetFile, jsonPath: string, problems: string[]): Map<string, Expr> | null {
-  const conditions = new Map<string, Expr>();
+/** Whether every row filter of a dataset's audiences is a condition (else the first that is not is a problem). */
+function rowFiltersHold(
+  file: DatasetFile,
+  jsonPath: string,
+  checkRowFilter: RowFilterCheck,
+  problems: string[],
+): boolean {
+  const checked = new Set<string>();
   for (const [index, { row_filter: text }] of file.access.entries()) {
-    if (text === null || text.trim() === '' || conditions.has(text)) continue;
-    try {
-      conditions.set(text, parseWhere(text));
-    } catch (error) {
-      if (!(error instanceof QueryLangError)) throw error;
-      problems.push(`${jsonPath}: access.${index}.row_filter: ${error.message}`);
-      return null;
+    if (text === null || text.trim() === '' || checked.has(text)) continue;
+    const problem = checkRowFilter(text);
+    if (problem !== null) {
+      problems.push(`${jsonPath}: access.${index}.row_filter: ${problem}`);
+      return false;
     }
+    checked.add(text);
   }
-  return conditions;
+  return true;
 }
 
 async function readJson<T>(file: string, schema: ZodType<T>, problems: string[]): Promise<T | null> {

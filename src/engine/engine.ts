@@ -185,9 +185,9 @@ export interface ExportConnection {
   chunks(sql: string): AsyncIterable<Chunk>;
 }
 
-/** How the metrics name an engine: its kind, and its server's address (`local`: in the process). */
+/** How the metrics name an engine: its kind's name, and its server's address (`local`: in the process). */
 export interface EngineLabels {
-  readonly engine: 'duckdb' | 'clickhouse';
+  readonly engine: string;
   readonly server: string;
 }
 

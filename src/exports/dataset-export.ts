@@ -1,7 +1,7 @@
 // A dataset export checked against its format's needs before the first byte: the compiled query,
 // a geometry for the geo formats, a known coordinate system, the row limit of a sheet, the
 // fields GPX names. Every refusal here is a 400 (ExportRefused) or the compiler's QueryLangError.
-import type { QuerySource } from '../catalog/source.js';
+import type { QuerySource } from '../odsql/source.js';
 import type { Engine } from '../engine/engine.js';
 import { compileQuery, type OutputColumn, type QueryParams } from '../odsql/index.js';
 import type { ExportContext, Exporter, GpxOptions, PreparedExport } from './export-context.js';

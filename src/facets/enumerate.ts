@@ -2,7 +2,7 @@
 // filters, nested for hierarchies and dates. The facets are planned once (facet-plan.ts), counted
 // by a few statements run side by side (facet-statements.ts), and shaped into trees (tree.ts).
 import { setMaxListeners } from 'node:events';
-import type { QuerySource } from '../catalog/source.js';
+import type { QuerySource } from '../odsql/source.js';
 import type { Engine, JsonValue } from '../engine/engine.js';
 import { loopTurn } from '../engine/slices.js';
 import { planFacets, type FacetQuery } from './facet-plan.js';

@@ -1,7 +1,7 @@
 // How a field behaves as a facet: its kind (plain, hierarchical text, date path), its separator,
 // whether refinements on it are ORed, and its default sort.
 import type { Field } from '../catalog/schema.js';
-import type { QuerySource } from '../catalog/source.js';
+import type { QuerySource } from '../odsql/source.js';
 import {
   compileGroupKey,
   findField,

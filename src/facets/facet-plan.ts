@@ -2,7 +2,7 @@
 // function of fields, analyzed once here and nowhere else), its key at each level, its limit
 // and the values refined or excluded on it.
 import type { Field } from '../catalog/schema.js';
-import type { QuerySource } from '../catalog/source.js';
+import type { QuerySource } from '../odsql/source.js';
 import { loopTurn } from '../engine/slices.js';
 import { datePathRange, type ClauseCondition, type Expr, type FacetKey, type Lang } from '../odsql/index.js';
 import {

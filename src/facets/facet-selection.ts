@@ -2,7 +2,7 @@
 // (records, exports, group_by, facets, the catalog): the facets it declares with `facet=` and
 // its refine/exclude values. A facet(name="f", disjunctive=true) declaration ORs the refines on
 // `f` wherever they apply (supplement 3), not only where facets are enumerated.
-import type { QuerySource } from '../catalog/source.js';
+import type { QuerySource } from '../odsql/source.js';
 import type { ClauseCondition } from '../odsql/index.js';
 import { parseFacetParam } from './facet-param.js';
 import { requireFacetTarget, type FacetOverrides, type FacetRequest } from './facet-fields.js';

@@ -5,7 +5,7 @@
 // must be left out, get statements of their own. The conditions of each statement are compiled
 // once per distinct set of refinements left out, never once per facet: the work of a request
 // grows with its number of facets, not with its square.
-import type { QuerySource } from '../catalog/source.js';
+import type { QuerySource } from '../odsql/source.js';
 import { loopTurn } from '../engine/slices.js';
 import {
   compileFacetCounts,

@@ -1,5 +1,5 @@
 // refine and exclude: the `facet:value` parameters, gathered by facet for odsql's conditions.
-import type { QuerySource } from '../catalog/source.js';
+import type { QuerySource } from '../odsql/source.js';
 import { facetConditions, QueryLangError, type Clause, type ClauseCondition } from '../odsql/index.js';
 import { facetField, requireFacetField, type FacetField, type FacetOverrides } from './facet-fields.js';
 

@@ -2,7 +2,7 @@
 import type { Context } from 'koa';
 import type { Engine } from '../engine/engine.js';
 import type { Dataset, Portal } from '../catalog/portal.js';
-import type { QuerySource } from '../catalog/source.js';
+import type { QuerySource } from '../odsql/source.js';
 import { ApiError, notFound } from './errors.js';
 import { datasetAccess, type DatasetAccess } from '../auth/access.js';
 import { callerState } from './auth-middleware.js';
@@ -10,7 +10,7 @@ import { needsOpaqueIds, recordIdKey } from '../auth/record-ids.js';
 import type { Identities } from './auth-middleware.js';
 import type { CallCounter, SlotCounter } from '../auth/quota.js';
 import type { SignInLimiter } from '../auth/sign-in-limit.js';
-import { querySource, type SourceView } from '../catalog/dataset-source.js';
+import { querySource, type SourceView } from '../engine/dataset-source.js';
 import type { PortalVersions } from './etag.js';
 import type { CachePartition } from './response-cache.js';
 import type { PortalMetrics } from './metrics.js';

@@ -3,7 +3,7 @@
 // query is frozen and depends on nothing else
 // (now() compiles to the engine's now()), so it is shared as it is.
 import { LRUCache } from 'lru-cache';
-import type { QuerySource } from '../catalog/source.js';
+import type { QuerySource } from './source.js';
 import type { CompiledQuery } from './compile.js';
 
 /** Characters of keys and SQL kept, all sources together (a few thousand everyday queries). */

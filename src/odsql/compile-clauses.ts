@@ -2,7 +2,7 @@
 // its select list, the rows it reads (FROM with unnested group keys, WHERE, GROUP BY), ORDER BY
 // with its tie-breaks, LIMIT, and the query counting its records or groups.
 import { ORDINAL_COLUMN, RECORD_ID_COLUMN } from '../catalog/schema.js';
-import type { QuerySource } from '../catalog/source.js';
+import type { QuerySource } from './source.js';
 import type { AnalyzedQuery, KeyedExpr } from './analyze.js';
 import { exprKey } from './ast.js';
 import { compileExpr, type ExprCompiler } from './compile-expr.js';

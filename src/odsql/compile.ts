@@ -2,7 +2,7 @@
 // Each clause is written in compile-clauses.ts; this file compiles the conditions and group keys
 // and puts the statement together.
 import { ORDINAL_COLUMN } from '../catalog/schema.js';
-import type { QuerySource } from '../catalog/source.js';
+import type { QuerySource } from './source.js';
 import type { AnalyzedQuery, KeyedExpr } from './analyze.js';
 import { exprKey } from './ast.js';
 import {

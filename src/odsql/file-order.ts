@@ -7,7 +7,7 @@
 // scan's order through filters and LIMIT/OFFSET (preserve_insertion_order, left on), and stops
 // reading once the page is full, instead of a top-N over every matching row (docs/ingest.md,
 // Pages in file order; bench/README.md, Measurements behind the code).
-import type { QuerySource } from '../catalog/source.js';
+import type { QuerySource } from './source.js';
 import type { AnalyzedQuery } from './analyze.js';
 import type { Expr } from './ast.js';
 import type { FieldType } from '../catalog/schema.js';

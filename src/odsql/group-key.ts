@@ -2,7 +2,7 @@
 // function (`facet=range(delay, 10)`, `facet=year(date)`) count their buckets with the other
 // facets in one GROUPING SETS scan, so they need the key's SQL rather than a whole query.
 import { isMultivalued } from '../catalog/schema.js';
-import type { QuerySource } from '../catalog/source.js';
+import type { QuerySource } from './source.js';
 import { childrenOf, type Expr } from './ast.js';
 import { analyzeQuery } from './analyze.js';
 import { compileGroup } from './compile.js';

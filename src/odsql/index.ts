@@ -1,5 +1,5 @@
 // The ODSQL compiler's surface: request parameters in, one DuckDB SELECT (and its count) out.
-import type { QuerySource } from '../catalog/source.js';
+import type { QuerySource } from './source.js';
 import { duckdbDialect } from './dialect/duckdb/dialect.js';
 import type { Expr } from './ast.js';
 import { analyzeQuery, type AnalyzedQuery, type ClauseCondition, type ParsedItems } from './analyze.js';
@@ -192,4 +192,15 @@ export function whereConditions(texts: readonly string[]): ClauseCondition[] {
 /** Parses one where expression into an AST (to build extraWhere from other syntaxes). */
 export function parseWhere(text: string): Expr {
   return parseWhereClause(text);
+}
+
+/** Why `text` is not a where expression (the parser's message), or null when it is one. */
+export function whereProblem(text: string): string | null {
+  try {
+    parseWhereClause(text);
+    return null;
+  } catch (error) {
+    if (!(error instanceof QueryLangError)) throw error;
+    return error.message;
+  }
 }

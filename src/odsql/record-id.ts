@@ -1,6 +1,6 @@
 // A record's id in SQL as the source's caller sees it: the stored id, or its keyed digest.
 import { RECORD_ID_COLUMN } from '../catalog/schema.js';
-import type { QuerySource } from '../catalog/source.js';
+import type { QuerySource } from './source.js';
 import type { Dialect } from './dialect/dialect.js';
 
 /** Opaque ids keep 128 bits of the keyed digest. */

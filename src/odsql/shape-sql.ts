@@ -1,35 +1,19 @@
-// Shaped rows in the SQL of the query's engine: each dialect's entry per cell kind (shape.ts), in
-// dialect/duckdb/cells.ts and dialect/clickhouse/cells.ts, and the SELECT of the shaped columns
-// over a compiled query.
+// Shaped rows in the SQL of the query's engine: its dialect's entry per cell kind (shape.ts, in
+// dialect/<engine>/cells.ts), and the SELECT of the shaped columns over a compiled query.
 import type { CompiledQuery } from './compile.js';
-import type { CellSpelling } from './dialect/cell-spelling.js';
-import { CELLS as CLICKHOUSE_CELLS, maxBytesSql as clickhouseMaxBytes } from './dialect/clickhouse/cells.js';
 import type { Output } from './dialect/dialect.js';
-import { CELLS as DUCKDB_CELLS, maxBytesSql as duckdbMaxBytes } from './dialect/duckdb/cells.js';
 import type { Cell, ShapedColumn } from './shape.js';
 
-/** Cells as one engine writes them, and the longest text of a cell's values in bytes. */
-interface ShapeSpelling {
-  readonly cells: CellSpelling;
-  readonly maxBytes: (sql: string) => string;
-}
-
-const SPELLINGS: ReadonlyMap<string, ShapeSpelling> = new Map([
-  ['duckdb', { cells: DUCKDB_CELLS, maxBytes: duckdbMaxBytes }],
-  ['clickhouse', { cells: CLICKHOUSE_CELLS, maxBytes: clickhouseMaxBytes }],
-]);
-
-/** The spelling of the engine of `query`, and its writer of one cell. */
-function spellingOf(query: CompiledQuery): ShapeSpelling & { readonly sql: (cell: Cell) => string } {
-  const spelling = SPELLINGS.get(query.dialect.name);
-  if (!spelling) throw new Error(`internal: no cells spelled for the ${query.dialect.name} dialect`);
+/** The writer of one cell in the SQL of the engine of `query`. */
+function cellWriter(query: CompiledQuery): (cell: Cell) => string {
+  const { cells } = query.dialect;
   const sql = (cell: Cell): string =>
-    (spelling.cells[cell.kind] as (c: Cell, sql: (c: Cell) => string, output: Output) => string)(
+    (cells[cell.kind] as (c: Cell, sql: (c: Cell) => string, output: Output) => string)(
       cell,
       sql,
       query.output,
     );
-  return { ...spelling, sql };
+  return sql;
 }
 
 /**
@@ -37,17 +21,16 @@ function spellingOf(query: CompiledQuery): ShapeSpelling & { readonly sql: (cell
  * a null entry), in columns w0, w1, ...
  */
 export function textWidthsSql(query: CompiledQuery, cells: readonly (Cell | null)[]): string {
-  const { sql, maxBytes } = spellingOf(query);
+  const sql = cellWriter(query);
   const widths = cells.map((c, i) => {
-    const width = c === null ? '0' : maxBytes(sql(c));
+    const width = c === null ? '0' : query.dialect.maxBytes(sql(c));
     return `${width} AS ${query.dialect.quoteIdentifier(`w${i}`)}`;
   });
   return `SELECT ${widths.join(', ') || 'NULL'} FROM (${query.sql})`;
 }
-
 /** The SELECT of `columns` over the rows of `query`. */
 export function shapedSql(query: CompiledQuery, columns: readonly ShapedColumn[]): string {
-  const { sql } = spellingOf(query);
+  const sql = cellWriter(query);
   const quote = (name: string): string => query.dialect.quoteIdentifier(name);
   if (query.dialect.aliasesShadowColumns && columns.some((c) => c.name !== null)) {
     // A name of a shaped column would replace the query's column of that name inside the cells

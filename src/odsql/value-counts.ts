@@ -19,7 +19,7 @@
 // only, which are the same. Sums, averages and quantiles depend on how often each value occurs,
 // and stay with the rows. A count with no where, already answered from Parquet's metadata, too.
 import { VALUE_COUNT_COLUMN } from '../catalog/schema.js';
-import type { QuerySource } from '../catalog/source.js';
+import type { QuerySource } from './source.js';
 import type { AnalyzedQuery } from './analyze.js';
 import { childrenOf, type Expr } from './ast.js';
 import { compileAnalyzed, type CompiledQuery, type CompileOptions } from './compile.js';

@@ -2,8 +2,7 @@
 // src/server/process-folder.ts). A dataset whose files do not load (bad Parquet, a missing file, a
 // dataset.json that does not validate) is logged and skipped, and keeps serving the version
 // loaded before when there is one; the rest of the portal loads.
-import type { Dataset, Portal } from '../catalog/portal.js';
-import { searchViewName, valueCountsViewName } from '../catalog/source.js';
+import { searchViewName, valueCountsViewName, type Dataset, type Portal } from '../catalog/portal.js';
 import type { Engine } from '../engine/engine.js';
 import type { Logger } from '../log.js';
 import type { ProcessFolder } from './process-folder.js';

@@ -5,7 +5,8 @@ import { expect } from 'chai';
 import { datasetAccess } from '../../src/auth/access.js';
 import { loadPortal, type Dataset } from '../../src/catalog/portal.js';
 import type { Audience, DatasetFile } from '../../src/catalog/schema.js';
-import { querySource } from '../../src/catalog/dataset-source.js';
+import { querySource } from '../../src/engine/dataset-source.js';
+import { parseWhere, whereProblem } from '../../src/odsql/index.js';
 import { buildFixturePortal, restrictDataset } from '../helpers/fixture-portal.js';
 
 const audience = (a: Partial<Audience>): Audience => ({
@@ -55,13 +56,12 @@ describe('dataset access', () => {
         { users: ['alice'], row_filter: "name = 'Lyon'" },
         { users: ['bob'], row_filter: "name = 'Lyon'" },
       ]);
-      const towns = (await loadPortal(dir)).datasets.get('towns')!;
-      expect([...towns.rowFilters.keys()]).to.deep.equal(["name = 'Lyon'"]);
-      const condition = towns.rowFilters.get("name = 'Lyon'");
-      expect(querySource(towns, datasetAccess(towns, alice)).rowFilter).to.equal(condition);
+      const towns = (await loadPortal(dir, whereProblem)).datasets.get('towns')!;
+      const condition = querySource(towns, datasetAccess(towns, alice)).rowFilter;
+      expect(condition).to.deep.equal(parseWhere("name = 'Lyon'"));
       expect(querySource(towns, datasetAccess(towns, bob)).rowFilter).to.equal(condition);
       await restrictDataset(dir, 'towns', [{ users: ['alice'], row_filter: 'name = ' }]);
-      const broken = await loadPortal(dir);
+      const broken = await loadPortal(dir, whereProblem);
       expect(broken.datasets.has('towns')).to.equal(false);
       expect(broken.problems.join('\n')).to.match(/towns\/dataset\.json: access\.0\.row_filter: .*where\./);
     } finally {

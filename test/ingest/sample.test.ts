@@ -15,6 +15,7 @@ import {
   VEGA_DATA,
 } from './helpers.js';
 import { quoteString } from '../../src/sql/quoting.js';
+import { whereProblem } from '../../src/odsql/index.js';
 
 /** What a reader with full access sees. */
 const fullView = (dataset: Dataset) => ({
@@ -29,7 +30,7 @@ describe('ingest: sample portal', function () {
   before(async () => {
     portal = path.join(await tempDir(), 'sample');
     await buildSamplePortal(portal);
-    loaded = await loadPortal(portal);
+    loaded = await loadPortal(portal, whereProblem);
   });
   after(cleanup);
 

@@ -7,7 +7,7 @@ import { expect } from 'chai';
 import { copyFile, mkdir, mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
-import type { QuerySource } from '../../src/catalog/source.js';
+import type { QuerySource } from '../../src/odsql/source.js';
 import { ClickHouseClient } from '../../src/engine/clickhouse/http-client.js';
 import type { JsonValue } from '../../src/engine/engine.js';
 import { clickhouseDialect } from '../../src/odsql/dialect/clickhouse/dialect.js';

@@ -1,7 +1,7 @@
 // The dialect seam: expressions are written in the spelling of the dialect the compiler receives
 // in its context, so a second engine overrides only what differs (quoting, operators).
 import { expect } from 'chai';
-import type { QuerySource } from '../../src/catalog/source.js';
+import type { QuerySource } from '../../src/odsql/source.js';
 import { analyzeQuery } from '../../src/odsql/analyze.js';
 import { compileAnalyzed } from '../../src/odsql/compile.js';
 import type { Dialect } from '../../src/odsql/dialect/dialect.js';

@@ -5,7 +5,7 @@ import { expect } from 'chai';
 import fc from 'fast-check';
 import path from 'node:path';
 import { DuckDBInstance, type DuckDBConnection } from '@duckdb/node-api';
-import type { QuerySource } from '../../src/catalog/source.js';
+import type { QuerySource } from '../../src/odsql/source.js';
 import { parquetViewSql } from '../../src/engine/duckdb/engine.js';
 import { ingest } from '../../src/ingest/ingest.js';
 import { clickhouseDialect } from '../../src/odsql/dialect/clickhouse/dialect.js';

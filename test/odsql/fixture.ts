@@ -4,7 +4,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { DuckDBInstance } from '@duckdb/node-api';
 import type { Field, FieldType } from '../../src/catalog/schema.js';
-import type { QuerySource } from '../../src/catalog/source.js';
+import type { QuerySource } from '../../src/odsql/source.js';
 import { DuckDBEngine } from '../../src/engine/duckdb/engine.js';
 import { readJsonRows } from '../../src/engine/duckdb/values.js';
 import type { JsonValue } from '../../src/engine/engine.js';

@@ -1,6 +1,6 @@
 // Name resolution: catalog template names, case, back quotes, and which of a field or a label a name means.
 import { expect } from 'chai';
-import type { QuerySource } from '../../src/catalog/source.js';
+import type { QuerySource } from '../../src/odsql/source.js';
 import { compileQuery, type QueryParams } from '../../src/odsql/index.js';
 import { field, openFixture, type Fixture } from './fixture.js';
 

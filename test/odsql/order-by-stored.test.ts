@@ -2,7 +2,7 @@
 // a datetime written in a zone with DST reads out of order across the autumn change of offset.
 import { expect } from 'chai';
 import { DuckDBInstance, type DuckDBConnection } from '@duckdb/node-api';
-import type { QuerySource } from '../../src/catalog/source.js';
+import type { QuerySource } from '../../src/odsql/source.js';
 import { compileQuery, type QueryParams } from '../../src/odsql/index.js';
 import { field } from './fixture.js';
 

@@ -1,6 +1,6 @@
 // search(), suggest() and startswith() executed over the fixture, with the index and without: same records.
 import { expect } from 'chai';
-import type { QuerySource } from '../../src/catalog/source.js';
+import type { QuerySource } from '../../src/odsql/source.js';
 import { QueryLangError } from '../../src/odsql/errors.js';
 import { compileQuery } from '../../src/odsql/index.js';
 import { compileSearch as searchOf, compileStartsWith } from '../../src/odsql/dialect/duckdb/search-sql.js';

@@ -1,6 +1,6 @@
 // A small dataset for full-text search tests: data.parquet with accents and a multivalued field, and its index.
 import type { Field } from '../../src/catalog/schema.js';
-import type { QuerySource } from '../../src/catalog/source.js';
+import type { QuerySource } from '../../src/odsql/source.js';
 import { buildSearchIndex } from '../../src/search/build-index.js';
 import { FixtureDb } from './fixture-db.js';
 

@@ -1,5 +1,5 @@
 // v1 geofilter.distance / .polygon / .bbox (latitude first) as the ODSQL geo predicates of v2.1.
-import type { QuerySource } from '../../catalog/source.js';
+import type { QuerySource } from '../../odsql/source.js';
 import { node, type Expr } from '../../odsql/index.js';
 import { invalidParameter } from '../../http/errors.js';
 import { defaultGeoField, meetsPolygon, numberList, pointList, withinMeters } from './geo-text.js';

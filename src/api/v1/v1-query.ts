@@ -1,6 +1,6 @@
 // v1 request parameters and their translation into the ODSQL parameters and facet requests of v2.1.
 import { z } from 'zod';
-import type { QuerySource } from '../../catalog/source.js';
+import type { QuerySource } from '../../odsql/source.js';
 import type { Engine } from '../../engine/engine.js';
 import type { JsonValue } from '../../engine/engine.js';
 import {

@@ -2,7 +2,7 @@
 import type Router from '@koa/router';
 import type { RouterContext } from '@koa/router';
 import { z } from 'zod';
-import type { QuerySource } from '../../catalog/source.js';
+import type { QuerySource } from '../../odsql/source.js';
 import type { Engine } from '../../engine/engine.js';
 import { enumerateFacets } from '../../facets/enumerate.js';
 import { facetSelection } from '../../facets/facet-selection.js';

@@ -8,6 +8,7 @@ import { QueryLangError } from '../errors.js';
 import type { FacetKey } from '../facet-key.js';
 import type { Lang } from '../functions/date-names.js';
 import type { Arg, FunctionEntry } from '../functions/registry.js';
+import type { Cell } from '../shape.js';
 import type { DateLikeType, ValueType } from '../types.js';
 
 /**
@@ -80,6 +81,19 @@ export interface ListSpelling {
   /** The number of elements. */
   readonly length: (list: string) => string;
 }
+
+/**
+ * How one engine writes each kind of shaped cell (src/odsql/shape.ts) in its SQL; `sql` writes a
+ * cell nested inside it in the same engine's SQL; `output` is the shape the query presents its
+ * values in (a geo_shape is its stored text in native output).
+ */
+export type CellSpelling = {
+  readonly [K in Cell['kind']]: (
+    cell: Extract<Cell, { kind: K }>,
+    sql: (cell: Cell) => string,
+    output: Output,
+  ) => string;
+};
 
 /** The spelling of one SQL engine, handed to the compiler in its context. */
 export interface Dialect {
@@ -174,6 +188,10 @@ export interface Dialect {
   readonly functions: ReadonlyMap<string, FunctionSpelling>;
   /** One spelling per grouping function name. */
   readonly groupings: ReadonlyMap<string, GroupingSpelling>;
+  /** Its entry per kind of shaped cell (shape-sql.ts writes shaped rows with it). */
+  readonly cells: CellSpelling;
+  /** The longest text, in bytes, of the values of a cell's SQL. */
+  readonly maxBytes: (sql: string) => string;
 }
 
 /** The clean refusal of what a dataset's engine cannot answer exactly (a 400, never a 500). */

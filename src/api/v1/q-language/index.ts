@@ -1,6 +1,6 @@
 // v1's query language (`q`) read into the ODSQL syntax tree, so v1 filters compile like v2.1 ones
 // (the forms accepted: docs/api.md, "v1 query language").
-import type { QuerySource } from '../../../catalog/source.js';
+import type { QuerySource } from '../../../odsql/source.js';
 import type { ClauseCondition } from '../../../odsql/index.js';
 import { Reader } from './reader.js';
 

@@ -5,7 +5,7 @@
 import type { OutputColumn } from '../../types.js';
 import { RECORD_ID_OUTPUT } from '../../hidden-columns.js';
 import { TURTLE_ESCAPES, type Cell, type CellType } from '../../shape.js';
-import type { CellSpelling } from '../cell-spelling.js';
+import type { CellSpelling } from '../dialect.js';
 import {
   columnJsonSql,
   featureGeometrySql,

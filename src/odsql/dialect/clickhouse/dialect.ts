@@ -9,6 +9,7 @@
 import type { Dialect, GroupingSpelling } from '../dialect.js';
 import { COMPARISON_SQL, GRANULE_SQL } from '../duckdb/operators.js';
 import { AGGREGATES } from './aggregates.js';
+import { CELLS, maxBytesSql } from './cells.js';
 import { DATES, dateGranule } from './date.js';
 import { facetCounts } from './facet-counts.js';
 import { GEO } from './geo.js';
@@ -58,4 +59,6 @@ export const clickhouseDialect: Dialect = Object.freeze({
       : ` LIMIT ${limit ?? ALL_ROWS}${offset > 0 ? ` OFFSET ${offset}` : ''}`,
   functions: new Map([...TEXT, ...DATES, ...SEARCH, ...AGGREGATES, ...GEO]),
   groupings: new Map<string, GroupingSpelling>([['range', range]]),
+  cells: CELLS,
+  maxBytes: maxBytesSql,
 });

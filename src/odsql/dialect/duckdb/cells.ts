@@ -3,7 +3,7 @@
 // (linked-data.ts, text-forms.ts).
 import { RECORD_ID_OUTPUT } from '../../hidden-columns.js';
 import type { CellType } from '../../shape.js';
-import type { CellSpelling } from '../cell-spelling.js';
+import type { CellSpelling } from '../dialect.js';
 import { rdfLexicalSql, turtleStringSql, uriComponentSql } from './linked-data.js';
 import { quoteIdentifier, quoteString } from '../../../sql/quoting.js';
 import { excelSerialSql, numberTextSql, xmlEscapedSql } from './text-forms.js';

@@ -1,6 +1,7 @@
 // The DuckDB dialect: what the compiler writes for DuckDB over Parquet, by family of spelling.
 import type { Dialect, GroupingSpelling } from '../dialect.js';
 import { AGGREGATES } from './aggregates.js';
+import { CELLS, maxBytesSql } from './cells.js';
 import { DATES, dateGranule } from './date.js';
 import { facetCounts } from './facet-counts.js';
 import { GEO, geoCluster } from './geo.js';
@@ -39,4 +40,6 @@ export const duckdbDialect: Dialect = Object.freeze({
     ['range', range],
     ['geo_cluster', geoCluster],
   ]),
+  cells: CELLS,
+  maxBytes: maxBytesSql,
 });

@@ -1,10 +1,10 @@
 // The query source of a served dataset as one caller sees it: its hidden fields, row filter and
-// record-id key applied.
-import { FILE_ROW_NUMBER } from './schema.js';
-import type { Expr } from '../odsql/index.js';
-import type { Dataset } from './portal.js';
-import { searchViewName, valueCountsViewName, type QuerySource } from './source.js';
-import { clickhouseDialect } from '../odsql/dialect/clickhouse/dialect.js';
+// record-id key applied, in the dialect of its engine's kind (kinds.ts).
+import { FILE_ROW_NUMBER } from '../catalog/schema.js';
+import { searchViewName, valueCountsViewName, type Dataset } from '../catalog/portal.js';
+import { parseWhere, type Expr } from '../odsql/index.js';
+import type { QuerySource } from '../odsql/source.js';
+import { ATTACHED_KINDS } from './kinds.js';
 
 /** What a caller may query of a dataset: fields hidden from it, and its row filter. */
 export interface SourceView {
@@ -13,11 +13,19 @@ export interface SourceView {
   readonly recordIdKey?: string | null;
 }
 
-/** The condition of a row filter's text, parsed when the dataset loaded (blank: no filter). */
+/** The conditions of each dataset's row filters by their text, parsed once per dataset as loaded. */
+const conditionsByDataset = new WeakMap<Dataset, Map<string, Expr>>();
+
+/**
+ * The condition of a row filter's text (blank: no filter). The portal checked every row filter
+ * when it loaded (loadPortal's RowFilterCheck), so this one parses.
+ */
 function rowFilterOf(dataset: Dataset, text: string | null): Expr | null {
   if (text === null || text.trim() === '') return null;
-  const condition = dataset.rowFilters.get(text);
-  if (!condition) throw new Error(`internal: the row filter ${text} of ${dataset.id} was not parsed at load`);
+  let conditions = conditionsByDataset.get(dataset);
+  if (!conditions) conditionsByDataset.set(dataset, (conditions = new Map<string, Expr>()));
+  let condition = conditions.get(text);
+  if (!condition) conditions.set(text, (condition = parseWhere(text)));
   return condition;
 }
 
@@ -33,16 +41,18 @@ const valueCountViews = (dataset: Dataset): ReadonlyMap<string, string> =>
  */
 export function querySource(dataset: Dataset, view?: SourceView): QuerySource {
   const rowFilter = rowFilterOf(dataset, view?.rowFilter ?? null);
+  const attached = dataset.file.engine;
   return {
-    // Attached to ClickHouse: its table there (single server or Distributed), not a view here.
-    table: dataset.file.engine?.table ?? dataset.view,
+    // Attached to another engine: its table there (single server or Distributed), not a view here.
+    table: attached?.table ?? dataset.view,
     // A field named like the virtual column shadows it: such a dataset is searched by scanning.
     searchTable:
       dataset.searchIndexPath && !dataset.file.fields.some((f) => f.name === FILE_ROW_NUMBER)
         ? searchViewName(dataset.view)
         : null,
     fields: view ? dataset.file.fields.filter((f) => !view.hiddenFields.has(f.name)) : dataset.file.fields,
-    ...(dataset.file.engine && { dialect: clickhouseDialect }),
+    // Absent: the local engine's, odsql's default.
+    ...(attached && { dialect: ATTACHED_KINDS[attached.kind].dialect }),
     rowFilter,
     rows: dataset.file.computed.records_count,
     distinctCounts: new Map(Object.entries(dataset.file.computed.distinct_counts)),

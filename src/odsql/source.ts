@@ -1,8 +1,8 @@
 // What the ODSQL compiler needs to know of a queryable table: where its rows are and what its
-// fields are (a served dataset's, as a caller sees it, is built in dataset-source.ts).
-import type { Field } from './schema.js';
-import type { Expr } from '../odsql/ast.js';
-import type { Dialect } from '../odsql/dialect/dialect.js';
+// fields are (a served dataset's, as a caller sees it, is built in src/engine/dataset-source.ts).
+import type { Field } from '../catalog/schema.js';
+import type { Expr } from './ast.js';
+import type { Dialect } from './dialect/dialect.js';
 
 /** A queryable table: the dataset view, its full-text index view, and its field schema. */
 export interface QuerySource {
@@ -33,14 +33,4 @@ export interface QuerySource {
   readonly valueCounts?: ReadonlyMap<string, string>;
   /** The column holding how many records each row of `table` stands for (a table of value counts); absent: one. */
   readonly weight?: string;
-}
-
-/** The view over a dataset's full-text index, from the name of the dataset's view. */
-export function searchViewName(datasetView: string): string {
-  return `${datasetView}__search`;
-}
-
-/** The view over the table of value counts of `field`, from the name of the dataset's view. */
-export function valueCountsViewName(datasetView: string, field: string): string {
-  return `${datasetView}__counts__${field}`;
 }
