@@ -1,4 +1,4 @@
-// The API's routers: v2.1 (catalog, records, facets, exports), v1 and the OpenAPI document, which
+// The API's routers: v2.1 (catalog, records, facets, exports), v1, the OpenAPI document and v2.0, which
 // the server's app (src/server/app.ts) mounts below the web pages.
 import Router from '@koa/router';
 import type { Services } from '../http/services.js';
@@ -8,6 +8,7 @@ import { facetRoutes } from './v2/facet-routes.js';
 import { exportRoutes } from './v2/export-routes.js';
 import { openApiDocument } from './openapi.js';
 import { v1Router } from './v1/index.js';
+import { v20Routers } from './v20/index.js';
 
 /** The path prefix of the v2.1 API. */
 export const V21_PREFIX = '/api/explore/v2.1';
@@ -32,4 +33,9 @@ export function appRouters(services: Services): Router[] {
     ctx.body = document;
   });
   return routers;
+}
+
+/** Every router the app serves: appRouters, and v2.0's apart (the OpenAPI document describes v2.1 and v1). */
+export function servedRouters(services: Services): Router[] {
+  return [...appRouters(services), ...v20Routers(services)];
 }

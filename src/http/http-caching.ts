@@ -13,9 +13,9 @@ import type { Services } from './services.js';
 /** The content codings the compression middleware may add to a tag (src/http/compression.ts). */
 export const TAG_ENCODINGS = ['gzip', 'br'] as const;
 
-/** Paths whose answer is about one dataset (v2.1 after the v2.0 aliases, v1); the others read the catalog. */
+/** Paths whose answer is about one dataset (v2.1, v2.0, v1); the others read the catalog. */
 const DATASET_PATHS = [
-  /^\/api\/explore\/v2\.1\/catalog\/datasets\/([^/]+)(?:\/|$)/,
+  /^\/api\/(?:explore\/v2\.[01]|v2)\/catalog\/datasets\/([^/]+)(?:\/|$)/,
   /^\/api\/datasets\/1\.0\/([^/]+)(?:\/|$)/,
 ];
 const V1_RECORD_PATHS = /^\/api\/records\/1\.0\/(?:search|download)$/;

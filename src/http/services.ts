@@ -140,7 +140,11 @@ export function whenClosed(ctx: Context, done: () => void): void {
   state.closing.push(done);
 }
 
-/** Absolute base of the v2.1 API for links, from the request's own host. */
+/**
+ * Absolute base of the request's API generation for links, from the request's own host and scheme
+ * (the forwarded ones behind --trust-proxy): v2.1, or the v2.0 path a v2.0 router marked.
+ */
 export function apiBase(ctx: Context): string {
-  return `${ctx.protocol}://${ctx.host}/api/explore/v2.1`;
+  const prefix = (ctx.state as { apiPrefix?: string }).apiPrefix ?? '/api/explore/v2.1';
+  return `${ctx.protocol}://${ctx.host}${prefix}`;
 }

@@ -1,14 +1,13 @@
 // The Koa application: CORS, one error middleware and compression on top, the web pages and their
-// bundle, trailing slashes folded, old v2 paths aliased, HTTP caching, GET only, the routers (v2.1,
-// v1, the OpenAPI document).
+// bundle, trailing slashes folded, HTTP caching, GET only, the routers (v2.1, v2.0, v1, the OpenAPI
+// document).
 import Koa from 'koa';
-import { appRouters, V21_PREFIX } from '../api/routers.js';
+import { servedRouters } from '../api/routers.js';
 import { answerEscapedErrors, ApiError, errorMiddleware } from '../http/errors.js';
 import type { Services } from '../http/services.js';
 import { authenticate, rateLimit, refuseUnauthenticated } from '../http/auth-middleware.js';
 import { cors } from '../http/cors.js';
 import { hostGuard, requestGuards } from '../api/request-guards.js';
-import { v2Aliases } from '../api/v1/aliases.js';
 import { assets, ASSETS_PREFIX } from '../web/assets.js';
 import { pageErrors, pagesRouter } from '../web/pages.js';
 import { accountRouter } from '../web/account-routes.js';
@@ -60,7 +59,7 @@ export function createApp(services: Services, options: AppOptions): Koa {
   answerEscapedErrors(app, services.log);
   const account = accountRouter(services);
   const pages = pagesRouter(services);
-  const routers = appRouters(services);
+  const routers = servedRouters(services);
   app.use(observeRequests(services, [account, pages, ...routers], [ASSETS_PREFIX]));
   app.use(cors());
   app.use(noStoreOnError());
@@ -88,7 +87,6 @@ export function createApp(services: Services, options: AppOptions): Koa {
     if (ctx.path.length > 1 && ctx.path.endsWith('/')) ctx.path = ctx.path.replace(/\/+$/, '');
     await next();
   });
-  app.use(v2Aliases(V21_PREFIX));
   app.use(httpCaching(services));
   // After the cache: an answer kept, or a 304, costs the engine nothing and is never refused.
   app.use(admitToEngine(services.engine));

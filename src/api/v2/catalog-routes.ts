@@ -18,7 +18,7 @@ import { filterParams, pageParams, runPagedQuery } from '../query-context.js';
 import { attachmentNotServed, notFound } from '../../http/errors.js';
 import { readsWhole, servedAttachments } from '../../auth/access.js';
 import { lookupRecord } from '../record-lookup.js';
-import { generationQueryParams } from '../v1/aliases.js';
+import { generationQueryParams } from '../v20/generation.js';
 import { datasetShape, type ShapeOptions } from './dataset-shape.js';
 import { callerMetas } from '../caller-metas.js';
 import { DATASET_EXPORT_FORMATS, CATALOG_EXPORT_FORMATS } from '../../exports/formats.js';
@@ -65,60 +65,85 @@ export function catalogRoutes(router: Router, services: Services): void {
   exportListRoutes(router, services);
 }
 
+/** One result of the catalog list: a whole Dataset object or a flat row, and its dataset's id if known. */
+export interface CatalogEntry {
+  readonly id: string | null;
+  readonly value: Record<string, unknown>;
+}
+
+/**
+ * A page of the catalog list (both generations): without select or group_by each result is a
+ * whole Dataset object; with them, the rows the query shapes from the catalog table, as records are.
+ */
+export async function catalogListPage(
+  services: Services,
+  ctx: RouterContext,
+  params: z.output<typeof catalogListParams>,
+): Promise<{ total_count: number; entries: CatalogEntry[] }> {
+  const portal = services.portal();
+  const flat = params.select !== undefined || params.group_by !== undefined;
+  const page = await runPagedQuery(services.engine, services.catalog(), params, signalOf(ctx), {
+    ...generationQueryParams(ctx),
+    ...(!flat && { select: 'dataset_id' }),
+  });
+  const entryOf = async (row: Record<string, unknown>): Promise<CatalogEntry[]> => {
+    const id = typeof row.dataset_id === 'string' ? row.dataset_id : null;
+    if (flat) return [{ id, value: row }];
+    const dataset = id === null ? undefined : portal.datasets.get(id);
+    return dataset
+      ? [{ id, value: datasetShape(portal, dataset, await shapeOptions(services, ctx, params, dataset)) }]
+      : [];
+  };
+  return { total_count: page.total_count, entries: (await Promise.all(page.results.map(entryOf))).flat() };
+}
+
 /** The dataset list: whole Dataset objects, or the flat rows of a select or group_by. */
 function catalogListRoute(router: Router, services: Services): void {
   router.get('/catalog/datasets', async (ctx) => {
     const params = parseParams(catalogListParams, ctx.query);
-    const portal = services.portal();
-    // Without select or group_by each result is a whole Dataset object; with them, the rows the
-    // query shapes from the catalog table, as records are.
-    const flat = params.select !== undefined || params.group_by !== undefined;
-    const page = await runPagedQuery(services.engine, services.catalog(), params, signalOf(ctx), {
-      ...generationQueryParams(ctx),
-      ...(!flat && { select: 'dataset_id' }),
-    });
-    const shapes = async (row: Record<string, unknown>) => {
-      const dataset = typeof row.dataset_id === 'string' ? portal.datasets.get(row.dataset_id) : undefined;
-      return dataset
-        ? [datasetShape(portal, dataset, await shapeOptions(services, ctx, params, dataset))]
-        : [];
-    };
-    const results = flat ? page.results : (await Promise.all(page.results.map(shapes))).flat();
+    const page = await catalogListPage(services, ctx, params);
     ctx.body = {
       total_count: page.total_count,
       ...(params.include_links && { links: [{ rel: 'self', href: `${apiBase(ctx)}/catalog/datasets` }] }),
-      results,
+      results: page.entries.map((entry) => entry.value),
     };
   });
+}
+
+/** One dataset as the lookup answers it: its Dataset object, or the flat row of the metas it selects. */
+export async function datasetLookup(
+  services: Services,
+  ctx: RouterContext,
+  params: z.output<typeof datasetLookupParams>,
+): Promise<Record<string, unknown>> {
+  const dataset = requireDataset(services, ctx.params.dataset_id!);
+  if (params.select === undefined) {
+    return datasetShape(services.portal(), dataset, await shapeOptions(services, ctx, params, dataset));
+  }
+  // With select, the lookup answers the selected metas as one flat row (as the catalog list does).
+  const { row } = await lookupRecord(
+    services.engine,
+    services.catalog(),
+    dataset.id,
+    {
+      select: params.select,
+      ...(params.lang !== undefined && { lang: params.lang }),
+      timezone: params.timezone,
+    },
+    signalOf(ctx),
+  );
+  return row ?? {};
 }
 
 /** One dataset: its Dataset object, or the flat row of the metas it selects. */
 function datasetLookupRoute(router: Router, services: Services): void {
   router.get('/catalog/datasets/:dataset_id', async (ctx) => {
-    const params = parseParams(datasetLookupParams, ctx.query);
-    const dataset = requireDataset(services, ctx.params.dataset_id!);
-    if (params.select === undefined) {
-      ctx.body = datasetShape(services.portal(), dataset, await shapeOptions(services, ctx, params, dataset));
-      return;
-    }
-    // With select, the lookup answers the selected metas as one flat row (as the catalog list does).
-    const { row } = await lookupRecord(
-      services.engine,
-      services.catalog(),
-      dataset.id,
-      {
-        select: params.select,
-        ...(params.lang !== undefined && { lang: params.lang }),
-        timezone: params.timezone,
-      },
-      signalOf(ctx),
-    );
-    ctx.body = row ?? {};
+    ctx.body = await datasetLookup(services, ctx, parseParams(datasetLookupParams, ctx.query));
   });
 }
 
 /** A dataset's attachments as the caller is served them: their list, and each file. */
-function attachmentRoutes(router: Router, services: Services): void {
+export function attachmentRoutes(router: Router, services: Services): void {
   router.get('/catalog/datasets/:dataset_id/attachments', (ctx) => {
     const { dataset } = requireDataSource(services, ctx, ctx.params.dataset_id!);
     const base = `${apiBase(ctx)}/catalog/datasets/${encodeURIComponent(dataset.id)}/attachments`;
@@ -145,7 +170,7 @@ function attachmentRoutes(router: Router, services: Services): void {
 }
 
 /** The export formats a dataset offers (geo formats only with a geo field), and the catalog's. */
-function exportListRoutes(router: Router, services: Services): void {
+export function exportListRoutes(router: Router, services: Services): void {
   router.get('/catalog/datasets/:dataset_id/exports', (ctx) => {
     const dataset = requireDataset(services, ctx.params.dataset_id!);
     const self = `${apiBase(ctx)}/catalog/datasets/${encodeURIComponent(dataset.id)}/exports`;

@@ -11,7 +11,7 @@ import { boolean, integer, listOf, oneOf, parseParams, text } from '../params.js
 import { filterParams, toQueryParams } from '../query-context.js';
 import { accessOf, apiBase, requireDataSource, signalOf } from '../../http/services.js';
 import type { Services } from '../../http/services.js';
-import { generationQueryParams, isV20 } from '../v1/aliases.js';
+import { generationQueryParams, isV20 } from '../v20/generation.js';
 import { servedAttachments } from '../../auth/access.js';
 
 const lastOf = (raw: string | string[] | undefined): string | undefined =>

@@ -7,7 +7,7 @@ import { lookupRecord } from '../record-lookup.js';
 import { boolean, oneOf, parseParams, text, timezone } from '../params.js';
 import { filterParams, pageParams, runPagedQuery } from '../query-context.js';
 import { apiBase, requireDataSource, signalOf, type Services } from '../../http/services.js';
-import { generationQueryParams } from '../v1/aliases.js';
+import { generationQueryParams } from '../v20/generation.js';
 
 /** Parameters of the record query. */
 export const recordsParams = filterParams.extend({
