@@ -42,7 +42,7 @@ describe('attachments and audiences (fixture portal)', () => {
     return {
       list: listed.attachments.map((a: any) => a.metas.id),
       v21: ids((await json(`${V21}/catalog/datasets/${id}`, caller)).attachments),
-      v20: ids((await json(`/api/explore/v2.0/catalog/datasets/${id}`, caller)).attachments),
+      v20: ids((await json(`/api/explore/v2.0/catalog/datasets/${id}`, caller)).dataset.attachments),
       v1: ids((await json(`/api/datasets/1.0/${id}`, caller)).attachments),
       catalog: ids(catalog.results[0].attachments),
     };

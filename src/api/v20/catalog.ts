@@ -20,7 +20,12 @@ export function v20CatalogRoutes(router: Router, services: Services): void {
     const grouped = params.group_by !== undefined;
     ctx.body = {
       total_count: page.total_count,
-      links: pageLinks(ctx, pageOf(params, grouped), page.total_count, grouped ? GROUPS_WINDOW : RECORDS_WINDOW),
+      links: pageLinks(
+        ctx,
+        pageOf(params, grouped),
+        page.total_count,
+        grouped ? GROUPS_WINDOW : RECORDS_WINDOW,
+      ),
       datasets: page.entries.map(({ id, value }) => ({
         links: id === null ? [] : datasetLinks(ctx, id),
         dataset: value,

@@ -32,7 +32,8 @@ function entryRoutes(router: Router, prefix: V20Prefix): void {
 /** v2.0's `query` operations are gone from the public service too: 410 naming what answers instead. */
 function goneRoutes(router: Router): void {
   router.get(['/catalog/query', '/catalog/datasets/:dataset_id/query'], (ctx) => {
-    const records = ctx.params.dataset_id === undefined ? 'catalog/datasets' : 'catalog/datasets/<id>/records';
+    const records =
+      ctx.params.dataset_id === undefined ? 'catalog/datasets' : 'catalog/datasets/<id>/records';
     throw new ApiError(
       410,
       'GoneOperation',

@@ -25,7 +25,9 @@ export function datasetLinks(ctx: Context, id: string): Link[] {
   return [
     link('self', self),
     link('datasets', catalogUrl(ctx)),
-    ...['records', 'aggregates', 'exports', 'facets', 'attachments'].map((rel) => link(rel, `${self}/${rel}`)),
+    ...['records', 'aggregates', 'exports', 'facets', 'attachments'].map((rel) =>
+      link(rel, `${self}/${rel}`),
+    ),
   ];
 }
 
@@ -52,7 +54,10 @@ export function pageLinks(
   const links = [link('self', requestUrl(ctx)), link('first', at(0))];
   if (page.limit <= 0) return links;
   const reachable = Math.min(total, window);
-  const last = Math.max(0, Math.min(Math.floor((reachable - 1) / page.limit) * page.limit, window - page.limit));
+  const last = Math.max(
+    0,
+    Math.min(Math.floor((reachable - 1) / page.limit) * page.limit, window - page.limit),
+  );
   links.push(link('last', at(last)));
   const next = page.offset + page.limit;
   if (next < reachable && next + page.limit <= window) links.push(link('next', at(next)));

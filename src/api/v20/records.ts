@@ -46,7 +46,12 @@ export function v20RecordsRoutes(router: Router, services: Services): void {
     });
     ctx.body = {
       total_count: result.total_count,
-      links: pageLinks(ctx, pageOf(params, grouped), result.total_count, grouped ? GROUPS_WINDOW : RECORDS_WINDOW),
+      links: pageLinks(
+        ctx,
+        pageOf(params, grouped),
+        result.total_count,
+        grouped ? GROUPS_WINDOW : RECORDS_WINDOW,
+      ),
       records: result.results.map(splitRow).map(({ values, recordId }) => ({
         links: typeof recordId === 'string' ? recordLinks(ctx, dataset.id, recordId) : [],
         record: v20Record(dataset, params.timezone, recordId, values),

@@ -1,8 +1,8 @@
 // /api/explore/v2.0 keeps the differences explore-api.md lists between v2.0 and v2.1
-// (Versioning 3; issue 30, item 9): no group for null keys in group_by, and GPX attributes in the
-// description element by default. Each is checked against v2.1 on the same request.
+// (Versioning 3): no group for null keys in group_by (v2.0's aggregates, and its exports), and GPX
+// attributes in the description element by default. Each is checked against v2.1 on the same request.
 import { expect } from 'chai';
-import { useSampleSuite } from '../helpers/sample-portal.js';
+import { useSampleSuite } from '../../helpers/sample-portal.js';
 
 const V20 = '/api/explore/v2.0';
 const V21 = '/api/explore/v2.1';
@@ -22,16 +22,19 @@ describe('v2.0 differences from v2.1 (sample portal)', () => {
     [...rows].sort((a, b) => String(a.mpaa_rating).localeCompare(String(b.mpaa_rating)));
   const params = { select: 'mpaa_rating, count(*) as n', group_by: 'mpaa_rating', limit: '100' };
 
-  it('group_by on records: v2.1 has a null group, v2.0 none', async () => {
+  it('group_by: v2.1 records have a null group, v2.0 aggregates and records none', async () => {
     const expected = await ratings();
     expect(expected.some((r) => r.mpaa_rating === null)).to.equal(true);
     const v21 = await suite.server.json(url(V21, 'movies/records', params));
-    const v20 = await suite.server.json(url(V20, 'movies/records', params));
     expect(v21.body.total_count).to.equal(expected.length);
     expect(byRating(v21.body.results)).to.deep.equal(byRating(expected));
     const named = expected.filter((r) => r.mpaa_rating !== null);
-    expect(v20.body.total_count).to.equal(named.length);
-    expect(byRating(v20.body.results)).to.deep.equal(byRating(named));
+    const aggregates = await suite.server.json(url(V20, 'movies/aggregates', params));
+    expect(byRating(aggregates.body.aggregations)).to.deep.equal(byRating(named));
+    const records = await suite.server.json(url(V20, 'movies/records', params));
+    expect(records.body.total_count).to.equal(named.length);
+    const groups = records.body.records.map((r: { record: { fields: unknown } }) => r.record.fields);
+    expect(byRating(groups)).to.deep.equal(byRating(named));
   });
 
   it('group_by in an export: v2.1 has a null group, v2.0 none', async () => {
