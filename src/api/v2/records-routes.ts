@@ -1,5 +1,6 @@
 // v2.1 record operations: the record query (with group_by) and one record by id.
 import type Router from '@koa/router';
+import type { RouterContext } from '@koa/router';
 import { z } from 'zod';
 import { splitRow, LANGS } from '../../odsql/index.js';
 import { notFound } from '../../http/errors.js';
@@ -56,21 +57,26 @@ export function recordsRoutes(router: Router, services: Services): void {
   });
 
   router.get('/catalog/datasets/:dataset_id/records/:record_id', async (ctx) => {
-    const params = parseParams(recordParams, ctx.query);
-    const { source, engine } = requireDataSource(services, ctx, ctx.params.dataset_id!);
-    const recordId = ctx.params.record_id!;
-    const { row } = await lookupRecord(
-      engine,
-      source,
-      recordId,
-      {
-        ...(params.select !== undefined && { select: params.select }),
-        ...(params.lang !== undefined && { lang: params.lang }),
-        timezone: params.timezone,
-      },
-      signalOf(ctx),
-    );
-    if (!row) throw notFound('record', recordId);
-    ctx.body = row;
+    ctx.body = (await requestedRecord(services, ctx)).row;
   });
+}
+
+/** The record a lookup's path names, shaped by its parameters (both generations); 404 when none has the id. */
+export async function requestedRecord(services: Services, ctx: RouterContext) {
+  const params = parseParams(recordParams, ctx.query);
+  const { dataset, source, engine } = requireDataSource(services, ctx, ctx.params.dataset_id!);
+  const recordId = ctx.params.record_id!;
+  const { row } = await lookupRecord(
+    engine,
+    source,
+    recordId,
+    {
+      ...(params.select !== undefined && { select: params.select }),
+      ...(params.lang !== undefined && { lang: params.lang }),
+      timezone: params.timezone,
+    },
+    signalOf(ctx),
+  );
+  if (!row) throw notFound('record', recordId);
+  return { dataset, recordId, row, timezone: params.timezone };
 }

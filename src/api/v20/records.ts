@@ -5,13 +5,11 @@ import type { Context } from 'koa';
 import type { Dataset } from '../../catalog/portal.js';
 import type { JsonValue } from '../../engine/engine.js';
 import { splitRow } from '../../odsql/index.js';
-import { notFound } from '../../http/errors.js';
 import { parseParams } from '../params.js';
 import { pageOf, runPagedQuery, GROUPS_WINDOW, RECORDS_WINDOW } from '../query-context.js';
-import { lookupRecord } from '../record-lookup.js';
 import { requireDataSource, signalOf, type Services } from '../../http/services.js';
 import { isoInZone } from '../time-format.js';
-import { recordParams, recordsParams } from '../v2/records-routes.js';
+import { recordsParams, requestedRecord } from '../v2/records-routes.js';
 import { generationQueryParams } from './generation.js';
 import { catalogUrl, link, pageLinks, type Link } from './links.js';
 
@@ -60,23 +58,9 @@ export function v20RecordsRoutes(router: Router, services: Services): void {
   });
 
   router.get('/catalog/datasets/:dataset_id/records/:record_id', async (ctx) => {
-    const params = parseParams(recordParams, ctx.query);
-    const { dataset, source, engine } = requireDataSource(services, ctx, ctx.params.dataset_id!);
-    const recordId = ctx.params.record_id!;
-    const { row } = await lookupRecord(
-      engine,
-      source,
-      recordId,
-      {
-        ...(params.select !== undefined && { select: params.select }),
-        ...(params.lang !== undefined && { lang: params.lang }),
-        timezone: params.timezone,
-      },
-      signalOf(ctx),
-    );
-    if (!row) throw notFound('record', recordId);
+    const { dataset, recordId, row, timezone } = await requestedRecord(services, ctx);
     ctx.body = {
-      record: v20Record(dataset, params.timezone, recordId, row),
+      record: v20Record(dataset, timezone, recordId, row),
       links: recordLinks(ctx, dataset.id, recordId),
     };
   });
