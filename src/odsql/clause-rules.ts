@@ -37,11 +37,23 @@ export function checkGroupedRules(expr: Expr, groupKeys: ReadonlySet<string>, fa
   for (const child of childrenOf(expr)) checkGroupedRules(child, groupKeys, facts);
 }
 
-/** group_by takes fields and functions allowed there; ifnull only over fields and literals. */
+/**
+ * group_by takes fields and functions allowed there, ifnull only over fields and literals, and
+ * arithmetic over those and number literals (`population+population`, as the JS client's README
+ * writes it); a grouping function or an aggregation is never an operand.
+ */
 export function isGroupable(expr: Expr, facts: Analysis): boolean {
   if (expr.kind === 'field') return true;
+  if (expr.kind === 'arithmetic') return isOperand(expr.left, facts) && isOperand(expr.right, facts);
+  if (expr.kind === 'negate') return isOperand(expr.operand, facts);
   if (expr.kind !== 'call') return false;
   const kind = facts.get(expr)?.entry?.kind;
   if (kind !== 'scalar' && kind !== 'grouping') return false;
   return expr.name !== 'ifnull' || expr.args.every((a) => a.kind === 'field' || LITERALS.has(a.kind));
+}
+
+/** An operand of arithmetic in group_by: a number, or a groupable expression other than a grouping function. */
+function isOperand(expr: Expr, facts: Analysis): boolean {
+  if (expr.kind === 'number') return true;
+  return isGroupable(expr, facts) && facts.get(expr)?.entry?.kind !== 'grouping';
 }

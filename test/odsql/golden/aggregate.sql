@@ -103,3 +103,12 @@ SELECT {'cluster_centroid': {'lat': avg(struct_extract("p", 'lat')), 'lon': avg(
 FROM "things"
 GROUP BY CASE WHEN struct_extract("p", 'lon') IS NOT NULL AND struct_extract("p", 'lat') IS NOT NULL THEN CAST(least(greatest(floor((1 - ln(tan(radians(least(greatest(struct_extract("p", 'lat'), -85.0511287798066), 85.0511287798066))) + 1 / cos(radians(least(greatest(struct_extract("p", 'lat'), -85.0511287798066), 85.0511287798066)))) / pi()) / 2 * 64), 0), 63) * 64 + least(greatest(floor((struct_extract("p", 'lon') + 180) / 360 * 64), 0), 63) AS BIGINT) END
 ORDER BY CASE WHEN struct_extract("p", 'lon') IS NOT NULL AND struct_extract("p", 'lat') IS NOT NULL THEN CAST(least(greatest(floor((1 - ln(tan(radians(least(greatest(struct_extract("p", 'lat'), -85.0511287798066), 85.0511287798066))) + 1 / cos(radians(least(greatest(struct_extract("p", 'lat'), -85.0511287798066), 85.0511287798066)))) / pi()) / 2 * 64), 0), 63) * 64 + least(greatest(floor((struct_extract("p", 'lon') + 180) / 360 * 64), 0), 63) AS BIGINT) END ASC NULLS LAST;
+
+# Arithmetic over fields in group_by, as the JS client's README writes it; the same expression selected and sorted on
+group_by: `n`+`year`, -x as m
+select: n+`year`, m, count(*)
+order_by: n + `year` desc
+SELECT (CAST("n" AS DOUBLE) + "year") AS "n+`year`", (- "x") AS "m", count(*) AS "count(*)"
+FROM "things"
+GROUP BY (CAST("n" AS DOUBLE) + "year"), (- "x")
+ORDER BY (CAST("n" AS DOUBLE) + "year") DESC NULLS LAST, (CAST("n" AS DOUBLE) + "year") ASC NULLS LAST, (- "x") ASC NULLS LAST;
