@@ -1,6 +1,7 @@
 // ODSQL details seen in real answers and client code (issue 40 item 4), each answer checked
 // against DuckDB over the same Parquet: arithmetic in group_by as the official JS client's README
-// writes it.
+// writes it; range() labels as the service writes them (inclusive integer bounds on an integer
+// field, `low-high` on a double).
 import { expect } from 'chai';
 import { useSampleSuite } from '../helpers/sample-portal.js';
 
@@ -59,6 +60,48 @@ describe('ODSQL details of real answers (sample portal)', () => {
         expect(body.error_code).to.equal('QueryLangError');
         expect(body.message).to.match(/group_by/);
       }
+    });
+  });
+
+  describe('range() labels', () => {
+    it('labels equal widths over an integer field with inclusive bounds, as a captured answer does', async () => {
+      // The captured request: RANGE(capacity,15) on an integer field gave [0, 14], [15, 29]...
+      const got = await results('movies', 'select=count(*)&group_by=RANGE(running_time_min,15)&limit=100');
+      const want = await reference(
+        `SELECT '[' || (floor(running_time_min / 15) * 15)::BIGINT || ', ' || (floor(running_time_min / 15) * 15 + 14)::BIGINT || ']' AS k,
+           count(*)::INTEGER AS n FROM movies GROUP BY floor(running_time_min / 15) ORDER BY floor(running_time_min / 15) NULLS LAST`,
+      );
+      expect(got.map((r) => [r['RANGE(running_time_min,15)'], r['count(*)']])).to.deep.equal(
+        want.map((r) => [r.k, r.n]),
+      );
+      expect(got.map((r) => r['RANGE(running_time_min,15)'])).to.include.members(['[90, 104]', '[105, 119]']);
+    });
+
+    it('labels static bounds over an integer field [*, 14] ... [40, *]', async () => {
+      const groupBy = 'RANGE(running_time_min,*,15,20,25,30,35,40,*)';
+      const got = await results('movies', `select=count(*)&group_by=${encodeURIComponent(groupBy)}`);
+      const want = await reference(
+        `SELECT CASE WHEN running_time_min < 15 THEN '[*, 14]' WHEN running_time_min >= 40 THEN '[40, *]'
+           ELSE '[' || (floor(running_time_min / 5) * 5)::BIGINT || ', ' || (floor(running_time_min / 5) * 5 + 4)::BIGINT || ']' END AS k,
+           count(*)::INTEGER AS n FROM movies GROUP BY k ORDER BY min(running_time_min) NULLS LAST`,
+      );
+      expect(got.map((r) => [r[groupBy], r['count(*)']])).to.deep.equal(want.map((r) => [r.k, r.n]));
+      expect(got.at(-2)![groupBy]).to.equal('[40, *]');
+    });
+
+    it('keeps the documented low-high over a double field and with a fractional width', async () => {
+      const got = await results('movies', 'select=count(*)&group_by=range(imdb_rating, 2.5)&limit=100');
+      const want = await reference(
+        `SELECT floor(imdb_rating / 2.5) * 2.5 AS low, count(*)::INTEGER AS n FROM movies
+         GROUP BY low ORDER BY low NULLS LAST`,
+      );
+      const label = (low: unknown) =>
+        low === null ? null : `${String(Number(low))}-${String(Number(low) + 2.5)}`;
+      expect(got.map((r) => [r['range(imdb_rating, 2.5)'], r['count(*)']])).to.deep.equal(
+        want.map((r) => [label(r.low), r.n]),
+      );
+      const [half] = await results('movies', 'select=count(*)&group_by=range(running_time_min,*,90.5,*)');
+      expect(half!['range(running_time_min,*,90.5,*)']).to.equal('*-90.5');
     });
   });
 });

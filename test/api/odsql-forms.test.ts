@@ -48,9 +48,9 @@ describe('ODSQL literal forms and upper() (sample portal)', () => {
         group_by: 'range(worldwide_gross, *, 1e8, 1E9, *) as g',
       });
       const want = await reference(
-        `SELECT CASE WHEN worldwide_gross < 1e8 THEN '*-100000000' WHEN worldwide_gross < 1e9
-           THEN '100000000-1000000000' WHEN worldwide_gross >= 1e9 THEN '1000000000-*' END AS g,
-           count(*)::INTEGER AS n FROM movies GROUP BY g ORDER BY g NULLS LAST`,
+        `SELECT CASE WHEN worldwide_gross < 1e8 THEN '[*, 99999999]' WHEN worldwide_gross < 1e9
+           THEN '[100000000, 999999999]' WHEN worldwide_gross >= 1e9 THEN '[1000000000, *]' END AS g,
+           count(*)::INTEGER AS n FROM movies GROUP BY g ORDER BY min(worldwide_gross) NULLS LAST`,
       );
       expect(got).to.deep.equal(want);
     });

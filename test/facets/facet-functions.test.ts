@@ -42,11 +42,11 @@ describe('facets on functions: range() and the date parts (sample portal)', () =
     const facet = 'range(delay, *, 90, 120, *)';
     const [group] = await facetGroups('flights', [['facet', facet]]);
     expect(group!.name).to.equal(facet);
-    expect(group!.facets.map((v) => v.name).sort()).to.deep.equal(['*-90', '120-*', '90-120']);
+    expect(group!.facets.map((v) => v.name).sort()).to.deep.equal(['[*, 89]', '[120, *]', '[90, 119]']);
     expect(group!.facets.every((v) => v.name === v.value)).to.equal(true);
     expect(countsOf(group!.facets)).to.deep.equal(
       await expected(
-        `SELECT CASE WHEN delay < 90 THEN '*-90' WHEN delay < 120 THEN '90-120' ELSE '120-*' END AS v,
+        `SELECT CASE WHEN delay < 90 THEN '[*, 89]' WHEN delay < 120 THEN '[90, 119]' ELSE '[120, *]' END AS v,
                 count(*) AS n FROM flights WHERE delay IS NOT NULL GROUP BY v`,
       ),
     );
@@ -57,19 +57,19 @@ describe('facets on functions: range() and the date parts (sample portal)', () =
     const [group] = await facetGroups('flights', [['facet', 'range(distance, 100, 500, 1000)']]);
     expect(countsOf(group!.facets)).to.deep.equal(
       await expected(
-        `SELECT CASE WHEN distance < 500 THEN '100-500' ELSE '500-1000' END AS v, count(*) AS n
+        `SELECT CASE WHEN distance < 500 THEN '[100, 499]' ELSE '[500, 999]' END AS v, count(*) AS n
          FROM flights WHERE distance >= 100 AND distance < 1000 GROUP BY v`,
       ),
     );
   });
 
-  it('counts equal-width range() buckets, labelled low-high as group_by writes them', async () => {
+  it('counts equal-width range() buckets, labelled [low, high] as group_by writes them', async () => {
     const facet = 'range(distance, 500)';
     const [group] = await facetGroups('flights', [['facet', `facet(name="${facet}", limit=1000)`]]);
     expect(group!.name).to.equal(facet);
     expect(countsOf(group!.facets)).to.deep.equal(
       await expected(
-        `SELECT (floor(distance / 500) * 500)::BIGINT || '-' || (floor(distance / 500) * 500 + 500)::BIGINT AS v,
+        `SELECT '[' || (floor(distance / 500) * 500)::BIGINT || ', ' || (floor(distance / 500) * 500 + 499)::BIGINT || ']' AS v,
                 count(*) AS n FROM flights WHERE distance IS NOT NULL GROUP BY v`,
       ),
     );
@@ -148,7 +148,7 @@ describe('facets on functions: range() and the date parts (sample portal)', () =
     ]);
     expect(countsOf(groups[0]!.facets)).to.deep.equal(
       await expected(
-        `SELECT CASE WHEN delay < 90 THEN '*-90' WHEN delay < 120 THEN '90-120' ELSE '120-*' END AS v,
+        `SELECT CASE WHEN delay < 90 THEN '[*, 89]' WHEN delay < 120 THEN '[90, 119]' ELSE '[120, *]' END AS v,
                 count(*) AS n FROM flights WHERE delay > 0 AND origin = 'SFO' GROUP BY v`,
       ),
     );

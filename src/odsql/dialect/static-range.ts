@@ -1,14 +1,20 @@
 // range() over static bounds, for every dialect: a CASE of labelled ranges (`*-10`, `10-20`,
-// `20-*`), the rows outside every range filtered out. A dialect gives only how texts are joined.
+// `20-*`; an integer field's `[*, 9]`, `[10, 19]`, `[20, *]`: range-labels.ts), the rows outside
+// every range filtered out. A dialect gives only how texts are joined.
 import type { Expr } from '../ast.js';
 import type { RangeSpec } from '../functions/grouping.js';
 import type { CompileContext, CompiledArg, GroupSql } from './dialect.js';
+import { inclusiveBounds, type JoinTexts } from './range-labels.js';
 
 /** Part of a group key: literal text, or SQL computing text. */
 type KeyPart = string | { readonly sql: string };
 
-/** Joins two or more SQL texts into one (DuckDB's `||`, ClickHouse's concat()). */
-export type JoinTexts = (sqls: readonly string[]) => string;
+/** The label of the range [low, high) (null: an open end); `inclusive`: integer bounds `[low, high - 1]`. */
+function rangeLabel(low: KeyPart | null, high: KeyPart | null, inclusive: boolean): KeyPart[] {
+  if (!inclusive) return [low ?? '*', '-', high ?? '*'];
+  const last = typeof high === 'string' ? String(Number(high) - 1) : '*';
+  return ['[', low ?? '*', ', ', last, ']'];
+}
 
 /** Concatenates key parts into one SQL text expression, folding adjacent literal texts. */
 function keySql(parts: readonly KeyPart[], ctx: CompileContext, join: JoinTexts): string {
@@ -44,13 +50,16 @@ export function staticRangeGroups(
   const first = bounds[0]!;
   const last = bounds[bounds.length - 1]!;
   const branches: string[] = [];
-  if (spec.openLow) branches.push(`WHEN ${x} < ${value(first)} THEN ${text(['*-', label(first)])}`);
+  const inclusive = inclusiveBounds(args[0]!.type ?? null, bounds);
+  const labelled = (low: Expr | null, high: Expr | null) =>
+    text(rangeLabel(low && label(low), high && label(high), inclusive));
+  if (spec.openLow) branches.push(`WHEN ${x} < ${value(first)} THEN ${labelled(null, first)}`);
   bounds.slice(1).forEach((high, i) => {
     const low = bounds[i]!;
     const test = `${x} >= ${value(low)} AND ${x} < ${value(high)}`;
-    branches.push(`WHEN ${test} THEN ${text([label(low), '-', label(high)])}`);
+    branches.push(`WHEN ${test} THEN ${labelled(low, high)}`);
   });
-  if (spec.openHigh) branches.push(`WHEN ${x} >= ${value(last)} THEN ${text([label(last), '-*'])}`);
+  if (spec.openHigh) branches.push(`WHEN ${x} >= ${value(last)} THEN ${labelled(last, null)}`);
   const inside = [
     spec.openLow ? null : `${x} >= ${value(first)}`,
     spec.openHigh ? null : `${x} < ${value(last)}`,

@@ -55,22 +55,22 @@ ORDER BY (strftime("d", '%Y')) ASC NULLS LAST, lower("name") ASC NULLS LAST, coa
 
 group_by: range(n, *, 10, 50, *)
 select: count(*)
-SELECT CASE WHEN "n" < (10) THEN '*-10' WHEN "n" >= (10) AND "n" < (50) THEN '10-50' WHEN "n" >= (50) THEN '50-*' END AS "range(n, *, 10, 50, *)", count(*) AS "count(*)"
+SELECT CASE WHEN "n" < (10) THEN '[*, 9]' WHEN "n" >= (10) AND "n" < (50) THEN '[10, 49]' WHEN "n" >= (50) THEN '[50, *]' END AS "range(n, *, 10, 50, *)", count(*) AS "count(*)"
 FROM "things"
-GROUP BY CASE WHEN "n" < (10) THEN '*-10' WHEN "n" >= (10) AND "n" < (50) THEN '10-50' WHEN "n" >= (50) THEN '50-*' END
+GROUP BY CASE WHEN "n" < (10) THEN '[*, 9]' WHEN "n" >= (10) AND "n" < (50) THEN '[10, 49]' WHEN "n" >= (50) THEN '[50, *]' END
 ORDER BY min("n") ASC NULLS LAST;
 
 group_by: range(n, ]10, 50, 100[)
-SELECT CASE WHEN "n" < (10) THEN '*-10' WHEN "n" >= (10) AND "n" < (50) THEN '10-50' WHEN "n" >= (50) AND "n" < (100) THEN '50-100' WHEN "n" >= (100) THEN '100-*' END AS "range(n, ]10, 50, 100[)"
+SELECT CASE WHEN "n" < (10) THEN '[*, 9]' WHEN "n" >= (10) AND "n" < (50) THEN '[10, 49]' WHEN "n" >= (50) AND "n" < (100) THEN '[50, 99]' WHEN "n" >= (100) THEN '[100, *]' END AS "range(n, ]10, 50, 100[)"
 FROM "things"
-GROUP BY CASE WHEN "n" < (10) THEN '*-10' WHEN "n" >= (10) AND "n" < (50) THEN '10-50' WHEN "n" >= (50) AND "n" < (100) THEN '50-100' WHEN "n" >= (100) THEN '100-*' END
+GROUP BY CASE WHEN "n" < (10) THEN '[*, 9]' WHEN "n" >= (10) AND "n" < (50) THEN '[10, 49]' WHEN "n" >= (50) AND "n" < (100) THEN '[50, 99]' WHEN "n" >= (100) THEN '[100, *]' END
 ORDER BY min("n") ASC NULLS LAST;
 
 group_by: range(n, [1, 2, 3])
-SELECT CASE WHEN "n" >= (1) AND "n" < (2) THEN '1-2' WHEN "n" >= (2) AND "n" < (3) THEN '2-3' END AS "range(n, [1, 2, 3])"
+SELECT CASE WHEN "n" >= (1) AND "n" < (2) THEN '[1, 1]' WHEN "n" >= (2) AND "n" < (3) THEN '[2, 2]' END AS "range(n, [1, 2, 3])"
 FROM "things"
 WHERE ("n" IS NULL OR ("n" >= (1) AND "n" < (3)))
-GROUP BY CASE WHEN "n" >= (1) AND "n" < (2) THEN '1-2' WHEN "n" >= (2) AND "n" < (3) THEN '2-3' END
+GROUP BY CASE WHEN "n" >= (1) AND "n" < (2) THEN '[1, 1]' WHEN "n" >= (2) AND "n" < (3) THEN '[2, 2]' END
 ORDER BY min("n") ASC NULLS LAST;
 
 group_by: range(x, 10)
@@ -112,3 +112,18 @@ SELECT (CAST("n" AS DOUBLE) + "year") AS "n+`year`", (- "x") AS "m", count(*) AS
 FROM "things"
 GROUP BY (CAST("n" AS DOUBLE) + "year"), (- "x")
 ORDER BY (CAST("n" AS DOUBLE) + "year") DESC NULLS LAST, (CAST("n" AS DOUBLE) + "year") ASC NULLS LAST, (- "x") ASC NULLS LAST;
+
+# range() over an integer field: inclusive integer bounds, as the public service labels them
+group_by: range(n, 15)
+select: count(*)
+SELECT CASE WHEN (floor(CAST("n" AS DOUBLE) / 15) * 15) IS NULL THEN NULL ELSE '[' || CAST(CAST((floor(CAST("n" AS DOUBLE) / 15) * 15) AS BIGINT) AS VARCHAR) || ', ' || CAST(CAST((floor(CAST("n" AS DOUBLE) / 15) * 15) + 14 AS BIGINT) AS VARCHAR) || ']' END AS "range(n, 15)", count(*) AS "count(*)"
+FROM "things"
+GROUP BY (floor(CAST("n" AS DOUBLE) / 15) * 15)
+ORDER BY (floor(CAST("n" AS DOUBLE) / 15) * 15) ASC NULLS LAST;
+
+group_by: range(x, *, 1.5, 3, *), range(n, *, 2.5, *)
+select: count(*)
+SELECT CASE WHEN "x" < (1.5) THEN '*-1.5' WHEN "x" >= (1.5) AND "x" < (3) THEN '1.5-3' WHEN "x" >= (3) THEN '3-*' END AS "range(x, *, 1.5, 3, *)", CASE WHEN "n" < (2.5) THEN '*-2.5' WHEN "n" >= (2.5) THEN '2.5-*' END AS "range(n, *, 2.5, *)", count(*) AS "count(*)"
+FROM "things"
+GROUP BY CASE WHEN "x" < (1.5) THEN '*-1.5' WHEN "x" >= (1.5) AND "x" < (3) THEN '1.5-3' WHEN "x" >= (3) THEN '3-*' END, CASE WHEN "n" < (2.5) THEN '*-2.5' WHEN "n" >= (2.5) THEN '2.5-*' END
+ORDER BY min("x") ASC NULLS LAST, min("n") ASC NULLS LAST;

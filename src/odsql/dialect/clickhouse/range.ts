@@ -8,11 +8,17 @@ import { isCalendar, unitOf, type RangeUnit } from '../../functions/date-range.j
 import { rangeSpec } from '../../functions/grouping.js';
 import { isDateLike } from '../../types.js';
 import type { CompileContext, CompiledArg, GroupingSpelling, GroupSql } from '../dialect.js';
-import { staticRangeGroups, type JoinTexts } from '../static-range.js';
+import { inclusiveBounds, widthLabel, type LabelSpelling } from '../range-labels.js';
+import { staticRangeGroups } from '../static-range.js';
 import { quoteString } from '../../../sql/clickhouse-quoting.js';
 
-/** Texts joined into one. */
-const JOIN_TEXTS: JoinTexts = (sqls) => `concat(${sqls.join(', ')})`;
+/** ClickHouse's texts of a label: toString() writes a whole Float64 as `10`. */
+const LABELS: LabelSpelling = {
+  join: (sqls) => `concat(${sqls.join(', ')})`,
+  numberText: (sql) => `toString(${sql})`,
+  integerText: (sql) => `toString(toInt64(${sql}))`,
+  quoteString,
+};
 /** The first day of a date's calendar bucket. */
 const BUCKET_START = {
   day: 'toDate',
@@ -41,19 +47,20 @@ function dateGroups(x: string, width: Expr, args: readonly CompiledArg[], ctx: C
   return { group: day, output: midnight, sort: day, filter: null, type };
 }
 
-/** Equal widths: rows grouped on the bucket's low bound, labelled `low-high` (`10`, not `10.0`). */
-function widthGroups(x: string, width: Expr): GroupSql {
-  const step = width.kind === 'number' ? String(width.value) : '1';
+/** Equal widths: rows grouped on the bucket's low bound, labelled as range-labels.ts says. */
+function widthGroups(x: string, width: Expr, args: readonly CompiledArg[]): GroupSql {
+  const step = width.kind === 'number' ? width.value : 1;
   const low = `(floor(toFloat64(${x}) / ${step}) * ${step})`;
-  const label = `if(isNull(${low}), NULL, concat(toString(${low}), '-', toString(${low} + ${step})))`;
+  const inclusive = inclusiveBounds(args[0]!.type ?? null, [width]);
+  const label = `if(isNull(${low}), NULL, ${widthLabel(low, step, inclusive, LABELS)})`;
   return { group: low, output: label, sort: low, filter: null, type: 'text' };
 }
 
 export const range: GroupingSpelling = (args, ctx) => {
   const spec = rangeSpec(args);
   const x = args[0]!.sql;
-  if (spec.kind === 'static') return staticRangeGroups(x, spec, args, ctx, JOIN_TEXTS);
+  if (spec.kind === 'static') return staticRangeGroups(x, spec, args, ctx, LABELS.join);
   return isDateLike(args[0]!.type ?? 'null')
     ? dateGroups(x, spec.width, args, ctx)
-    : widthGroups(x, spec.width);
+    : widthGroups(x, spec.width, args);
 };
