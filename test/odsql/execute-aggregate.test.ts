@@ -121,21 +121,33 @@ describe('ODSQL aggregations, groups and order, executed', () => {
     });
 
     it('static ranges: * ends, and the bracket forms of supplement 5', async () => {
+      // n is an integer field: inclusive integer bounds, as the public service labels them.
       const open = [
-        ['*-10', 1],
-        ['10-50', 2],
-        ['50-*', 2],
+        ['[*, 9]', 1],
+        ['[10, 49]', 2],
+        ['[50, *]', 2],
         [null, 1],
       ];
       expect(await groups('range(n, *, 10, 50, *)')).to.deep.equal(open);
       expect(await groups('range(n, ]10, 50[)')).to.deep.equal(open);
       expect(await groups('range(n, [10, 50, 100])')).to.deep.equal([
-        ['10-50', 2],
-        ['50-100', 1],
+        ['[10, 49]', 2],
+        ['[50, 99]', 1],
         [null, 1],
       ]);
       expect(await groups('range(n, 10, 50)')).to.deep.equal([
-        ['10-50', 2],
+        ['[10, 49]', 2],
+        [null, 1],
+      ]);
+      // A fractional bound, or a double field: the documented low-high.
+      expect(await groups('range(n, *, 10.5, *)')).to.deep.equal([
+        ['*-10.5', 2],
+        ['10.5-*', 3],
+        [null, 1],
+      ]);
+      expect(await groups('range(x, *, 1, *)')).to.deep.equal([
+        ['*-1', 2],
+        ['1-*', 3],
         [null, 1],
       ]);
     });
@@ -151,9 +163,9 @@ describe('ODSQL aggregations, groups and order, executed', () => {
 
     it('equal-width numeric ranges', async () => {
       expect(await groups('range(n, 50)')).to.deep.equal([
-        ['0-50', 3],
-        ['50-100', 1],
-        ['100-150', 1],
+        ['[0, 49]', 3],
+        ['[50, 99]', 1],
+        ['[100, 149]', 1],
         [null, 1],
       ]);
       expect(await groups('range(x, 2.5)')).to.deep.equal([
