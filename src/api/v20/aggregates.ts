@@ -5,7 +5,7 @@
 // group key.
 import type Router from '@koa/router';
 import type { Context } from 'koa';
-import type { QuerySource } from '../../catalog/source.js';
+import type { QuerySource } from '../../odsql/source.js';
 import type { Engine } from '../../engine/engine.js';
 import { compileQuery, QueryLangError } from '../../odsql/index.js';
 import { integer, parseParams } from '../params.js';
