@@ -8,6 +8,7 @@ import { facetParams } from './v2/facet-routes.js';
 import { recordParams, recordsParams } from './v2/records-routes.js';
 import { v1DatasetParams } from './v1/datasets-v1.js';
 import { v1DownloadParams } from './v1/download-v1.js';
+import { EXPLORE_DOWNLOAD_PATH, exploreDownloadParams } from './explore-download.js';
 import { v1RecordParams } from './v1/records-v1.js';
 import { v1RecordsParams, v1SearchParams } from './v1/v1-query.js';
 
@@ -28,6 +29,7 @@ export const ROUTE_PARAMS: Readonly<Record<string, ParamsSchema>> = {
   '/api/records/1.0/search': v1RecordsParams,
   '/api/datasets/1.0/:dataset_id/records/:record_id': v1RecordParams,
   '/api/records/1.0/download': v1DownloadParams,
+  [EXPLORE_DOWNLOAD_PATH]: exploreDownloadParams,
 };
 
 /** Query parameters v1 takes under a facet's name, which no fixed schema can list. */

@@ -9,6 +9,7 @@ import { exportRoutes } from './v2/export-routes.js';
 import { openApiDocument } from './openapi.js';
 import { v1Router } from './v1/index.js';
 import { v20Routers } from './v20/index.js';
+import { exploreDownloadRouter } from './explore-download.js';
 
 /** The path prefix of the v2.1 API. */
 export const V21_PREFIX = '/api/explore/v2.1';
@@ -23,10 +24,10 @@ export function v21Router(services: Services): Router {
   return router;
 }
 
-/** Every router of the app, the OpenAPI document's own route included. */
+/** Every router of the app, the OpenAPI document's own route and the pages' download links included. */
 export function appRouters(services: Services): Router[] {
   const docs = new Router({ prefix: V21_PREFIX });
-  const routers = [v21Router(services), v1Router(services), docs];
+  const routers = [v21Router(services), v1Router(services), exploreDownloadRouter(services), docs];
   let document: Record<string, unknown> | null = null;
   docs.get('/swagger.json', (ctx) => {
     document ??= openApiDocument(routers);

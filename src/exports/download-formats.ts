@@ -5,10 +5,14 @@ import type { CopyFormat } from '../engine/engine.js';
 import { cell, type Cell, type Output, type OutputColumn, type ShapedColumn } from '../odsql/index.js';
 import { NATIVE_FORMATS, type ExportOptions } from './native-formats.js';
 
-/** What a v1 download format needs to know of the dataset. */
+/** What a v1 download format needs to know of the dataset and of the CSV asked for. */
 export interface DownloadContext {
   readonly datasetId: string;
   readonly recordTimestamp: string | null;
+  /** CSV's header of each field (its label with use_labels_for_header); absent: the field names. */
+  readonly headers?: ReadonlyMap<string, string>;
+  /** CSV's separator (csv_separator); absent: `;`. */
+  readonly delimiter?: string;
 }
 
 /** A v1 download format: its media type, the shapes it wants, its columns and the copy's frame. */
@@ -17,18 +21,19 @@ export interface DownloadFormat {
   /** Value shapes from the compiler: CSV cells keep JSON text as stored. */
   readonly output: Output;
   shape(columns: readonly OutputColumn[], context: DownloadContext): ShapedColumn[];
-  readonly copyFormat: CopyFormat;
+  copyFormat(context: DownloadContext): CopyFormat;
   readonly prefix: string;
   readonly suffix: string;
 }
 
-const CSV_OPTIONS: ExportOptions = {
-  headers: new Map(),
-  delimiter: ';',
+/** The CSV options of a download: field names (or the headers asked for), `;` unless asked otherwise. */
+const csvOptions = (context: DownloadContext): ExportOptions => ({
+  headers: context.headers ?? new Map(),
+  delimiter: context.delimiter ?? ';',
   listSeparator: ',',
   quoteAll: false,
   parquetCompression: 'snappy',
-};
+});
 
 const dataColumns = (columns: readonly OutputColumn[]) => columns.filter((c) => c.key !== RECORD_ID_COLUMN);
 
@@ -50,8 +55,8 @@ const fields = (columns: readonly OutputColumn[]): Cell =>
 export const V1_CSV: DownloadFormat = {
   contentType: 'text/csv; charset=utf-8',
   output: 'text',
-  shape: (columns) => NATIVE_FORMATS.csv.shape(dataColumns(columns), CSV_OPTIONS),
-  copyFormat: NATIVE_FORMATS.csv.copyFormat(CSV_OPTIONS, []),
+  shape: (columns, context) => NATIVE_FORMATS.csv.shape(dataColumns(columns), csvOptions(context)),
+  copyFormat: (context) => NATIVE_FORMATS.csv.copyFormat(csvOptions(context), []),
   prefix: '',
   suffix: '',
 };
@@ -67,7 +72,7 @@ export const V1_JSON: DownloadFormat = {
     { name: 'geometry', cell: geometry(columns) },
     { name: 'record_timestamp', cell: cell.literal(context.recordTimestamp) },
   ],
-  copyFormat: { format: 'json', array: true },
+  copyFormat: () => ({ format: 'json', array: true }),
   prefix: '',
   suffix: '',
 };
@@ -81,7 +86,7 @@ export const V1_GEOJSON: DownloadFormat = {
     { name: 'geometry', cell: geometry(columns) },
     { name: 'properties', cell: fields(columns) },
   ],
-  copyFormat: { format: 'json', array: true },
+  copyFormat: () => ({ format: 'json', array: true }),
   prefix: '{"type":"FeatureCollection","features":',
   suffix: '}',
 };

@@ -183,8 +183,11 @@ function requestIdOf(ctx: Context): string | undefined {
   return (ctx.state as Partial<Record<typeof REQUEST_ID, string>>)[REQUEST_ID];
 }
 
-/** v1 paths (supplement 6), whose errors are `{errorcode, error}` with the HTTP status as the code. */
-const V1_PATH = /^\/api\/(?:records|datasets)\/1\.0(?:\/|$)/;
+/**
+ * v1 paths (supplement 6), whose errors are `{errorcode, error}` with the HTTP status as the code,
+ * and the pages' download links, which answer as the v1 download.
+ */
+const V1_PATH = /^\/api\/(?:records|datasets)\/1\.0(?:\/|$)|^\/explore\/dataset\/[^/]+\/download\/?$/;
 
 /**
  * The answer to `error` for the request of `ctx`, logged in one line: status, headers, and the

@@ -1,6 +1,6 @@
-// The Koa application: CORS, one error middleware and compression on top, the web pages and their
-// bundle, trailing slashes folded, HTTP caching, GET only, the routers (v2.1, v2.0, v1, the OpenAPI
-// document).
+// The Koa application: runs of slashes folded, CORS, one error middleware and compression on top,
+// the web pages and their bundle, trailing slashes folded, HTTP caching, GET only, the routers
+// (v2.1, v2.0, v1, the OpenAPI document, the pages' download links).
 import Koa from 'koa';
 import { servedRouters } from '../api/routers.js';
 import { answerEscapedErrors, ApiError, errorMiddleware } from '../http/errors.js';
@@ -50,6 +50,16 @@ export function unknownHostApp(log: Logger, metrics: PortalMetrics): Koa {
   return app;
 }
 
+/**
+ * `//api/...` (a base URL ending in a slash, joined to a path starting with one) answers as
+ * `/api/...`: every run of slashes in the path is one, as nginx's merge_slashes reads it in front
+ * of the public service; no redirect, so a client that does not follow them works too.
+ */
+async function foldSlashes(ctx: Koa.Context, next: Koa.Next): Promise<void> {
+  if (ctx.path.includes('//')) ctx.path = ctx.path.replace(/\/{2,}/g, '/');
+  await next();
+}
+
 /** Builds the application of one portal over the given services. */
 export function createApp(services: Services, options: AppOptions): Koa {
   const app = new Koa();
@@ -60,6 +70,7 @@ export function createApp(services: Services, options: AppOptions): Koa {
   const account = accountRouter(services);
   const pages = pagesRouter(services);
   const routers = servedRouters(services);
+  app.use(foldSlashes);
   app.use(observeRequests(services, [account, pages, ...routers], [ASSETS_PREFIX]));
   app.use(cors());
   app.use(noStoreOnError());

@@ -85,8 +85,10 @@ export function pagesRouter(services: Services): Router {
     main: '<h1>API console</h1><div id="console"></div>',
   };
   router.get(`${PAGE_API_BASE}/console`, (ctx) => answerPage(ctx, services, 200, apiConsole));
-  router.get(['/explore/dataset/:id', '/explore/dataset/:id/:tab'], (ctx) => {
+  router.get(['/explore/dataset/:id', '/explore/dataset/:id/:tab'], (ctx, next) => {
     const { id, tab = 'information' } = ctx.params as { id: string; tab?: string };
+    // The download link is an export, answered by the API's router below (src/api/explore-download.ts).
+    if (tab === DOWNLOAD_TAB) return next();
     const dataset = services.portal().datasets.get(id);
     if (!dataset || !accessOf(ctx, dataset).dataVisible)
       return answerPage(ctx, services, 404, datasetNotFound(id));
@@ -99,14 +101,14 @@ export function pagesRouter(services: Services): Router {
 }
 
 /**
- * Wraps every page path (everything outside /api/, and the API console): a private portal sends a
+ * Wraps every page path (everything outside /api/ but the download links, and the API console): a private portal sends a
  * caller who is not signed in to the sign-in form (303, back here once signed in), a bad key
  * gets an HTML page saying so, a method other than GET/HEAD is a 405 page (the account page's
  * forms, mounted before this, are the only POST routes), and a path nothing answered the HTML 404.
  */
 export function pageErrors(services: Services) {
   return async (ctx: Context, next: Next): Promise<void> => {
-    if (API_PATH.test(ctx.path) && !CONSOLE_PATH.test(ctx.path)) {
+    if ((API_PATH.test(ctx.path) && !CONSOLE_PATH.test(ctx.path)) || DOWNLOAD_LINK.test(ctx.path)) {
       await next();
       return;
     }
@@ -137,6 +139,10 @@ export function pageErrors(services: Services) {
 }
 
 const API_PATH = /^\/api(?:\/|$)/;
+
+/** The tab name of a dataset's download link: an export with the API's errors and quotas, not a page. */
+const DOWNLOAD_TAB = 'download';
+const DOWNLOAD_LINK = /^\/explore\/dataset\/[^/]+\/download\/?$/;
 
 /** The API console's page, the one page under /api/. */
 export const CONSOLE_PATH = /^\/api\/explore\/v2\.1\/console\/?$/;

@@ -3,19 +3,22 @@ import type Router from '@koa/router';
 import { prepareDownload } from '../../exports/download.js';
 import { DOWNLOAD_FORMATS, type DownloadFormatName } from '../../exports/registry.js';
 import { sendExport } from '../export-response.js';
-import { integer, oneOf, parseParams } from '../params.js';
+import { boolean, integer, oneOf, parseParams } from '../params.js';
 import { requireDataSource, signalOf, type Services } from '../../http/services.js';
 import { datasetParam } from './records-v1.js';
 import { facetParamsOf, v1QueryParams, v1RecordsParams } from './v1-query.js';
 
 /**
- * Parameters of the download: those of the record search and the format; `rows` and `start`
- * cut the download but know no 10,000 window (a download is unlimited: all rows by default).
+ * Parameters of the download: those of the record search, the format and the CSV's header and
+ * separator; `rows` and `start` cut the download but know no 10,000 window (a download is
+ * unlimited: all rows by default).
  */
 export const v1DownloadParams = v1RecordsParams.extend({
   rows: integer('rows', { min: -1, max: null, default: -1 }),
   start: integer('start', { min: 0, max: null, default: 0 }),
   format: oneOf('format', Object.keys(DOWNLOAD_FORMATS) as DownloadFormatName[], 'csv'),
+  use_labels_for_header: boolean('use_labels_for_header', false),
+  csv_separator: oneOf('csv_separator', [';', ',', '\t', '|'], ';'),
 });
 
 /** Mounts the v1 download on a router rooted at /api. */
@@ -27,7 +30,8 @@ export function v1DownloadRoutes(router: Router, services: Services): void {
     const page = { limit: params.rows, offset: params.start };
     const target = { engine, source, name: dataset.id, signal: signalOf(ctx) };
     const recordTimestamp = dataset.file.computed.data_processed;
-    const file = prepareDownload(params.format!, { ...target, recordTimestamp }, { ...query, ...page });
+    const csv = { useLabels: params.use_labels_for_header, delimiter: params.csv_separator! };
+    const file = prepareDownload(params.format!, { ...target, recordTimestamp }, { ...query, ...page }, csv);
     await sendExport(ctx, services, file, false);
   });
 }
