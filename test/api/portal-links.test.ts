@@ -5,6 +5,7 @@ import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { expect } from 'chai';
+import { makePrivate, startFixtureServer } from '../helpers/fixture-portal.js';
 import { useSampleSuite } from '../helpers/sample-portal.js';
 
 describe('portal download links and doubled slashes (sample portal)', () => {
@@ -113,5 +114,24 @@ describe('portal download links and doubled slashes (sample portal)', () => {
     const v1 = await suite.server.json('//api/records/1.0/search/?dataset=airports&q=iata:SFO');
     expect(v1.status).to.equal(200);
     expect(v1.body.records[0].fields.city).to.equal('San Francisco');
+  });
+});
+
+describe('download links of a private portal', () => {
+  it('want a key (401 in the API error object, no sign-in redirect) and answer with one', async () => {
+    let key = '';
+    const server = await startFixtureServer(async (dir) => {
+      key = await makePrivate(dir);
+    });
+    try {
+      const refused = await server.get('/explore/dataset/towns/download/?format=csv', { redirect: 'manual' });
+      expect(refused.status).to.equal(401);
+      expect(await refused.json()).to.have.property('errorcode', 401);
+      const answered = await server.get(`/explore/dataset/towns/download/?format=csv&apikey=${key}`);
+      expect(answered.status).to.equal(200);
+      expect((await answered.text()).split('\n')[0]).to.equal('name;population;founded;geo_point_2d');
+    } finally {
+      await server.close();
+    }
   });
 });
