@@ -11,7 +11,7 @@ SOURCES := $(shell find src test bench -name '*.ts' 2>/dev/null)
 WEB_SOURCES := $(shell find web/src -type f 2>/dev/null)
 WEB_MANIFEST := dist/web/manifest.json
 
-.PHONY: install build grammar data run test test-node test-deps check lint typecheck unit bench screenshots clean
+.PHONY: install build grammar data run test test-node test-deps check lint typecheck unit bench screenshots clean architecture
 
 install: node_modules/.installed
 
@@ -97,6 +97,10 @@ test-node: build data test-deps
 # The README's pictures of the pages (docs/screenshots), taken in the test browser.
 screenshots: build data test-deps
 	UV_THREADPOOL_SIZE=64 $(NODE) dist/test/web/screenshots.js
+
+# docs/architecture.md's picture of the rooms and their imports (the structure test checks it).
+architecture: build
+	$(NODE) dist/test/structure/draw-layers.js
 
 bench: build data
 	$(NODE) dist/bench/main.js --portal $(PORTAL) $(BENCH_FLAGS)
