@@ -16,6 +16,14 @@ export default tseslint.config(
       '@typescript-eslint/no-floating-promises': 'error',
     },
   },
+  // Sizes (STYLE.md): a file says one thing in at most 300 lines, a function in at most 80.
+  {
+    files: ['src/**/*.ts', 'web/src/**/*.{ts,tsx}', 'bench/**/*.ts'],
+    rules: {
+      'max-lines': ['error', { max: 300 }],
+      'max-lines-per-function': ['error', { max: 80, IIFEs: true }],
+    },
+  },
   // Plain scripts (web/build.mjs) are in no TypeScript project.
   { files: ['**/*.mjs'], ...tseslint.configs.disableTypeChecked },
   {
