@@ -29,6 +29,37 @@ export function againstTheTable(rooms: readonly Room[], found: readonly Crossing
     );
 }
 
+/**
+ * Inside odsql (docs/architecture.md, "Inside odsql"): what the dialects and the function registry
+ * may import from the rest of src/odsql/. Neither reaches parse, analyze or compile.
+ */
+const ODSQL_LEAVES: readonly { folder: string; may: readonly string[] }[] = [
+  {
+    folder: 'src/odsql/dialect/',
+    may: [
+      'ast.ts',
+      'types.ts',
+      'errors.ts',
+      'limits.ts',
+      'facet-key.ts',
+      'hidden-columns.ts',
+      'shape.ts',
+      'functions/',
+    ],
+  },
+  { folder: 'src/odsql/functions/', may: ['ast.ts', 'types.ts', 'errors.ts', 'limits.ts'] },
+];
+
+/** The imports of `folder`'s files into the rest of src/odsql/ that `may` does not list. */
+function outsideLeaf({ folder, may }: (typeof ODSQL_LEAVES)[number]): string[] {
+  return sourceFiles(folder).flatMap((file) =>
+    localImports(file)
+      .filter((target) => target.startsWith('src/odsql/') && !target.startsWith(folder))
+      .filter((target) => !may.some((allowed) => target.startsWith(`src/odsql/${allowed}`)))
+      .map((target) => `${file} imports ${target}`),
+  );
+}
+
 describe('layers (docs/architecture.md)', () => {
   const rooms = layerTable(readFileSync(ARCHITECTURE, 'utf8'));
   const found = crossings(rooms, FOLDERS);
@@ -54,6 +85,10 @@ describe('layers (docs/architecture.md)', () => {
     const upward = { from: 'catalog', to: 'api', file: 'src/catalog/portal.ts', target: 'src/api/app.ts' };
     const sideways = { from: 'api', to: 'web', file: 'src/api/app.ts', target: 'src/web/pages.ts' };
     expect(againstTheTable(rooms, [upward, sideways])).to.have.length(2);
+  });
+
+  it('the dialects and the function registry import no parse, analyze or compile file of odsql', () => {
+    expect(ODSQL_LEAVES.flatMap(outsideLeaf)).to.deep.equal([]);
   });
 
   it("the browser's bundle (web/src/) and the server import nothing of each other", () => {
