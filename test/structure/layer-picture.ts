@@ -8,19 +8,19 @@ const BAND = 64;
 const MARGIN = 24;
 const LABEL = 96;
 
-/** The x, y of each room's box: rooms of a layer side by side in the table's order. */
-function places(rooms: readonly Room[]): Map<string, { x: number; y: number }> {
+/** The x, y of each room's box: rooms of a layer side by side in the table's order, centred. */
+function places(rooms: readonly Room[], columns: number): Map<string, { x: number; y: number }> {
   const layers = [...new Set(rooms.map((r) => r.layer))].sort((a, b) => a - b);
   const at = new Map<string, { x: number; y: number }>();
   layers.forEach((layer, row) => {
-    rooms
-      .filter((r) => r.layer === layer)
-      .forEach((room, column) =>
-        at.set(room.name, {
-          x: MARGIN + LABEL + column * (BOX.width + BOX.gap),
-          y: MARGIN + row * BAND,
-        }),
-      );
+    const inLayer = rooms.filter((r) => r.layer === layer);
+    const indent = ((columns - inLayer.length) * (BOX.width + BOX.gap)) / 2;
+    inLayer.forEach((room, column) =>
+      at.set(room.name, {
+        x: MARGIN + LABEL + indent + column * (BOX.width + BOX.gap),
+        y: MARGIN + row * BAND,
+      }),
+    );
   });
   return at;
 }
@@ -29,9 +29,9 @@ const escape = (text: string): string => text.replace(/&/g, '&amp;').replace(/</
 
 /** The SVG text of `rooms` and the `edges` between them (`from -> to` to a count). */
 export function layerPicture(rooms: readonly Room[], edges: ReadonlyMap<string, number>): string {
-  const at = places(rooms);
   const layers = [...new Set(rooms.map((r) => r.layer))].sort((a, b) => a - b);
   const columns = Math.max(...layers.map((l) => rooms.filter((r) => r.layer === l).length));
+  const at = places(rooms, columns);
   const width = 2 * MARGIN + LABEL + columns * (BOX.width + BOX.gap);
   const height = 2 * MARGIN + layers.length * BAND;
   const lines: string[] = [
