@@ -55,13 +55,14 @@ typecheck: install grammar
 	$(BIN)/tsc -p web/tsconfig.json
 
 # The export tests read files back with GDAL (ogrinfo), raptor (rapper) and Python's rdflib and
-# openpyxl, the page tests drive Debian's chromium (puppeteer-core), the deployment tests start
-# redis-server and haproxy, the ClickHouse client's tests a cluster of clickhouse-server:
+# openpyxl, the v2.0 client test runs a Python client on requests, the page tests drive Debian's
+# chromium (puppeteer-core), the deployment tests start redis-server and haproxy, the ClickHouse
+# client's tests a cluster of clickhouse-server:
 # installed from Debian's packages when missing (as root, or through sudo); without either, stop with the command.
 # TEST_TOOLS are commands, TEST_PYTHON_MODULES modules of Debian's own python3 (/usr/bin/python3:
 # Debian's modules are not on another python's path).
 TEST_TOOLS := ogrinfo:gdal-bin rapper:raptor2-utils chromium:chromium redis-server:redis-server haproxy:haproxy curl:curl clickhouse-server:clickhouse-server
-TEST_PYTHON_MODULES := rdflib:python3-rdflib openpyxl:python3-openpyxl
+TEST_PYTHON_MODULES := rdflib:python3-rdflib openpyxl:python3-openpyxl requests:python3-requests
 
 test-deps:
 	@missing=""; for tool in $(TEST_TOOLS); do \

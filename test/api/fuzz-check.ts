@@ -1,12 +1,13 @@
 // The fuzz test's client and its properties: generated requests (test/api/fuzz-requests.ts) sent
 // 8 at a time, from 8 loopback addresses; none may answer 5xx, take over 5 s, answer an error
-// outside its API generation's shape, or show SQL, a file path, an engine's text or a stack. A
+// outside its API generation's shape, answer a v2.0 route outside v2.0's nesting (fuzz-v20.ts), or show SQL, a file path, an engine's text or a stack. A
 // failure prints fast-check's `{ seed, path }`: replay it with FUZZ_SEED=<seed> FUZZ_PATH=<path>.
 import http from 'node:http';
 import fc from 'fast-check';
 import { decodedBody } from '../helpers/raw-http.js';
 import { urlOf } from './fuzz-requests.js';
 import type { HeaderedRequest as Request } from './fuzz-headers.js';
+import { v20ShapeProblem } from './fuzz-v20.js';
 
 export const CONCURRENCY = 8;
 const DEADLINE_MS = 5_000;
@@ -58,7 +59,7 @@ function problemOf(request: Request, answer: Answer, ms: number, options: FuzzOp
     const found = pattern.exec(body)?.[0];
     if (found !== undefined && !input.includes(found)) return `shows ${what} (${found})`;
   }
-  if (status < 400) return null;
+  if (status < 400) return status < 300 ? v20ShapeProblem(request.path, body) : null;
   let keys: string[];
   try {
     keys = Object.keys(JSON.parse(body) as object);

@@ -304,6 +304,20 @@ export function endpointRequests(
     })),
   );
 
+  /** v2.0's own operations under either path: aggregates, the catalog, a dataset (records above). */
+  const v20 = fc.constantFrom('/api/v2', '/api/explore/v2.0');
+  const v20Request = fc.oneof(
+    datasetRequest((id, c, facets) =>
+      fc
+        .tuple(v20, v2Params(c, facets, true))
+        .map(([p, params]) => ({ path: `${p}/catalog/datasets/${id}/aggregates`, params })),
+    ),
+    fc
+      .tuple(v20, v2Params(CATALOG_CLAUSES, FACETS.catalog!, true), fc.constantFrom('aggregates', 'datasets'))
+      .map(([p, params, what]) => ({ path: `${p}/catalog/${what}`, params })),
+    fc.tuple(v20, dataset).map(([p, id]) => ({ path: `${p}/catalog/datasets/${id}`, params: [] })),
+  );
+
   const v1Request = dataset.chain((id) => {
     const facets = FACETS[id]!;
     const v1Params = fc.tuple(
@@ -355,6 +369,7 @@ export function endpointRequests(
     { weight: 2, arbitrary: cleanOrHostile(catalogRequest) },
     { weight: 1, arbitrary: cleanOrHostile(records('/api/v2', false)) },
     { weight: 1, arbitrary: cleanOrHostile(records('/api/explore/v2.0', true)) },
+    { weight: 2, arbitrary: cleanOrHostile(v20Request) },
     { weight: 3, arbitrary: cleanOrHostile(v1Request) },
     { weight: 1, arbitrary: fc.constantFrom(...ids).chain(manyFacets) },
     ...(flights ? [{ weight: 1, arbitrary: cleanOrHostile(flightsRequest) }] : []),
