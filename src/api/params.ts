@@ -113,13 +113,15 @@ export function repeated(bound?: { name: string; max: number }) {
 /** The `facet` parameters of a request (declarations or facets to count): at most MAX_FACETS. */
 export const facetList = () => repeated({ name: 'facet', max: MAX_FACETS });
 
-/** One of a closed list of values, or the default. */
+/** One of a closed list of values, read in any case (`lang=FR` is `fr`), or the default. */
 export function oneOf<const T extends string>(name: string, values: readonly T[], fallback: T | undefined) {
   return raw()
     .transform((raw, ctx): T | undefined => {
       const value = last(raw);
       if (value === undefined || value === '') return fallback;
-      if ((values as readonly string[]).includes(value)) return value as T;
+      const found =
+        values.find((v) => v === value) ?? values.find((v) => v.toLowerCase() === value.toLowerCase());
+      if (found !== undefined) return found;
       return fail(ctx, name, `${value} was found but one of ${values.join(', ')} is expected.`);
     })
     .meta({ type: 'string', enum: [...values], ...(fallback !== undefined && { default: fallback }) });

@@ -3,6 +3,7 @@
 import fc from 'fast-check';
 import { MAX_FACETS } from '../../src/facets/facet-param.js';
 import { applyMutations, clauses, literal, mutations, type Clauses, type FieldKinds } from './fuzz-odsql.js';
+import { v1Query } from './fuzz-v1.js';
 
 const V21 = '/api/explore/v2.1';
 
@@ -137,22 +138,6 @@ function v2Params(
 
 const CLAUSES = new Map(Object.entries(DATASETS).map(([id, fields]) => [id, clauses(fields)]));
 const CATALOG_CLAUSES = clauses(CATALOG);
-
-/** v1's `q`: words, phrases, `field:value`, comparisons, boolean operators, and ODSQL too. */
-function v1Query(id: string, c: Clauses): fc.Arbitrary<string> {
-  const fields = Object.values(DATASETS[id] ?? CATALOG).flat() as string[];
-  const term = fc.oneof(
-    fc.string({ maxLength: 8, unit: 'grapheme' }),
-    fc
-      .tuple(fc.constantFrom(...fields), fc.constantFrom(':', '=', '>=', '<', '>'), facetValue)
-      .map((p) => p.join('')),
-    fc.string({ maxLength: 8 }).map((s) => `"${s}"`),
-    c.where,
-  );
-  return fc
-    .tuple(term, fc.array(fc.tuple(fc.constantFrom(' AND ', ' OR ', ' NOT ', ' '), term), { maxLength: 3 }))
-    .map(([first, rest]) => first + rest.map(([op, t]) => op + t).join(''));
-}
 
 /** Flights (3M rows): records only, with a small limit and cheap filters. */
 const flightsRequest = fc
@@ -321,7 +306,7 @@ export function endpointRequests(
   const v1Request = dataset.chain((id) => {
     const facets = FACETS[id]!;
     const v1Params = fc.tuple(
-      optional('q', v1Query(id, CLAUSES.get(id)!), 4),
+      optional('q', v1Query(DATASETS[id]!, CLAUSES.get(id)!, facetValue), 4),
       optional('facet', fc.constantFrom(...facets)),
       fc.option(
         fc
@@ -330,16 +315,27 @@ export function endpointRequests(
       ),
       optional(
         'sort',
-        fc.constantFrom(...Object.values(DATASETS[id]!).flat()).map((f) => `-${f}`),
+        fc.oneof(
+          fc.constantFrom(...Object.values(DATASETS[id]!).flat()).map((f) => `-${f}`),
+          fc.constantFrom('dist', '-dist', 'dist,-dist'),
+        ),
       ),
+      optional('q.extra', v1Query(DATASETS[id]!, CLAUSES.get(id)!, facetValue), 0),
+      optional('lang', fc.constantFrom('FR', 'En', 'xx'), 0),
       optional('geofilter.distance', fc.constantFrom('40,-100,100000', '47.6,-122.3,1e9', '-47.6,122.3,0')),
       optional('geofilter.polygon', fc.constantFrom('(30,-125),(30,-100),(50,-100)', '(0,0),(1,1),(0,0)')),
     );
     return fc.oneof(
-      fc.tuple(v1Params, optional('rows', smallInt), optional('start', smallInt, 0)).map(([p, ...page]) => ({
-        path: '/api/records/1.0/search',
-        params: [['dataset', id] as const, ...present([...p, ...page])],
-      })),
+      fc
+        .tuple(
+          v1Params,
+          optional('rows', fc.oneof(smallInt, fc.constant('-1'))),
+          optional('start', smallInt, 0),
+        )
+        .map(([p, ...page]) => ({
+          path: '/api/records/1.0/search',
+          params: [['dataset', id] as const, ...present([...p, ...page])],
+        })),
       fc
         .tuple(v1Params, fc.constantFrom('csv', 'json', 'geojson'), fc.integer({ min: 0, max: 5 }))
         .map(([p, format, rows]) => ({
@@ -353,7 +349,7 @@ export function endpointRequests(
         })),
       fc
         .tuple(
-          optional('q', v1Query('catalog', CATALOG_CLAUSES), 4),
+          optional('q', v1Query(CATALOG, CATALOG_CLAUSES, facetValue), 4),
           optional('refine.theme', facetValue),
           optional('rows', smallInt),
         )

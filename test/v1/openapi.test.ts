@@ -63,7 +63,7 @@ describe('OpenAPI document', () => {
     const v1 = params('/api/records/1.0/search');
     expect(v1.get('rows')!.schema).to.deep.equal({
       type: 'integer',
-      minimum: 0,
+      minimum: -1,
       maximum: 10000,
       default: 10,
     });

@@ -9,7 +9,15 @@ import { apiBase, requireDataset, signalOf, type Services } from '../../http/ser
 import { datasetShape } from '../v2/dataset-shape.js';
 import { callerMetas } from '../caller-metas.js';
 import { v1FacetGroups } from './record-shape.js';
-import { facetParamsOf, v1Page, v1QueryParams, v1SearchParams, runV1Search } from './v1-query.js';
+import {
+  echoedQ,
+  facetParamsOf,
+  v1Page,
+  v1QueryParams,
+  v1Request,
+  v1SearchParams,
+  runV1Search,
+} from './v1-query.js';
 
 /** Parameters of the v1 dataset lookup. */
 export const v1DatasetParams = z.object({ timezone: timezone() });
@@ -87,7 +95,7 @@ export async function v1Dataset(
 }
 
 async function search(ctx: Context, services: Services): Promise<void> {
-  const params = parseParams(v1SearchParams, ctx.query);
+  const params = v1Request(parseParams(v1SearchParams, ctx.query), ctx.query);
   const catalog = services.catalog();
   const facets = facetParamsOf(ctx.query);
   const query = v1QueryParams(catalog, params, facets);
@@ -110,7 +118,7 @@ async function search(ctx: Context, services: Services): Promise<void> {
       include_draft: false,
       format: 'json',
       timezone: params.timezone,
-      ...(params.q !== undefined && { q: params.q }),
+      ...echoedQ(params.q),
       ...(params.sort.length && { sort: params.sort }),
       ...(params.facet.length && { facet: params.facet }),
       ...(Object.keys(facets.refine).length && { refine: facets.refine }),

@@ -6,7 +6,7 @@ import { sendExport } from '../export-response.js';
 import { boolean, integer, oneOf, parseParams } from '../params.js';
 import { requireDataSource, signalOf, type Services } from '../../http/services.js';
 import { datasetParam } from './records-v1.js';
-import { facetParamsOf, v1QueryParams, v1RecordsParams } from './v1-query.js';
+import { facetParamsOf, queriesOf, v1QueryParams, v1RecordsParams } from './v1-query.js';
 
 /**
  * Parameters of the download: those of the record search, the format and the CSV's header and
@@ -26,7 +26,11 @@ export function v1DownloadRoutes(router: Router, services: Services): void {
   router.get('/records/1.0/download', async (ctx) => {
     const params = parseParams(v1DownloadParams, ctx.query);
     const { dataset, source, engine } = requireDataSource(services, ctx, datasetParam(params));
-    const query = v1QueryParams(source, params, facetParamsOf(ctx.query));
+    const query = v1QueryParams(
+      source,
+      { ...params, queries: queriesOf(ctx.query) },
+      facetParamsOf(ctx.query),
+    );
     const page = { limit: params.rows, offset: params.start };
     const target = { engine, source, name: dataset.id, signal: signalOf(ctx) };
     const recordTimestamp = dataset.file.computed.data_processed;

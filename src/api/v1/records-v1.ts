@@ -9,7 +9,9 @@ import { oneOf, parseParams, timezone } from '../params.js';
 import { requireDataSource, signalOf, type Services } from '../../http/services.js';
 import { v1FacetGroups, v1Record } from './record-shape.js';
 import {
+  echoedQ,
   facetParamsOf,
+  v1Request,
   v1Page,
   v1QueryParams,
   v1RecordsParams,
@@ -32,7 +34,6 @@ export function datasetParam(params: { dataset?: string | undefined }): string {
 /** The normalized request echoed in `parameters`. */
 function echo(id: string, params: V1RecordsParams, facets: FacetParams): Record<string, unknown> {
   const optional = [
-    'q',
     'fields',
     'lang',
     'language',
@@ -46,6 +47,7 @@ function echo(id: string, params: V1RecordsParams, facets: FacetParams): Record<
     rows: params.rows,
     start: params.start,
     format: 'json',
+    ...echoedQ(params.q),
     ...Object.fromEntries(optional.flatMap((k) => (params[k] !== undefined ? [[k, params[k]]] : []))),
     ...(params.facet.length && { facet: params.facet }),
     ...(params.sort.length && { sort: params.sort }),
@@ -55,7 +57,7 @@ function echo(id: string, params: V1RecordsParams, facets: FacetParams): Record<
 }
 
 async function search(ctx: Context, services: Services): Promise<void> {
-  const params = parseParams(v1RecordsParams, ctx.query);
+  const params = v1Request(parseParams(v1RecordsParams, ctx.query), ctx.query);
   const { dataset, source, engine } = requireDataSource(services, ctx, datasetParam(params));
   const facets = facetParamsOf(ctx.query);
   const query = v1QueryParams(source, params, facets);

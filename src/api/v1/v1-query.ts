@@ -4,8 +4,6 @@ import type { QuerySource } from '../../odsql/source.js';
 import type { Engine } from '../../engine/engine.js';
 import type { JsonValue } from '../../engine/engine.js';
 import {
-  findField,
-  QueryLangError,
   type ClauseCondition,
   type CompiledQuery,
   type Expr,
@@ -19,14 +17,17 @@ import { invalidParameter } from '../../http/errors.js';
 import { booleanValue, facetList, integer, notBoolean, oneOf, repeated, text, timezone } from '../params.js';
 import { geoConditions } from './geofilter.js';
 import { parseV1Query } from './q-language/index.js';
+import { orderByOf, selectOf } from './v1-clauses.js';
 
 /** start + rows never reaches past the first 10,000 results (supplement 6). */
 export const V1_WINDOW = 10_000;
 
 /** Parameters common to the v1 searches (records and datasets). */
 export const v1SearchParams = z.object({
-  q: text(),
-  rows: integer('rows', { min: 0, max: V1_WINDOW, default: 10 }),
+  /** Repeatable; `q.<name>` parameters (the explore pages' named filters) are ANDed with it. */
+  q: repeated(),
+  /** -1: the largest page the 10,000 window allows (`v1Request`). */
+  rows: integer('rows', { min: -1, max: V1_WINDOW, default: 10 }),
   start: integer('start', { min: 0, max: V1_WINDOW, default: 0 }),
   sort: repeated(),
   facet: facetList(),
@@ -90,52 +91,41 @@ export function facetParamsOf(query: Record<string, string | string[] | undefine
   return { refinements, refine, exclude, overrides };
 }
 
-const fieldName = (source: QuerySource, name: string, clause: 'order_by' | 'select'): string => {
-  const field = findField(source.fields, name.trim());
-  if (!field) throw new QueryLangError(`Unknown field: ${name.trim()}`, [clause]);
-  return field.name;
-};
+type RawQuery = Record<string, string | string[] | undefined>;
 
-/**
- * v1 sort: `field` ascending, `-field` descending, as explore-api.md states (the supplement says the
- * reverse; the published interface wins, see docs/api.md).
- */
-export function orderByOf(source: QuerySource, sort: readonly string[]): string | undefined {
-  const items = sort.flatMap((s) => s.split(',')).filter((s) => s.trim() !== '');
-  if (!items.length) return undefined;
-  return items
-    .map((s) => {
-      const descending = s.trim().startsWith('-');
-      return `\`${fieldName(source, s.trim().replace(/^-/, ''), 'order_by')}\` ${descending ? 'DESC' : 'ASC'}`;
-    })
-    .join(', ');
+/** Every q of a request, in order: `q` (repeatable) and `q.<name>`; all of them apply. */
+export function queriesOf(query: RawQuery): string[] {
+  return Object.entries(query)
+    .filter(([name]) => name === 'q' || name.startsWith('q.'))
+    .flatMap(([, raw]) => [raw ?? []].flat())
+    .filter((q) => q.trim() !== '');
 }
 
-/** v1 `fields=a,b`: the select of the named fields. */
-export function selectOf(source: QuerySource, fields: string | undefined): string | undefined {
-  if (fields === undefined) return undefined;
-  return fields
-    .split(',')
-    .filter((f) => f.trim() !== '')
-    .map((f) => `\`${fieldName(source, f, 'select')}\``)
-    .join(', ');
+/** `q` as the answer's `parameters` echo it: the text, or the list when repeated. */
+export const echoedQ = (q: readonly string[]): { q?: string | readonly string[] } =>
+  q.length === 0 ? {} : { q: q.length === 1 ? q[0]! : q };
+
+/** A v1 search's parameters with every q gathered and `rows=-1` read as the largest page allowed. */
+export function v1Request<T extends { rows: number; start: number }>(
+  params: T,
+  query: RawQuery,
+): T & { queries: string[] } {
+  const rows = params.rows === -1 ? Math.max(V1_WINDOW - params.start, 0) : params.rows;
+  return { ...params, rows, queries: queriesOf(query) };
 }
 
 /** The conditions of q and the geofilters (refinements are added by `v1QueryParams`). */
 export function filterConditions(
   source: QuerySource,
-  params: Partial<V1RecordsParams>,
+  params: Partial<V1RecordsParams> & { queries: readonly string[] },
 ): (Expr | ClauseCondition)[] {
-  return [
-    ...(params.q !== undefined ? [parseV1Query(source, params.q)] : []),
-    ...geoConditions(source, params),
-  ];
+  return [...params.queries.map((q) => parseV1Query(source, q)), ...geoConditions(source, params)];
 }
 
 /** The ODSQL parameters of a v1 search over `source` (no page: the caller adds it). */
 export function v1QueryParams(
   source: QuerySource,
-  params: Partial<V1RecordsParams> & { timezone: string; sort: string[] },
+  params: Partial<V1RecordsParams> & { timezone: string; sort: string[]; queries: readonly string[] },
   facets: FacetParams,
 ): QueryParams {
   const refinements: ClauseCondition[] = refinementConditions(source, facets.refinements, {
@@ -143,7 +133,7 @@ export function v1QueryParams(
     overrides: facets.overrides,
   });
   const select = selectOf(source, params.fields);
-  const orderBy = orderByOf(source, params.sort);
+  const orderBy = orderByOf(source, params.sort, params['geofilter.distance']);
   const lang = languageOf(params);
   return {
     extraWhere: [...filterConditions(source, params), ...refinements],
@@ -185,7 +175,7 @@ export async function runV1Search(
   engine: Engine,
   source: QuerySource,
   compiled: CompiledQuery,
-  params: Partial<V1RecordsParams> & V1SearchParams,
+  params: Partial<V1RecordsParams> & V1SearchParams & { queries: readonly string[] },
   facets: FacetParams,
   signal: AbortSignal,
 ): Promise<V1SearchResult> {
