@@ -1,6 +1,6 @@
 // v1's `fields` and `sort` as the select and order_by of ODSQL, `sort=dist` included: the distance
 // to the center of `geofilter.distance`, nearest first.
-import type { QuerySource } from '../../catalog/source.js';
+import type { QuerySource } from '../../odsql/source.js';
 import { findField, QueryLangError } from '../../odsql/index.js';
 import { distanceFilter } from './geofilter.js';
 import { defaultGeoField } from './geo-text.js';
