@@ -13,7 +13,7 @@ import { apiBase, requireDataSource, signalOf, type Services } from '../http/ser
 import { sendExport } from './export-response.js';
 import { oneOf, parseParams } from './params.js';
 import { v1DownloadParams } from './v1/download-v1.js';
-import { facetParamsOf, v1QueryParams } from './v1/v1-query.js';
+import { facetParamsOf, queriesOf, v1QueryParams } from './v1/v1-query.js';
 
 /** The path of a dataset's download link, as the explore pages write it (matched without its slash). */
 export const EXPLORE_DOWNLOAD_PATH = '/explore/dataset/:dataset_id/download';
@@ -31,7 +31,11 @@ export function exploreDownloadRouter(services: Services): Router {
   router.get(EXPLORE_DOWNLOAD_PATH, async (ctx) => {
     const params = parseParams(exploreDownloadParams, ctx.query);
     const { dataset, source, engine } = requireDataSource(services, ctx, ctx.params.dataset_id!);
-    const query = v1QueryParams(source, params, facetParamsOf(ctx.query));
+    const query = v1QueryParams(
+      source,
+      { ...params, queries: queriesOf(ctx.query) },
+      facetParamsOf(ctx.query),
+    );
     const target = { engine, source, name: dataset.id, signal: signalOf(ctx) };
     const format = params.format!;
     const csv = { useLabels: params.use_labels_for_header, delimiter: params.csv_separator! };
