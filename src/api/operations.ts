@@ -7,7 +7,7 @@ import type { Metrics } from '../http/metrics.js';
 import type { Services } from '../http/services.js';
 import { callerState } from '../http/auth-middleware.js';
 import { scrubKeys } from '../auth/keys.js';
-import { answerEscapedErrors, REQUEST_ID } from '../http/errors.js';
+import { answerEscapedErrors, REQUEST_ID } from '../http/error-middleware.js';
 import type { Logger } from '../log.js';
 
 /** The route label of requests that match no route. */

@@ -3,7 +3,8 @@
 // (v2.1, v2.0, v1, the OpenAPI document, the pages' download links).
 import Koa from 'koa';
 import { servedRouters } from '../api/routers.js';
-import { answerEscapedErrors, ApiError, errorMiddleware } from '../http/errors.js';
+import { ApiError } from '../http/errors.js';
+import { answerEscapedErrors, errorMiddleware } from '../http/error-middleware.js';
 import type { Services } from '../http/services.js';
 import { authenticate, rateLimit, refuseUnauthenticated } from '../http/auth-middleware.js';
 import { cors } from '../http/cors.js';

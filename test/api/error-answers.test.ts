@@ -10,7 +10,7 @@ import { mkdir, rm } from 'node:fs/promises';
 import path from 'node:path';
 import { expect } from 'chai';
 import Koa from 'koa';
-import { answerEscapedErrors, errorMiddleware, REQUEST_ID } from '../../src/http/errors.js';
+import { answerEscapedErrors, errorMiddleware, REQUEST_ID } from '../../src/http/error-middleware.js';
 import { cors } from '../../src/http/cors.js';
 import { createLogger } from '../../src/log.js';
 import { startFixtureServer } from '../helpers/fixture-portal.js';

@@ -1,6 +1,6 @@
 // The v1 router (supplement 6): dataset search and lookup, record search, lookup and download.
 // Their errors, like those of any path under the v1 prefixes, are v1's `{errorcode, error}`,
-// written by the error middleware (src/http/errors.ts).
+// written by the error middleware (src/http/error-middleware.ts).
 import Router from '@koa/router';
 import type { Services } from '../../http/services.js';
 import { v1DatasetsRoutes } from './datasets-v1.js';
