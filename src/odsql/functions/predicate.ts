@@ -123,6 +123,8 @@ export const PREDICATE_FUNCTIONS: readonly FunctionEntry[] = [
   spatial('intersects'),
   spatial('disjoint'),
   spatial('within'),
+  // v2.0 spelling of within() (supplement 7): polygon(f, geom'POLYGON(...)').
+  { ...spatial('within'), name: 'polygon' },
   {
     // v2.0: geometry(f, geom'...', INTERSECTS|DISJOINT|WITHIN).
     name: 'geometry',

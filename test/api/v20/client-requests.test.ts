@@ -52,6 +52,44 @@ describe('v2.0 requests as clients write them (sample portal)', () => {
     ]);
   });
 
+  it("reads v2.0's spellings: distance() and geometry() filters, polygon(), include()/exclude(), IN ranges", async () => {
+    const area = "geom'POLYGON((-123 37, -122 37, -122 38, -123 38, -123 37))'";
+    const inside = await count('longitude BETWEEN -123 AND -122 AND latitude BETWEEN 37 AND 38');
+    for (const where of [`polygon(geo_point_2d, ${area})`, `geometry(geo_point_2d, ${area}, WITHIN)`]) {
+      const { body } = await raw(`${RECORDS}?limit=0&where=${encodeURIComponent(where)}`);
+      expect(body.total_count, where).to.equal(inside);
+    }
+    const near = await raw(
+      `${RECORDS}?limit=0&where=${encodeURIComponent("distance(geo_point_2d, geom'POINT(-122.375 37.619)', 1km)")}`,
+    );
+    expect(near.body.total_count).to.equal(1);
+    const movies = '/api/v2/catalog/datasets/movies/records?limit=0&where=';
+    const closed = Number(
+      (
+        await suite.reference.rows(
+          'SELECT count(*)::INTEGER AS n FROM movies WHERE imdb_rating BETWEEN 8 AND 9',
+        )
+      )[0]!.n,
+    );
+    const open = Number(
+      (
+        await suite.reference.rows(
+          'SELECT count(*)::INTEGER AS n FROM movies WHERE imdb_rating > 8 AND imdb_rating < 9',
+        )
+      )[0]!.n,
+    );
+    expect((await raw(`${movies}${encodeURIComponent('imdb_rating IN [8..9]')}`)).body.total_count).to.equal(
+      closed,
+    );
+    expect((await raw(`${movies}${encodeURIComponent('imdb_rating IN ]8..9[')}`)).body.total_count).to.equal(
+      open,
+    );
+    const selected = await raw(
+      `${RECORDS}/SFO?select=${encodeURIComponent('include(c*), exclude(country)')}`,
+    );
+    expect(Object.keys(selected.body.record.fields)).to.deep.equal(['city']);
+  });
+
   it('answers hostile requests a clean 4xx in the error object, with no effect', async () => {
     const before = await count('true');
     for (const route of [

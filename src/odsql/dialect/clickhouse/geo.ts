@@ -154,6 +154,7 @@ export const GEO: ReadonlyMap<string, FunctionSpelling> = new Map<string, Functi
   ['intersects', spatial('intersects')],
   ['disjoint', spatial('disjoint')],
   ['within', spatial('within')],
+  ['polygon', spatial('within')],
   [
     'geometry',
     ([geo, shape, relation], ctx) =>
