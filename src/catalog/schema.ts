@@ -1,19 +1,11 @@
 // The files of a portal directory, as zod schemas: the one definition of what an operator may write.
 import { z } from 'zod';
 
+/** Field types whose values are one scalar each: text, numbers, truth, dates and instants. */
+export const SCALAR_TYPES = ['text', 'int', 'double', 'boolean', 'date', 'datetime'] as const;
+
 /** Field types of the Explore API (supplement section 2). */
-export const FIELD_TYPES = [
-  'text',
-  'int',
-  'double',
-  'boolean',
-  'date',
-  'datetime',
-  'geo_point_2d',
-  'geo_shape',
-  'file',
-  'json_blob',
-] as const;
+export const FIELD_TYPES = [...SCALAR_TYPES, 'geo_point_2d', 'geo_shape', 'file', 'json_blob'] as const;
 export type FieldType = (typeof FIELD_TYPES)[number];
 
 /** A column of a table the engine is given, in the portal's field types (stored as ingest stores them). */

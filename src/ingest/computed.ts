@@ -1,6 +1,6 @@
 // The `computed` facts of dataset.json, measured on the data.parquet just written.
 import type { DuckDBConnection } from '@duckdb/node-api';
-import type { DatasetFile, Field } from '../catalog/schema.js';
+import { SCALAR_TYPES, type DatasetFile, type Field } from '../catalog/schema.js';
 import { quoteIdentifier, quoteString } from '../sql/quoting.js';
 import { geometryTypeSql, vertexCoordinatesSql } from './geo.js';
 
@@ -78,14 +78,7 @@ export async function computeFacts(
 }
 
 /** Field types whose values group_by can take as they are (a group per distinct value). */
-export const COUNTED_TYPES: ReadonlySet<Field['type']> = new Set([
-  'text',
-  'int',
-  'double',
-  'boolean',
-  'date',
-  'datetime',
-]);
+export const COUNTED_TYPES: ReadonlySet<Field['type']> = new Set(SCALAR_TYPES);
 
 /**
  * Distinct values of each single-valued scalar field, which bound the groups of a group_by on
