@@ -8,6 +8,7 @@ import { compileQuery, LANGS, splitRow, type CompiledQuery, type QueryParams } f
 import { invalidParameter } from '../http/errors.js';
 import { facetSelection, selectionConditions } from '../facets/facet-selection.js';
 import { facetList, integer, oneOf, repeated, text, timezone } from './params.js';
+import { parseV1Query } from './v1/q-language/index.js';
 
 /** Without group_by a page is at most 100 rows within the first 10,000; with it, 20,000 groups. */
 export const PAGE_LIMIT = 100;
@@ -18,6 +19,8 @@ export const GROUPS_WINDOW = 20_000;
 export const filterParams = z.object({
   select: text(),
   where: repeated(),
+  /** v1's query language, as the public service's widgets send it to v2 (docs/api.md). */
+  qv1: repeated(),
   group_by: text(),
   order_by: text(),
   refine: repeated(),
@@ -49,8 +52,9 @@ export type PageParams = z.output<typeof pageParams>;
  */
 export function toQueryParams(source: QuerySource, params: FilterParams): QueryParams {
   const refinements = selectionConditions(source, facetSelection(params), { timezone: params.timezone });
+  const conditions = [...params.qv1.map((q) => parseV1Query(source, q)), ...refinements];
   return {
-    ...(refinements.length && { extraWhere: refinements }),
+    ...(conditions.length && { extraWhere: conditions }),
     ...(params.select !== undefined && { select: params.select }),
     where: params.where,
     ...(params.group_by !== undefined && { groupBy: params.group_by }),

@@ -8,12 +8,15 @@ import { enumerateFacets } from '../../facets/enumerate.js';
 import { facetSelection } from '../../facets/facet-selection.js';
 import { LANGS, whereConditions } from '../../odsql/index.js';
 import { boolean, facetList, oneOf, parseParams, repeated, timezone } from '../params.js';
+import { parseV1Query } from '../v1/q-language/index.js';
 import { apiBase, requireDataSource, signalOf, type Services } from '../../http/services.js';
 
 /** Parameters of both facet operations (explore-api.md: facet, where, refine, exclude, lang, timezone). */
 export const facetParams = z.object({
   facet: facetList(),
   where: repeated(),
+  /** v1's query language, as in records (docs/api.md). */
+  qv1: repeated(),
   refine: repeated(),
   exclude: repeated(),
   lang: oneOf('lang', LANGS, undefined),
@@ -28,7 +31,7 @@ async function answer(ctx: RouterContext, engine: Engine, source: QuerySource, s
     source,
     {
       ...facetSelection(params),
-      where: whereConditions(params.where),
+      where: [...whereConditions(params.where), ...params.qv1.map((q) => parseV1Query(source, q))],
       timezone: params.timezone,
       ...(params.lang && { lang: params.lang }),
     },

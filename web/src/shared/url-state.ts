@@ -81,13 +81,14 @@ export function odsqlField(name: string): string {
 }
 
 /**
- * The API's filtering parameters of a state: `q` as a search(*) condition and the user's `where`
- * as a second condition (each parsed on its own, so an error's position is in the user's text),
- * refine and exclude as `field:value`.
+ * The API's filtering parameters of a state: `q` in v1's query language (`qv1`, as the public
+ * service's pages send it: words, `field:value`, `#now()`...) and the user's `where` as a second
+ * condition (each parsed on its own, so an error's position is in the user's text), refine and
+ * exclude as `field:value`.
  */
 export function filterParams(state: FilterState): URLSearchParams {
   const params = new URLSearchParams();
-  if (state.q.trim()) params.append('where', `search(*, ${odsqlString(state.q.trim())})`);
+  if (state.q.trim()) params.append('qv1', state.q.trim());
   if (state.where.trim()) params.append('where', state.where);
   for (const [field, value] of state.refine) params.append('refine', `${field}:${value}`);
   for (const [field, value] of state.exclude) params.append('exclude', `${field}:${value}`);
