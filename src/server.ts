@@ -25,10 +25,10 @@ import { distinctSecrets } from './auth/portal-secret.js';
 import { Sessions } from './auth/sessions.js';
 import { SignInLimiter } from './auth/sign-in-limit.js';
 import { UserStore } from './auth/users.js';
-import type { QuerySource } from './odsql/source.js';
+import { defineCatalog, portalSources } from './server/sources.js';
+import type { CallLog, CallLogOptions } from './monitoring/call-log.js';
 import { definePortalViews } from './server/dataset-views.js';
 import { ProcessFolder } from './server/process-folder.js';
-import { catalogTable } from './catalog/catalog-table.js';
 import { entityTagKey, portalVersions } from './http/etag.js';
 import { CachePartition, ResponseCache } from './http/response-cache.js';
 import { paceEarlyRetries } from './http/retry-pacing.js';
@@ -58,6 +58,10 @@ export interface ServerOptions {
   readonly trustProxy?: boolean;
   /** Where the quota counters are kept when shared by replicas (`--quota-store`); else in this process. */
   readonly quotaStore?: QuotaStore;
+  /** Days of API calls the monitoring dataset keeps (`--monitoring-days`); 0 keeps none. */
+  readonly monitoringDays?: number;
+  /** How the calls are batched (src/monitoring/call-log.ts's defaults unless given). */
+  readonly monitoringBatch?: Partial<Omit<CallLogOptions, 'days'>>;
 }
 
 /** A running server: its portals, and a way to reload them or stop. */
@@ -73,6 +77,8 @@ export interface PortalServer {
   readonly operations: http.RequestListener;
   /** From now on /readyz answers 503 (the server is draining). */
   drain(): void;
+  /** Writes the API calls kept but not yet written (the monitoring dataset's). */
+  flush(): Promise<void>;
   /** Reads every portal folder again (one reload at a time: a second waits for the first). */
   reload(): Promise<readonly Portal[]>;
   close(): void;
@@ -94,6 +100,8 @@ interface Shared {
 /** One portal of the server: its services, its application, its reload. */
 interface OpenPortal {
   readonly services: Services;
+  /** Its API calls kept for the monitoring dataset, or null. */
+  readonly calls: CallLog | null;
   readonly hosted: HostedPortal;
   /** Its engines of attached servers. */
   attached(): AttachedEngines;
@@ -156,7 +164,11 @@ export async function openServer(options: ServerOptions): Promise<PortalServer> 
       reloads = reloads.then(reloadAll, reloadAll);
       return reloads;
     },
+    flush: async () => {
+      for (const portal of portals) await portal.calls?.flush();
+    },
     close: () => {
+      for (const portal of portals) portal.calls?.stop();
       engine.close();
       for (const folder of folders) folder.remove();
     },
@@ -199,6 +211,8 @@ async function openPortal(
     responses,
   };
   const metrics = allMetrics.portal(label, () => portal);
+  const others = await portalSources(local, portal, viewPrefix, options, log);
+  const { calls } = others;
   const services: Services = {
     engine,
     engineOf: (dataset) => engineOf(dataset, engine, attached),
@@ -208,10 +222,13 @@ async function openPortal(
     guard,
     http,
     metrics,
+    sources: others.sources,
+    ...(calls && { recordCall: (call) => calls.record(call) }),
   };
   const handle = createApp(services, { trustProxy: options.trustProxy ?? false }).callback();
   return {
     services,
+    calls,
     attached: () => attached,
     hosted: {
       label,
@@ -248,12 +265,6 @@ function guardLimits(
   const { quotas } = portal.settings;
   const local = { quotas: new QuotaCounter(quotas), exportSlots: new ExportSlots(quotas.concurrent_exports) };
   return { settings: JSON.stringify(quotas), ...(store ? store.counters(secret, quotas, local) : local) };
-}
-
-async function defineCatalog(engine: Engine, portal: Portal): Promise<QuerySource> {
-  const table = catalogTable(portal);
-  await engine.defineJsonTable(table.source.table, table.columns, table.rowsJson);
-  return table.source;
 }
 
 /** What the engines are opened with. */

@@ -11,12 +11,10 @@ import { DATASET_EXPORT_FORMATS } from '../exports/formats.js';
 import { DOWNLOAD_FORMATS, type DownloadFormatName } from '../exports/registry.js';
 import { apiBase, requireDataSource, signalOf, type Services } from '../http/services.js';
 import { sendExport } from './export-response.js';
+import { EXPLORE_DOWNLOAD_PATH } from './link-paths.js';
 import { oneOf, parseParams } from './params.js';
 import { v1DownloadParams } from './v1/download-v1.js';
 import { facetParamsOf, queriesOf, v1QueryParams } from './v1/v1-query.js';
-
-/** The path of a dataset's download link, as the explore pages write it (matched without its slash). */
-export const EXPLORE_DOWNLOAD_PATH = '/explore/dataset/:dataset_id/download';
 
 const FORMATS = [...new Set([...Object.keys(DOWNLOAD_FORMATS), ...DATASET_EXPORT_FORMATS])];
 

@@ -8,7 +8,8 @@ import { facetParams } from './v2/facet-routes.js';
 import { recordParams, recordsParams } from './v2/records-routes.js';
 import { v1DatasetParams } from './v1/datasets-v1.js';
 import { v1DownloadParams } from './v1/download-v1.js';
-import { EXPLORE_DOWNLOAD_PATH, exploreDownloadParams } from './explore-download.js';
+import { exploreDownloadParams } from './explore-download.js';
+import { EXPLORE_DOWNLOAD_PATH } from './link-paths.js';
 import { v1RecordParams } from './v1/records-v1.js';
 import { v1RecordsParams, v1SearchParams } from './v1/v1-query.js';
 

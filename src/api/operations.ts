@@ -9,6 +9,8 @@ import { callerState } from '../http/auth-middleware.js';
 import { scrubKeys } from '../auth/keys.js';
 import { answerEscapedErrors, REQUEST_ID } from '../http/error-middleware.js';
 import type { Logger } from '../log.js';
+import { MONITORING_DATASET_ID, type ApiCall } from '../monitoring/dataset.js';
+import { EXPLORE_DOWNLOAD_PATH } from './link-paths.js';
 
 /** The route label of requests that match no route. */
 export const UNMATCHED_ROUTE = 'unmatched';
@@ -59,7 +61,7 @@ export function operationsApp(metrics: Metrics, ready: () => boolean, log: Logge
  * `<prefix>:file`. Bytes are those the response put on its socket, headers included.
  */
 export function observeRequests(
-  services: Pick<Services, 'metrics' | 'log'>,
+  services: Pick<Services, 'metrics' | 'log'> & Partial<Pick<Services, 'recordCall' | 'portal'>>,
   routers: readonly Router[],
   filePrefixes: readonly string[],
 ) {
@@ -81,6 +83,9 @@ export function observeRequests(
         services.metrics.answered(route, ctx.method, ctx.status, seconds);
         const format = exportFormatOf(ctx);
         if (format) services.metrics.exported(format, bytes);
+        if (services.recordCall && isApiCall(route)) {
+          services.recordCall(apiCall(ctx, services, { route, seconds, bytes }));
+        }
         services.log.info({
           msg: 'request',
           req_id: requestId,
@@ -97,6 +102,35 @@ export function observeRequests(
         });
       });
     }
+  };
+}
+
+/** Routes whose calls the monitoring dataset keeps: the API's, and the pages' download links. */
+const isApiCall = (route: string): boolean => route.startsWith('/api/') || route === EXPLORE_DOWNLOAD_PATH;
+
+/**
+ * A finished call as the monitoring dataset keeps it: its route's template, its caller's user
+ * name (never a key), and the dataset it named when the portal serves one by that id.
+ */
+function apiCall(
+  ctx: Context,
+  services: Partial<Pick<Services, 'portal'>>,
+  answer: { route: string; seconds: number; bytes: number },
+): ApiCall {
+  const params = (ctx as { params?: Record<string, string> }).params ?? {};
+  const named = params.dataset_id ?? [ctx.query.dataset ?? []].flat().at(-1);
+  const known =
+    named !== undefined && (services.portal?.().datasets.has(named) || named === MONITORING_DATASET_ID);
+  return {
+    timestamp: new Date().toISOString(),
+    dataset_id: known ? named : null,
+    endpoint: answer.route,
+    method: ctx.method,
+    status: ctx.status,
+    user_id: callerState(ctx).owner?.user ?? 'anonymous',
+    size_res: answer.bytes,
+    exec_time: Math.round(answer.seconds * 1e5) / 100,
+    request_aborted: !ctx.res.writableFinished,
   };
 }
 

@@ -24,6 +24,7 @@ export async function main(flags: ServeFlags): Promise<void> {
     maxAge: flags.maxAge,
     cacheBytes: flags.cacheSize,
     targetWaitMs: flags.queueWait,
+    monitoringDays: flags.monitoringDays,
   });
   const httpServer = createHttpServer(server);
   const operationsServer = separateOperations ? http.createServer(server.operations) : null;

@@ -12,6 +12,7 @@ import {
 } from '../command-line/flags.js';
 import { DEFAULT_TARGET_WAIT_MS } from '../engine/admission.js';
 import type { LogFormat, LogLevel } from '../log.js';
+import { DEFAULT_MONITORING_DAYS } from '../monitoring/dataset.js';
 import {
   DEFAULT_CACHE_SIZE,
   DEFAULT_DRAIN_TIMEOUT,
@@ -72,6 +73,12 @@ export const SERVE_FLAGS = {
     'URL',
     'keep the quota counters in Redis (redis://HOST:PORT), shared by replicas',
     redisUrl,
+  ),
+  monitoringDays: value(
+    'DAYS',
+    'days of API calls kept in the monitoring dataset ods-api-monitoring, which admins query (0: none kept)',
+    wholeNumber,
+    String(DEFAULT_MONITORING_DAYS),
   ),
   drainTimeout: value(
     'SECONDS',

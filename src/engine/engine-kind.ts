@@ -2,7 +2,7 @@
 // Dialect that SQL is written in (src/odsql/dialect/<kind>/), as a kysely dialect creates its
 // driver and its query compiler together. The kinds are listed in one registry, kinds.ts.
 import type { Dialect } from '../odsql/dialect/dialect.js';
-import type { Engine, ParquetEncoder } from './engine.js';
+import type { Engine, ParquetEncoder, ParquetFiles } from './engine.js';
 
 /** An engine kind: its name (dataset.json's engine.kind) and the dialect of its SQL. */
 export interface EngineKind {
@@ -31,8 +31,13 @@ export interface LocalEngineOptions {
 export interface LocalKind extends EngineKind {
   /** Checks that the process can run it and starts its helpers, before the server makes a folder. */
   prepare(): Promise<void>;
-  /** Opens it, with the encoder of the Parquet exports of attached engines that write none. */
-  open(options: LocalEngineOptions): Promise<{ engine: Engine; parquetEncoder: ParquetEncoder }>;
+  /**
+   * Opens it, with the encoder of the Parquet exports of attached engines that write none, and
+   * the writer of the server's own Parquet files.
+   */
+  open(
+    options: LocalEngineOptions,
+  ): Promise<{ engine: Engine; parquetEncoder: ParquetEncoder; parquetFiles: ParquetFiles }>;
 }
 
 /** How the server opens the engine of an attached server. */

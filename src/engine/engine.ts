@@ -192,6 +192,17 @@ export interface EngineLabels {
 }
 
 /**
+ * Parquet files the server writes of its own rows (the API calls it keeps), with the local
+ * engine's writer, inside its allowed directories; never a path from a request.
+ */
+export interface ParquetFiles {
+  /** Writes JSON rows (objects keyed by column name) of `columns` as the Parquet file `file`. */
+  writeJsonParquet(file: string, columns: readonly TableColumn[], rowsJson: string): Promise<void>;
+  /** Writes the rows of the Parquet files `files` (of one schema) as the Parquet file `file`. */
+  mergeParquet(files: readonly string[], file: string): Promise<void>;
+}
+
+/**
  * What the server needs of the engine that runs its SQL (the seam of kysely's Driver: a small
  * interface, the engine's class behind it). Every query is interruptible by its signal; JSON
  * queries also by the engine's deadline; exports run on connections of their own.

@@ -15,6 +15,7 @@ import type { PortalVersions } from './etag.js';
 import type { CachePartition } from './response-cache.js';
 import type { PortalMetrics } from './metrics.js';
 import type { Logger } from '../log.js';
+import type { ApiCall } from '../monitoring/dataset.js';
 
 export interface Services {
   /** The engine of the catalog and of the datasets in Parquet files. */
@@ -33,6 +34,21 @@ export interface Services {
   readonly http: HttpCaching;
   /** The Prometheus metrics, under the portal's label (src/http/metrics.ts). */
   readonly metrics: PortalMetrics;
+  /** The sources beside the catalog (src/server/sources.ts); absent: answered as empty. */
+  readonly sources?: {
+    /** The portal's API calls as a dataset; null when --monitoring-days is 0. */
+    readonly monitoring: SourceData | null;
+    /** The data network, which the portal belongs to none of: no dataset. */
+    readonly dataNetwork: SourceData;
+  };
+  /** Keeps an API call in the monitoring dataset; absent: calls are not kept. */
+  readonly recordCall?: (call: ApiCall) => void;
+}
+
+/** A source of datasets other than the catalog: its datasets as a portal, and its catalog table. */
+export interface SourceData {
+  portal(): Portal;
+  catalog(): QuerySource;
 }
 
 /** What HTTP caching needs: the data versions of the portal as loaded, the tag key, the settings. */

@@ -28,15 +28,6 @@ export const MAX_SEARCH_TERMS = 16;
 /** Values in one `IN (...)` list. */
 export const MAX_IN_LIST = 1_000;
 
-/**
- * Pieces (symbols, and the texts between them) of one date_format() pattern: each is SQL of its
- * own over the date's wall clock, so a pattern of thousands of symbols wrote megabytes of SQL.
- */
-export const MAX_DATE_FORMAT_PIECES = 64;
-
-/** Letters of one date_format() symbol: a number's least digits, as Joda-Time writes at most 9. */
-export const MAX_DATE_SYMBOL_LETTERS = 9;
-
 /** Characters in one string, date or geometry literal. */
 export const MAX_LITERAL_LENGTH = 10_000;
 

@@ -3,6 +3,7 @@
 // (v2.1, v2.0, v1, the OpenAPI document, the pages' download links).
 import Koa from 'koa';
 import { servedRouters } from '../api/routers.js';
+import { otherSources } from '../api/sources.js';
 import { ApiError } from '../http/errors.js';
 import { answerEscapedErrors, errorMiddleware } from '../http/error-middleware.js';
 import type { Services } from '../http/services.js';
@@ -99,6 +100,8 @@ export function createApp(services: Services, options: AppOptions): Koa {
     if (ctx.path.length > 1 && ctx.path.endsWith('/')) ctx.path = ctx.path.replace(/\/+$/, '');
     await next();
   });
+  // Before the cache: the monitoring calls change by the second, and are an admin's alone.
+  app.use(otherSources(services));
   app.use(httpCaching(services));
   // After the cache: an answer kept, or a 304, costs the engine nothing and is never refused.
   app.use(admitToEngine(services.engine));

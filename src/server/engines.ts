@@ -3,10 +3,11 @@
 // (src/engine/kinds.ts); a dataset is queried on its kind's engine of its server.
 import path from 'node:path';
 import type { Dataset } from '../catalog/portal.js';
-import { EngineUnavailable, type Engine, type ParquetEncoder } from '../engine/engine.js';
+import { EngineUnavailable, type Engine, type ParquetEncoder, type ParquetFiles } from '../engine/engine.js';
 import { ATTACHED_KINDS, LOCAL_KIND } from '../engine/kinds.js';
 import type { Logger } from '../log.js';
 import type { ProcessFolder } from './process-folder.js';
+import { monitoringDirectory } from './sources.js';
 
 /** What the server opens its engines with (its options). */
 export interface EngineSettings {
@@ -18,10 +19,11 @@ export interface EngineSettings {
   readonly targetWaitMs?: number;
 }
 
-/** The local engine, and its encoder of the Parquet exports of attached engines. */
+/** The local engine, its encoder of the Parquet exports of attached engines, its writer of the server's files. */
 export interface LocalEngine {
   readonly engine: Engine;
   readonly parquetEncoder: ParquetEncoder;
+  readonly parquetFiles: ParquetFiles;
 }
 
 /** The options of every engine's waiting line and count cache. */
@@ -51,6 +53,7 @@ export function openLocalEngine(
     allowedDirectories: portalDirs.flatMap((dir, i) => [
       path.join(dir, 'datasets'),
       folders[i]!.pinDirectory,
+      monitoringDirectory(dir),
     ]),
     tempDirectory: folders[0]!.spillDirectory,
     ...(settings.threads ? { threads: settings.threads } : {}),

@@ -21,6 +21,8 @@ export interface Drainable {
   /** Every engine the server holds now. */
   engines(): readonly Engine[];
   drain(): void;
+  /** Writes what the server keeps in memory for its files (the API calls kept). */
+  flush?(): Promise<void>;
   reload(): Promise<readonly Portal[]>;
   close(): void;
 }
@@ -76,6 +78,7 @@ async function drain(
   clearInterval(sweep);
   clearTimeout(cut);
   operations?.closeAllConnections();
+  await portal.flush?.();
   log.info('drained: exiting');
   // The statements of the requests cut are stopped first: closing DuckDB under a running one
   // blocks, and a ClickHouse query runs on unless its KILL QUERY reached the server.

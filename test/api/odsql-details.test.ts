@@ -1,8 +1,7 @@
 // ODSQL details seen in real answers and client code (issue 40 item 4), each answer checked
 // against DuckDB over the same Parquet: arithmetic in group_by as the official JS client's README
 // writes it; range() labels as the service writes them (inclusive integer bounds on an integer
-// field, `low-high` on a double); date_format() with the service's Java-style letters in the
-// request's lang.
+// field, `low-high` on a double).
 import { expect } from 'chai';
 import { useSampleSuite } from '../helpers/sample-portal.js';
 
@@ -103,57 +102,6 @@ describe('ODSQL details of real answers (sample portal)', () => {
       );
       const [half] = await results('movies', 'select=count(*)&group_by=range(running_time_min,*,90.5,*)');
       expect(half!['range(running_time_min,*,90.5,*)']).to.equal('*-90.5');
-    });
-  });
-
-  describe('date_format() with Java-style letters', () => {
-    it('names months and days in the requested lang, on the requested time zone', async () => {
-      const pattern = 'EEE d MMM yyyy, hh:mm a';
-      const query = (lang: string) =>
-        new URLSearchParams({
-          select: `date_format(date, '${pattern}') as f, date`,
-          where: "origin = 'SFO' and destination = 'LAX'",
-          order_by: 'date',
-          limit: '5',
-          lang,
-          timezone: 'UTC',
-        }).toString();
-      const english = await results('flights', query('en'));
-      const want = await reference(
-        `SELECT strftime(timezone('UTC', date), '%a %-d %b %Y, %I:%M %p') AS f FROM flights
-         WHERE origin = 'SFO' AND destination = 'LAX' ORDER BY date LIMIT 5`,
-      );
-      expect(english.map((r) => r.f)).to.deep.equal(want.map((r) => r.f));
-      const french = await results('flights', query('fr'));
-      expect(french[0]!.f).to.match(/^(lun|mar|mer|jeu|ven|sam|dim)\. \d+ \S+ 2001, \d\d:\d\d (AM|PM)$/);
-    });
-
-    it('groups on a month name as a chart client does, counts as DuckDB', async () => {
-      const got = await results(
-        'seattle-weather',
-        `select=count(*)%20as%20n&group_by=date_format(date,%22MMMM%22)%20as%20m&order_by=m&lang=en&limit=20`,
-      );
-      const want = await reference(
-        `SELECT strftime(date, '%B') AS m, count(*)::INTEGER AS n FROM "seattle-weather" GROUP BY m ORDER BY m`,
-      );
-      expect(got).to.deep.equal(want);
-    });
-
-    it('answers a clean 400 naming an unknown letter, a time zone name or a huge repeat', async () => {
-      const cases: [string, RegExp][] = [
-        ['yyyy-QQ', /Unknown date format symbol: QQ/],
-        ['HH:mm zzz', /zzz \(a time zone name\) is not supported/],
-        ['y'.repeat(5000), /repeated 5000 times: at most 9/],
-      ];
-      for (const [pattern, message] of cases) {
-        const query = new URLSearchParams({ select: `date_format(date, '${pattern}')` }).toString();
-        const { status, body } = await suite.server.json(`${V21}/flights/records?${query}`);
-        expect(status, pattern.slice(0, 20)).to.equal(400);
-        expect(body.error_code).to.equal('QueryLangError');
-        expect(body.message)
-          .to.match(message)
-          .and.match(/select/);
-      }
     });
   });
 });

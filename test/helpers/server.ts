@@ -24,7 +24,16 @@ export interface TestServer {
  */
 export async function startTestServer(
   portalDir: string | readonly string[],
-  options: Pick<ServerOptions, 'maxAge' | 'cacheBytes' | 'trustProxy' | 'targetWaitMs' | 'quotaStore'> = {},
+  options: Pick<
+    ServerOptions,
+    | 'maxAge'
+    | 'cacheBytes'
+    | 'trustProxy'
+    | 'targetWaitMs'
+    | 'quotaStore'
+    | 'monitoringDays'
+    | 'monitoringBatch'
+  > = {},
 ): Promise<TestServer> {
   const logs: string[] = [];
   const records: Record<string, unknown>[] = [];
@@ -36,7 +45,8 @@ export async function startTestServer(
     },
   });
   const portalDirs = typeof portalDir === 'string' ? [portalDir] : portalDir;
-  const portal = await openServer({ ...options, portalDirs, threads: 2, log });
+  // The API calls are kept only where a test asks (the sample portal is shared by every suite).
+  const portal = await openServer({ monitoringDays: 0, ...options, portalDirs, threads: 2, log });
   const server = createHttpServer(portal);
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;

@@ -16,13 +16,14 @@ import {
   type EngineLabels,
   type JsonValue,
   type PageRows,
+  type ParquetFiles,
 } from '../engine.js';
 import { streamThroughPipe } from './copy-stream.js';
 import { DuckDBExportConnection } from './export-connection.js';
 import { interruptible } from './interrupt.js';
 import { lockDown } from './lockdown.js';
 import { EngineLoad } from '../waiting-line.js';
-import { STORAGE_TYPES } from './storage-types.js';
+import { jsonRowsSql } from './storage-types.js';
 import { chunksOf, readJsonRows } from './values.js';
 
 export interface EngineOptions {
@@ -79,7 +80,7 @@ const MEMORY_SETTINGS = {
   enable_external_file_cache: 'false',
 } as const;
 
-export class DuckDBEngine extends EngineLoad<DuckDBConnection> implements Engine {
+export class DuckDBEngine extends EngineLoad<DuckDBConnection> implements Engine, ParquetFiles {
   readonly labels: EngineLabels = { engine: 'duckdb', server: 'local' };
   /** The spill folder: the one writable place DuckDB may use, where export pipes are made. */
   readonly tempDirectory: string;
@@ -243,15 +244,24 @@ export class DuckDBEngine extends EngineLoad<DuckDBConnection> implements Engine
 
   /** (Re)creates a small in-memory table from JSON rows, typed by a `from_json` structure. */
   async defineJsonTable(name: string, columns: readonly TableColumn[], rowsJson: string): Promise<void> {
-    const structure = Object.fromEntries(
-      columns.map((c) => [c.name, c.multivalued ? `${STORAGE_TYPES[c.type]}[]` : STORAGE_TYPES[c.type]]),
-    );
-    const shape = quoteString(JSON.stringify([structure]));
-    await this.query(
-      `CREATE OR REPLACE TABLE ${quoteIdentifier(name)} AS SELECT unnest(from_json($1, ${shape}), recursive := true)`,
-      [rowsJson],
-    );
+    await this.query(`CREATE OR REPLACE TABLE ${quoteIdentifier(name)} AS ${jsonRowsSql(columns)}`, [
+      rowsJson,
+    ]);
     this.counts.clear();
+  }
+
+  /**
+   * Writes JSON rows of `columns` as the Parquet file `file` (inside the allowed directories: the
+   * server's own files, such as the monitoring calls, never a path from a request).
+   */
+  async writeJsonParquet(file: string, columns: readonly TableColumn[], rowsJson: string): Promise<void> {
+    await this.query(`COPY (${jsonRowsSql(columns)}) TO ${quoteString(file)} (FORMAT parquet)`, [rowsJson]);
+  }
+
+  /** Writes the rows of the Parquet files `files` (of one schema) as the Parquet file `file`. */
+  async mergeParquet(files: readonly string[], file: string): Promise<void> {
+    const list = files.map(quoteString).join(', ');
+    await this.query(`COPY (SELECT * FROM read_parquet([${list}])) TO ${quoteString(file)} (FORMAT parquet)`);
   }
 
   /** Drops a view if it exists. */

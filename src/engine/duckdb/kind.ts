@@ -32,6 +32,6 @@ export const duckdbKind: LocalKind = Object.freeze<LocalKind>({
   },
   open: async (options) => {
     const engine = await DuckDBEngine.open(options);
-    return { engine, parquetEncoder: parquetEncoder(engine) };
+    return { engine, parquetEncoder: parquetEncoder(engine), parquetFiles: engine };
   },
 });

@@ -21,41 +21,20 @@ export type Lang = keyof typeof LANG_SET;
 /** Every output language. */
 export const LANGS = Object.keys(LANG_SET) as readonly Lang[];
 
-/**
- * Names of one language: months January first, weekdays Monday first (ISO order), halfdays AM
- * first, eras BC first.
- */
+/** Names of one language: months January first, weekdays Monday first (ISO order). */
 export interface DateNames {
   months: readonly string[];
-  monthsShort: readonly string[];
   weekdays: readonly string[];
   weekdaysShort: readonly string[];
-  halfdays: readonly string[];
-  eras: readonly string[];
 }
 
 /** Mid-month days of 2021 and the week of Monday 2021-01-04: any dates of the right month or weekday do. */
 const MONTH_DATES = Array.from({ length: 12 }, (_, m) => new Date(Date.UTC(2021, m, 15)));
 const WEEK_DATES = Array.from({ length: 7 }, (_, d) => new Date(Date.UTC(2021, 0, 4 + d)));
 
-/** A morning and an afternoon hour; a day of year 100 BC and one of AD 2021. */
-const HALFDAY_DATES = [new Date(Date.UTC(2021, 0, 4, 3)), new Date(Date.UTC(2021, 0, 4, 15))];
-const ERA_DATES = [new Date(Date.UTC(-99, 0, 4)), new Date(Date.UTC(2021, 0, 4))];
-
 function namesOf(lang: Lang, dates: readonly Date[], options: Intl.DateTimeFormatOptions): string[] {
   const format = new Intl.DateTimeFormat(lang, { ...options, timeZone: 'UTC' });
   return dates.map((date) => format.format(date));
-}
-
-/** One part of each date's formatted text (the day period of an hour, the era of a year). */
-function partsOf(
-  lang: Lang,
-  dates: readonly Date[],
-  options: Intl.DateTimeFormatOptions,
-  type: Intl.DateTimeFormatPartTypes,
-): string[] {
-  const format = new Intl.DateTimeFormat(lang, { ...options, timeZone: 'UTC' });
-  return dates.map((date) => format.formatToParts(date).find((part) => part.type === type)?.value ?? '');
 }
 
 /** The language Node's ICU resolves for `lang`: another one means the names are not in its data. */
@@ -69,11 +48,8 @@ export const DATE_NAMES = Object.fromEntries(
     lang,
     {
       months: namesOf(lang, MONTH_DATES, { month: 'long' }),
-      monthsShort: namesOf(lang, MONTH_DATES, { month: 'short' }),
       weekdays: namesOf(lang, WEEK_DATES, { weekday: 'long' }),
       weekdaysShort: namesOf(lang, WEEK_DATES, { weekday: 'short' }),
-      halfdays: partsOf(lang, HALFDAY_DATES, { hour: 'numeric', hour12: true }, 'dayPeriod'),
-      eras: partsOf(lang, ERA_DATES, { year: 'numeric', era: 'short' }, 'era'),
     },
   ]),
 ) as Record<Lang, DateNames>;

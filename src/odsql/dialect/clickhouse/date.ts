@@ -1,20 +1,25 @@
-// ClickHouse's spelling of dates: literals as granules, date parts and date_format() on the request
-// time zone's wall clock, and the output text of dates and instants. ClickHouse 18.16 holds instants in whole
+// ClickHouse's spelling of dates: literals as granules, date parts on the request time zone's wall
+// clock, and the output text of dates and instants. ClickHouse 18.16 holds instants in whole
 // seconds (DateTime) and writes day 0 (1970-01-01) as '0000-00-00'; formatDateTime ignores a
 // DateTime's zone and has no %z, so the wall clock is toString(t, zone) and the offset is
 // computed from it.
 import { parseDateLiteral, type DateLikeType, type DateReading } from '../../functions/date.js';
-import { DATE_PARTS, datelike, formatOf } from '../../functions/temporal.js';
+import { DATE_PARTS, datelike } from '../../functions/temporal.js';
 import { QueryLangError } from '../../errors.js';
 import type { FunctionSpelling, Presenter } from '../dialect.js';
 import { quoteString } from '../../../sql/clickhouse-quoting.js';
-import { compileDateFormat, PARTS } from './date-format.js';
 
-/** The date parts' functions: date_format()'s (year, month, day, hour, minute, second). */
-const PART_FUNCTIONS: Record<(typeof DATE_PARTS)[number], string> = PARTS;
+const PART_FUNCTIONS = {
+  year: 'toYear',
+  month: 'toMonth',
+  day: 'toDayOfMonth',
+  hour: 'toHour',
+  minute: 'toMinute',
+  second: 'toSecond',
+} as const satisfies Record<(typeof DATE_PARTS)[number], string>;
 
-export const DATES: ReadonlyMap<string, FunctionSpelling> = new Map<string, FunctionSpelling>([
-  ...DATE_PARTS.map((part): [string, FunctionSpelling] => [
+export const DATES: ReadonlyMap<string, FunctionSpelling> = new Map<string, FunctionSpelling>(
+  DATE_PARTS.map((part): [string, FunctionSpelling] => [
     part,
     ([x], ctx) => {
       // A date's hour, minute and second are 0; null stays null.
@@ -26,11 +31,7 @@ export const DATES: ReadonlyMap<string, FunctionSpelling> = new Map<string, Func
       return `${PART_FUNCTIONS[part]}(toTimeZone(${x!.sql}, ${quoteString(ctx.timezone)}))`;
     },
   ]),
-  [
-    'date_format',
-    ([x, format], ctx) => compileDateFormat(x!.sql, formatOf(format), datelike(x), ctx.lang, ctx.timezone),
-  ],
-]);
+);
 
 /** An instant of a datetime granule: a naive wall clock is read in `timezone`. */
 function instantSql(reading: Extract<DateReading, { kind: 'datetime' }>, timezone: string): string {

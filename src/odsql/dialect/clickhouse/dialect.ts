@@ -3,7 +3,7 @@
 // ClickHouse answers exactly as DuckDB does, and search() and suggest() as a substring match
 // (search.ts: DuckDB's fuzzy token match has no equal in 18.16), and the geo functions on points
 // (geo.ts: distances, boxes, relations with a constant geometry). Not spelled, so refused with a
-// 400 at analysis: the geo aggregations and geo_cluster, now(), json_format() (no
+// 400 at analysis: the geo aggregations and geo_cluster, now(), date_format(), json_format() (no
 // JSON validation), random() (another hash); geo functions on a geo_shape field are refused when
 // compiled.
 import type { Dialect, GroupingSpelling } from '../dialect.js';
