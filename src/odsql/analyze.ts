@@ -10,6 +10,7 @@ import { QueryLangError, type Clause } from './errors.js';
 import { lookupFunction } from './functions/index.js';
 import { checkTreeLimits, type NodeBudget } from './limits-check.js';
 import { QueryScope, findField } from './scope.js';
+import type { TechnicalColumn } from './technical.js';
 import { isGeo } from './types.js';
 
 /** One clause as parsed, with its text (output keys are expressions as written). */
@@ -63,14 +64,15 @@ let analyses = 0;
 export const analysesSoFar = (): number => analyses;
 
 /**
- * Analyzes a parsed query against a dataset's fields; `timezone` types date literals, and a
- * function `dialect` does not spell is refused.
+ * Analyzes a parsed query against a dataset's fields (then its technical ones); `timezone` types
+ * date literals, and a function `dialect` does not spell is refused.
  */
 export function analyzeQuery(
   fields: readonly Field[],
   parsed: ParsedQuery,
   timezone: string,
   dialect: Dialect,
+  technical: readonly TechnicalColumn[] = [],
 ): AnalyzedQuery {
   analyses++;
   const budget: NodeBudget = { used: 0 };
@@ -81,6 +83,7 @@ export function analyzeQuery(
     labelsOf(parsed.select),
     labelsOf(parsed.groupBy),
     budget,
+    technical,
   );
   for (const clause of ['select', 'where', 'group_by', 'order_by'] as const) {
     scope.analyzers.set(

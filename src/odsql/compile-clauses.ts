@@ -178,7 +178,11 @@ export function compileOrderBy(
       const random = infoOf(query, o.expr).entry?.kind === 'ordering';
       const direction = o.descending && !random ? 'DESC' : 'ASC';
       const sql = compileExpr(o.expr, compiler);
-      const column = !query.grouped && o.expr.kind === 'field' ? `${table}.${sql}` : sql;
+      // A field's column, qualified against a select label of its name; a technical field is its SQL.
+      const column =
+        !query.grouped && o.expr.kind === 'field' && infoOf(query, o.expr).sql === undefined
+          ? `${table}.${sql}`
+          : sql;
       return `${column} ${direction} NULLS LAST`;
     });
   const ties = query.grouped

@@ -142,7 +142,7 @@ const HANDLERS: { [K in ExprKind]: Handler<K> } = {
   bounds: () => {
     throw new QueryLangError('A bracketed list of bounds can only be used in range()');
   },
-  field: (expr, compiler) => compiler.ctx.dialect.quoteIdentifier(expr.name),
+  field: (expr, compiler) => compiler.facts.get(expr)?.sql ?? compiler.ctx.dialect.quoteIdentifier(expr.name),
   negate: (expr, compiler) => compiler.ctx.dialect.negate(compileExpr(expr.operand, compiler)),
   not: (expr, compiler) => compiler.ctx.dialect.not(compileExpr(expr.operand, compiler)),
   arithmetic: (expr, compiler) => {

@@ -14,6 +14,8 @@ export interface ExprInfo {
   readonly field: Field | null;
   readonly entry: FunctionEntry | null;
   readonly args: readonly Arg[];
+  /** The SQL a technical field stands for (technical.ts); absent: a field's column, or no field. */
+  readonly sql?: string;
 }
 
 export type Analysis = ReadonlyMap<Expr, ExprInfo>;

@@ -6,6 +6,7 @@ import { analyzeQuery, type AnalyzedQuery, type ClauseCondition, type ParsedItem
 import type { CompiledQuery, CompileOptions } from './compile.js';
 import { keptCompilation } from './compile-cache.js';
 import { QueryLangError } from './errors.js';
+import { technicalColumns } from './technical.js';
 import { facetKeyFields, type FacetKey } from './facet-key.js';
 import type { Lang } from './functions/date.js';
 import type { Output } from './dialect/dialect.js';
@@ -113,7 +114,7 @@ function analyzeParams(
     orderBy: items(params.orderBy, parseOrderBy),
   };
   const dialect = source.dialect ?? duckdbDialect;
-  const analyzed = analyzeQuery(source.fields, parsed, timezone, dialect);
+  const analyzed = analyzeQuery(source.fields, parsed, timezone, dialect, technicalColumns(source, dialect));
   const holisticBytes = checkHolisticCost(analyzed, source.rows ?? 0, source.distinctCounts ?? new Map());
   const options = {
     holisticBytes,

@@ -2,9 +2,10 @@
 import { isMultivalued, type Field } from '../catalog/schema.js';
 import { node, type Expr, type FieldRef, type Item } from './ast.js';
 import { QueryLangError } from './errors.js';
-import type { Analyzer } from './expr-info.js';
+import { plain, type Analyzer } from './expr-info.js';
 import { sizeOf, type NodeBudget } from './limits-check.js';
 import { MAX_NODES } from './limits.js';
+import type { TechnicalColumn } from './technical.js';
 import type { ClauseName } from './types.js';
 
 /** Words that must be back-quoted to be used as names (supplement 5, v2.1). */
@@ -53,6 +54,7 @@ export class QueryScope<A extends Analyzer = Analyzer> {
     private readonly selectLabels: ReadonlyMap<string, Item>,
     private readonly groupLabels: ReadonlyMap<string, Item>,
     private readonly budget: NodeBudget,
+    private readonly technical: readonly TechnicalColumn[] = [],
   ) {}
 
   /** Resolves `ref` as seen from `clause`; throws `Unknown field: x` when nothing matches. */
@@ -72,7 +74,7 @@ export class QueryScope<A extends Analyzer = Analyzer> {
   private lookup(ref: FieldRef, source: Source, clause: ClauseName): Expr | null {
     if (source === 'field') {
       const field = findField(this.fields, ref.name);
-      return field ? this.fieldNode(field, ref, clause) : null;
+      return field ? this.fieldNode(field, ref, clause) : this.technicalNode(ref, clause);
     }
     const item = (source === 'select' ? this.selectLabels : this.groupLabels).get(ref.name);
     return item ? this.spend(this.analyzeItem(item, source === 'select' ? 'select' : 'group_by')) : null;
@@ -90,6 +92,15 @@ export class QueryScope<A extends Analyzer = Analyzer> {
       entry: null,
       args: [],
     });
+  }
+
+  /** A technical field of that name (technical.ts), standing for its SQL; null when none. */
+  private technicalNode(ref: FieldRef, clause: ClauseName): Expr | null {
+    const column = this.technical.find((t) => t.name === ref.name.toLowerCase());
+    if (!column) return null;
+    if ('refused' in column) throw new QueryLangError(column.refused);
+    const info = { ...plain(column.type), sql: column.sql };
+    return this.analyzers.get(clause)!.record(node.field(column.name, false, ref.span), info);
   }
 
   /** The analyzed expression of a select or group_by item, analyzed once in the clause that defines it. */

@@ -3,6 +3,21 @@
 import type { Field } from '../catalog/schema.js';
 import type { Expr } from './ast.js';
 import type { Dialect } from './dialect/dialect.js';
+import type { ValueType } from './types.js';
+
+/** What a technical field stands for: a constant, the record's id, an instant, or a refusal. */
+export type TechnicalValue =
+  | { readonly kind: 'text'; readonly value: string }
+  | { readonly kind: 'recordId' }
+  | { readonly kind: 'instant'; readonly iso: string }
+  | { readonly kind: 'refused'; readonly reason: string };
+
+/** A technical field as a source lists it (its SQL is written by technical.ts). */
+export interface TechnicalField {
+  readonly name: string;
+  readonly type: ValueType;
+  readonly value: TechnicalValue;
+}
 
 /** A queryable table: the dataset view, its full-text index view, and its field schema. */
 export interface QuerySource {
@@ -33,4 +48,6 @@ export interface QuerySource {
   readonly valueCounts?: ReadonlyMap<string, string>;
   /** The column holding how many records each row of `table` stands for (a table of value counts); absent: one. */
   readonly weight?: string;
+  /** Names read in every clause besides the fields (v2.0's datasetid, recordid...); absent: none. */
+  readonly technical?: readonly TechnicalField[];
 }

@@ -13,6 +13,7 @@ import { filterParams, PAGE_LIMIT, runPagedQuery, toQueryParams } from '../query
 import { requireDataSource, signalOf, type Services } from '../../http/services.js';
 import { generationQueryParams } from './generation.js';
 import { link, requestUrl } from './links.js';
+import { v20Source } from './source.js';
 
 /** Parameters of both aggregates operations: every group (up to the groups window) by default. */
 export const aggregatesParams = filterParams.extend({
@@ -49,8 +50,8 @@ async function aggregations(
 export function v20AggregatesRoutes(router: Router, services: Services): void {
   router.get('/catalog/datasets/:dataset_id/aggregates', async (ctx) => {
     const params = parseParams(aggregatesParams, ctx.query);
-    const { source, engine } = requireDataSource(services, ctx, ctx.params.dataset_id!);
-    await aggregations(ctx, engine, source, params);
+    const { dataset, source, engine } = requireDataSource(services, ctx, ctx.params.dataset_id!);
+    await aggregations(ctx, engine, v20Source(dataset, source), params);
   });
 
   router.get('/catalog/aggregates', async (ctx) => {

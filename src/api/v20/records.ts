@@ -11,6 +11,7 @@ import { requireDataSource, signalOf, type Services } from '../../http/services.
 import { isoInZone } from '../time-format.js';
 import { recordsParams, requestedRecord } from '../v2/records-routes.js';
 import { generationQueryParams } from './generation.js';
+import { v20Source } from './source.js';
 import { catalogUrl, link, pageLinks, type Link } from './links.js';
 
 type Row = Record<string, JsonValue>;
@@ -38,7 +39,7 @@ export function v20RecordsRoutes(router: Router, services: Services): void {
     const params = parseParams(recordsParams, ctx.query);
     const { dataset, source, engine } = requireDataSource(services, ctx, ctx.params.dataset_id!);
     const grouped = params.group_by !== undefined;
-    const result = await runPagedQuery(engine, source, params, signalOf(ctx), {
+    const result = await runPagedQuery(engine, v20Source(dataset, source), params, signalOf(ctx), {
       withRecordId: true,
       ...generationQueryParams(ctx),
     });
