@@ -12,6 +12,7 @@ import { filterParams, toQueryParams } from '../query-context.js';
 import { accessOf, apiBase, requireDataSource, signalOf } from '../../http/services.js';
 import type { Services } from '../../http/services.js';
 import { generationQueryParams, isV20 } from '../v20/generation.js';
+import { generationSource } from '../v20/source.js';
 import { servedAttachments } from '../../auth/access.js';
 
 const lastOf = (raw: string | string[] | undefined): string | undefined =>
@@ -67,7 +68,9 @@ const exportRequest = (params: ExportParams): ExportRequest => ({
 /** Mounts the dataset and catalog export operations. */
 export function exportRoutes(router: Router, services: Services): void {
   router.get('/catalog/datasets/:dataset_id/exports/:format', async (ctx) => {
-    const { dataset, source, engine } = requireDataSource(services, ctx, ctx.params.dataset_id!);
+    const served = requireDataSource(services, ctx, ctx.params.dataset_id!);
+    const { dataset, engine } = served;
+    const source = generationSource(ctx, dataset, served.source);
     const exporter = datasetExporter(ctx.params.format!);
     const params = parseParams(isV20(ctx) ? v20ExportParams : exportParams, ctx.query);
     const target = { engine, source, name: dataset.id, baseUrl: apiBase(ctx), signal: signalOf(ctx) };

@@ -10,6 +10,7 @@ import { LANGS, whereConditions } from '../../odsql/index.js';
 import { boolean, facetList, oneOf, parseParams, repeated, timezone } from '../params.js';
 import { parseV1Query } from '../v1/q-language/index.js';
 import { apiBase, requireDataSource, signalOf, type Services } from '../../http/services.js';
+import { generationSource } from '../v20/source.js';
 
 /** Parameters of both facet operations (explore-api.md: facet, where, refine, exclude, lang, timezone). */
 export const facetParams = z.object({
@@ -47,7 +48,7 @@ export function facetRoutes(router: Router, services: Services): void {
     await answer(
       ctx,
       engine,
-      source,
+      generationSource(ctx, dataset, source),
       `${apiBase(ctx)}/catalog/datasets/${encodeURIComponent(dataset.id)}/facets`,
     );
   });

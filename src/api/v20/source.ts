@@ -1,9 +1,12 @@
-// The query source of a dataset as v2.0 queries it: the v2.1 source with v2.0's technical fields
-// (`datasetid`, `recordid`, `record_timestamp`, `record_size`) read in every clause. One per source
-// object, so that the compiled-query cache finds a v2.0 query again.
+// The query source of a dataset as v2.0 queries it (records, aggregates, exports, facets): the
+// v2.1 source with v2.0's technical fields (`datasetid`, `recordid`, `record_timestamp`,
+// `record_size`) read in every clause. One per source object, so that the compiled-query cache
+// finds a v2.0 query again.
+import type { Context } from 'koa';
 import type { Dataset } from '../../catalog/portal.js';
 import type { QuerySource } from '../../odsql/source.js';
 import { v20RecordFields } from '../../odsql/technical.js';
+import { isV20 } from './generation.js';
 
 const v20Sources = new WeakMap<QuerySource, QuerySource>();
 
@@ -16,3 +19,7 @@ export function v20Source(dataset: Dataset, source: QuerySource): QuerySource {
   }
   return found;
 }
+
+/** The source a request queries of `dataset`: with v2.0's technical fields when it came by v2.0. */
+export const generationSource = (ctx: Context, dataset: Dataset, source: QuerySource): QuerySource =>
+  isV20(ctx) ? v20Source(dataset, source) : source;

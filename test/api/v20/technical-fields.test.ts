@@ -1,6 +1,6 @@
 // v2.0's technical fields in every clause (supplement 7): records' datasetid, recordid and
 // record_timestamp in select, where, group_by and order_by, checked against DuckDB over the same
-// Parquet rows; record_size refused by name; the catalog's dataset_id, modified and records_count;
+// Parquet rows, and in exports and facets; record_size refused by name; the catalog's dataset_id, modified and records_count;
 // v2.1, which has none of them, still answering `Unknown field`; a real field of the name first.
 import { expect } from 'chai';
 import { useSampleSuite } from '../../helpers/sample-portal.js';
@@ -100,6 +100,35 @@ describe('v2.0 technical fields (sample portal)', () => {
     expect((byConstant.body.records as V20Record[]).map(({ record }) => record.fields)).to.deep.equal(
       expected,
     );
+  });
+
+  it('exports and facets of v2.0 read them too; v2.1 exports do not', async () => {
+    const params = {
+      select: 'iata, recordid',
+      where: 'datasetid = "airports" and state = "CA"',
+      order_by: 'recordid desc',
+      limit: '3',
+    };
+    const exported = await suite.server.get(
+      `${V20}/catalog/datasets/airports/exports/json?${new URLSearchParams(params).toString()}`,
+    );
+    expect(await exported.json()).to.deep.equal(
+      await reference(
+        `SELECT iata, _recordid AS recordid FROM airports WHERE state = 'CA' ORDER BY _recordid DESC LIMIT 3`,
+      ),
+    );
+    const v21 = await get(`${V21}/catalog/datasets/airports/exports/json`, params);
+    expect(v21.status).to.equal(400);
+    const [one] = await reference(`SELECT _recordid, state FROM airports ORDER BY iata LIMIT 1`);
+    const facets = await get(`${V20}/catalog/datasets/airports/facets`, {
+      where: `recordid = "${String(one!._recordid)}"`,
+      facet: 'state',
+    });
+    expect(facets.status).to.equal(200);
+    const state = facets.body.facets.find((f: { name: string }) => f.name === 'state');
+    expect(state.facets.map((v: { value: string; count: number }) => [v.value, v.count])).to.deep.equal([
+      [one!.state, 1],
+    ]);
   });
 
   it('record_size is refused with the reason, in every clause', async () => {
