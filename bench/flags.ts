@@ -19,6 +19,7 @@ export const BENCH_SECTIONS = [
   'load',
   'http-cache',
   'replicas',
+  'monitoring',
   'peers',
   'clickhouse',
 ] as const;

@@ -18,6 +18,7 @@ import {
   summary,
 } from './report-tables.js';
 import { replicasTable } from './replicas.js';
+import { monitoringTable } from './monitoring.js';
 import type { SectionResults } from './sections.js';
 
 /** How the run went, for the report's header. */
@@ -129,7 +130,7 @@ function tablesSections({ facets, scaling }: SectionResults): string[] {
 
 /** The sections about the server as a whole: load, HTTP caching, replicas, ClickHouse. */
 function serverSections(results: SectionResults, { host, loadSeconds }: RunFacts): string[] {
-  const { load, httpCache, replicas, clickhouse } = results;
+  const { load, httpCache, replicas, monitoring, clickhouse } = results;
   return [
     ...(load
       ? [
@@ -158,6 +159,17 @@ function serverSections(results: SectionResults, { host, loadSeconds }: RunFacts
           `of the single server, on the same machine (they share its ${host.cores} cores); ${loadSeconds} s per level, response cache off.`,
           '',
           replicasTable(replicas),
+          '',
+        ]
+      : []),
+    ...(monitoring
+      ? [
+          '## Keeping the API calls (monitoring on vs off)',
+          '',
+          'Two servers over the bench portal, one keeping every API call for the monitoring dataset (`--monitoring-days 30`,',
+          'the default) and one keeping none (`--monitoring-days 0`), response caches off, asked the same request mix in turns.',
+          '',
+          monitoringTable(monitoring, ratioCell(2)),
           '',
         ]
       : []),

@@ -61,7 +61,8 @@ export async function main(flags: BenchFlags): Promise<void> {
 
 /** The report's JSON (what a later run compares its ratios with): sections left out are empty or null. */
 function reportJson(results: SectionResults, peers: readonly Peer[], facts: RunFacts) {
-  const { aggregations, facets, scaling, load, httpCache, replicas, clickhouse, exports } = results;
+  const { aggregations, facets, scaling, load, httpCache, replicas, monitoring, clickhouse, exports } =
+    results;
   return {
     date: facts.date,
     machine: facts.host,
@@ -77,6 +78,7 @@ function reportJson(results: SectionResults, peers: readonly Peer[], facts: RunF
     load: load ?? [],
     httpCache,
     replicas,
+    monitoring,
     clickhouse,
     exports: exports ?? [],
   };

@@ -19,6 +19,7 @@ import { benchHttpCache, type HttpCacheResult } from './http-cache.js';
 import { benchLoad, type LoadResult } from './load.js';
 import { benchPeer, startPeers, type Peer, type PeerTime } from './peers.js';
 import { benchReplicas, type ReplicaResult } from './replicas.js';
+import { benchMonitoring, type MonitoringResult } from './monitoring.js';
 
 /** The benches' server keeps no answer: each request is a miss, and they time the work of answering. */
 export const NO_CACHE = ['--cache-size', '0'];
@@ -54,6 +55,7 @@ export interface SectionResults {
   readonly load: LoadResult[] | null;
   readonly httpCache: HttpCacheResult | null;
   readonly replicas: ReplicaResult[] | null;
+  readonly monitoring: MonitoringResult[] | null;
   /** Per peer of the run's `peers`, its time of each aggregation. */
   readonly peerTimes: (PeerTime | null)[][];
   readonly clickhouse: { peer: ClickHouseResult; attached: AttachedResult } | null;
@@ -85,6 +87,9 @@ export async function runSections(run: BenchRun): Promise<SectionResults> {
   const replicas = await section('replicas', () =>
     benchReplicas(portalDir, flags.port + 1, threads, flags.loadSeconds, NO_CACHE),
   );
+  const monitoring = await section('monitoring', () =>
+    benchMonitoring(portalDir, flags.port + 4, threads, runs, NO_CACHE),
+  );
   const peerTimes: (PeerTime | null)[][] = [];
   if (flags.peers && sections.has('peers')) {
     run.log('bench: loading PostgreSQL and SQLite');
@@ -92,7 +97,18 @@ export async function runSections(run: BenchRun): Promise<SectionResults> {
     for (const peer of run.peers) peerTimes.push(await benchPeer(peer, served, runs));
   }
   const clickhouse = flags.peers ? await section('clickhouse', () => clickHouseBoth(run, duckdb!)) : null;
-  return { aggregations, facets, scaling, exports, load, httpCache, replicas, peerTimes, clickhouse };
+  return {
+    aggregations,
+    facets,
+    scaling,
+    exports,
+    load,
+    httpCache,
+    replicas,
+    monitoring,
+    peerTimes,
+    clickhouse,
+  };
 }
 
 /** The exports on the served portal, then the 30M-row ones on a server just started for them. */
