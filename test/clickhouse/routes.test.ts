@@ -101,6 +101,10 @@ const CASES: readonly RouteCase[] = [
     route: '/api/records/1.0/download',
     request: (id) => `/api/records/1.0/download?dataset=${id}&format=csv&q=wind>6`,
   },
+  {
+    route: '/explore/dataset/{dataset_id}/download',
+    request: (id) => `/explore/dataset/${id}/download/?format=csv&q=wind>6&refine.weather=rain`,
+  },
 ];
 
 /**
