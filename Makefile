@@ -27,7 +27,11 @@ $(PARSER): grammars/odsql.jison node_modules/.installed
 
 build: dist/.built $(WEB_MANIFEST)
 
+# tsc never deletes: a compiled file whose source moved or went is removed first, so that mocha
+# never runs the old copy of a moved test.
 dist/.built: $(SOURCES) tsconfig.json $(PARSER) node_modules/.installed
+	@[ ! -d dist ] || (cd dist && find src test bench -name '*.js' 2>/dev/null | while read -r f; do \
+	  [ -e "../$${f%.js}.ts" ] || rm -f "$$f" "$$f.map"; done)
 	$(BIN)/tsc -p tsconfig.json
 	touch $@
 
