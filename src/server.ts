@@ -5,6 +5,7 @@ import path from 'node:path';
 import type { Engine } from './engine/engine.js';
 import {
   attachedEngines,
+  DATASET_CHECKS,
   engineOf,
   enginesOf,
   openLocalEngine,
@@ -14,7 +15,6 @@ import {
   type LocalEngine,
 } from './server/engines.js';
 import { loadPortal, type Portal } from './catalog/portal.js';
-import { whereProblem } from './odsql/index.js';
 import { createApp, UNKNOWN_HOST_LABEL, unknownHostApp } from './server/app.js';
 import { answerClientError, MAX_HEADER_BYTES } from './api/request-guards.js';
 import type { Guard, Services } from './http/services.js';
@@ -183,7 +183,7 @@ async function openPortal(
   options: ServerOptions,
 ): Promise<OpenPortal> {
   const { engine } = local;
-  const load = (): Promise<Portal> => loadPortal(portalDir, whereProblem, viewPrefix);
+  const load = (): Promise<Portal> => loadPortal(portalDir, DATASET_CHECKS, viewPrefix);
   let portal = await definePortalViews(engine, folder, await load(), null, log);
   let catalog = await defineCatalog(engine, portal);
   const openAttached = (): Promise<AttachedEngines> =>

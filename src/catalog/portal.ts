@@ -28,6 +28,13 @@ export interface Dataset {
  */
 export type RowFilterCheck = (text: string) => string | null;
 
+/** What the loader cannot decide alone, handed in by the server: row filters and engine kinds. */
+export interface DatasetChecks {
+  readonly rowFilter: RowFilterCheck;
+  /** The names `engine.kind` may give (the engines' registry sits above the catalog). */
+  readonly engineKinds: ReadonlySet<string>;
+}
+
 /** A loaded portal; `problems` lists every file that did not validate (those datasets are not served). */
 export interface Portal {
   readonly dir: string;
@@ -66,11 +73,12 @@ function idBeingSwapped(name: string): string | null {
 
 /**
  * Loads `<dir>/portal.json` and every `<dir>/datasets/<id>/dataset.json`; the views of its datasets
- * are named `viewPrefix` + id; a dataset with a row filter that `checkRowFilter` refuses is not served.
+ * are named `viewPrefix` + id; a dataset with a row filter or engine kind that `checks` refuses is
+ * not served.
  */
 export async function loadPortal(
   dir: string,
-  checkRowFilter: RowFilterCheck,
+  checks: DatasetChecks,
   viewPrefix = '',
 ): Promise<Portal> {
   const problems: string[] = [];
@@ -84,7 +92,7 @@ export async function loadPortal(
   const entries = await readdir(root, { withFileTypes: true }).catch(() => []);
   for (const entry of entries.sort((a, b) => a.name.localeCompare(b.name))) {
     if (!entry.isDirectory() || !DATASET_ID.test(entry.name)) continue;
-    const dataset = await loadDataset(path.join(root, entry.name), viewPrefix, checkRowFilter, problems);
+    const dataset = await loadDataset(path.join(root, entry.name), viewPrefix, checks, problems);
     if (dataset) datasets.set(dataset.id, dataset);
     else unloaded.add(entry.name);
   }
@@ -102,18 +110,23 @@ export async function loadPortal(
 async function loadDataset(
   dir: string,
   viewPrefix: string,
-  checkRowFilter: RowFilterCheck,
+  checks: DatasetChecks,
   problems: string[],
 ): Promise<Dataset | null> {
   const file = await readJson(path.join(dir, 'dataset.json'), datasetFileSchema, problems);
   if (!file) return null;
+  if (file.engine && !checks.engineKinds.has(file.engine.kind)) {
+    const kinds = [...checks.engineKinds].join(', ') || 'none';
+    problems.push(`${path.join(dir, 'dataset.json')}: engine.kind: no engine named "${file.engine.kind}" (kinds: ${kinds})`);
+    return null;
+  }
   const parquetPath = path.join(dir, 'data.parquet');
   // An attached dataset's records are in a ClickHouse table (file.engine), not in a file here.
   if (!file.engine && !(await isFile(parquetPath))) {
     problems.push(`${parquetPath}: missing`);
     return null;
   }
-  if (!rowFiltersHold(file, path.join(dir, 'dataset.json'), checkRowFilter, problems)) return null;
+  if (!rowFiltersHold(file, path.join(dir, 'dataset.json'), checks.rowFilter, problems)) return null;
   const searchPath = path.join(dir, 'search.parquet');
   const id = path.basename(dir);
   return {

@@ -4,7 +4,7 @@ import { FILE_ROW_NUMBER } from '../catalog/schema.js';
 import { searchViewName, valueCountsViewName, type Dataset } from '../catalog/portal.js';
 import { parseWhere, type Expr } from '../odsql/index.js';
 import type { QuerySource } from '../odsql/source.js';
-import { ATTACHED_KINDS } from './kinds.js';
+import { attachedKind } from './kinds.js';
 
 /** What a caller may query of a dataset: fields hidden from it, and its row filter. */
 export interface SourceView {
@@ -52,7 +52,7 @@ export function querySource(dataset: Dataset, view?: SourceView): QuerySource {
         : null,
     fields: view ? dataset.file.fields.filter((f) => !view.hiddenFields.has(f.name)) : dataset.file.fields,
     // Absent: the local engine's, odsql's default.
-    ...(attached && { dialect: ATTACHED_KINDS[attached.kind].dialect }),
+    ...(attached && { dialect: attachedKind(attached.kind).dialect }),
     rowFilter,
     rows: dataset.file.computed.records_count,
     distinctCounts: new Map(Object.entries(dataset.file.computed.distinct_counts)),

@@ -2,12 +2,16 @@
 // per attached server it holds the credentials of, each kind opened as the registry says
 // (src/engine/kinds.ts); a dataset is queried on its kind's engine of its server.
 import path from 'node:path';
-import type { Dataset } from '../catalog/portal.js';
+import type { Dataset, DatasetChecks } from '../catalog/portal.js';
 import { EngineUnavailable, type Engine, type ParquetEncoder, type ParquetFiles } from '../engine/engine.js';
-import { ATTACHED_KINDS, LOCAL_KIND } from '../engine/kinds.js';
+import { ATTACHED_KINDS, ENGINE_KIND_NAMES, LOCAL_KIND } from '../engine/kinds.js';
+import { whereProblem } from '../odsql/index.js';
 import type { Logger } from '../log.js';
 import type { ProcessFolder } from './process-folder.js';
 import { monitoringDirectory } from './sources.js';
+
+/** What a portal's datasets are loaded with: row filters that compile, engine kinds registered. */
+export const DATASET_CHECKS: DatasetChecks = { rowFilter: whereProblem, engineKinds: ENGINE_KIND_NAMES };
 
 /** What the server opens its engines with (its options). */
 export interface EngineSettings {
@@ -81,7 +85,7 @@ export async function attachedEngines(
     ...lineOptions(settings),
   };
   const engines = new Map<string, ReadonlyMap<string, Engine>>();
-  for (const [name, kind] of Object.entries(ATTACHED_KINDS)) {
+  for (const [name, kind] of ATTACHED_KINDS) {
     const servers = await kind.servers(portalDir).catch((error: unknown) => {
       log.warn(`portal: ${(error as Error).message}`);
       return new Map<string, never>();

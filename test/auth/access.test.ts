@@ -6,7 +6,8 @@ import { datasetAccess } from '../../src/auth/access.js';
 import { loadPortal, type Dataset } from '../../src/catalog/portal.js';
 import type { Audience, DatasetFile } from '../../src/catalog/schema.js';
 import { querySource } from '../../src/engine/dataset-source.js';
-import { parseWhere, whereProblem } from '../../src/odsql/index.js';
+import { parseWhere } from '../../src/odsql/index.js';
+import { DATASET_CHECKS } from '../../src/server/engines.js';
 import { buildFixturePortal, restrictDataset } from '../helpers/fixture-portal.js';
 
 const audience = (a: Partial<Audience>): Audience => ({
@@ -56,12 +57,12 @@ describe('dataset access', () => {
         { users: ['alice'], row_filter: "name = 'Lyon'" },
         { users: ['bob'], row_filter: "name = 'Lyon'" },
       ]);
-      const towns = (await loadPortal(dir, whereProblem)).datasets.get('towns')!;
+      const towns = (await loadPortal(dir, DATASET_CHECKS)).datasets.get('towns')!;
       const condition = querySource(towns, datasetAccess(towns, alice)).rowFilter;
       expect(condition).to.deep.equal(parseWhere("name = 'Lyon'"));
       expect(querySource(towns, datasetAccess(towns, bob)).rowFilter).to.equal(condition);
       await restrictDataset(dir, 'towns', [{ users: ['alice'], row_filter: 'name = ' }]);
-      const broken = await loadPortal(dir, whereProblem);
+      const broken = await loadPortal(dir, DATASET_CHECKS);
       expect(broken.datasets.has('towns')).to.equal(false);
       expect(broken.problems.join('\n')).to.match(/towns\/dataset\.json: access\.0\.row_filter: .*where\./);
     } finally {

@@ -15,7 +15,7 @@ import {
   VEGA_DATA,
 } from './helpers.js';
 import { quoteString } from '../../src/sql/quoting.js';
-import { whereProblem } from '../../src/odsql/index.js';
+import { DATASET_CHECKS } from '../../src/server/engines.js';
 
 /** What a reader with full access sees. */
 const fullView = (dataset: Dataset) => ({
@@ -30,7 +30,7 @@ describe('ingest: sample portal', function () {
   before(async () => {
     portal = path.join(await tempDir(), 'sample');
     await buildSamplePortal(portal);
-    loaded = await loadPortal(portal, whereProblem);
+    loaded = await loadPortal(portal, DATASET_CHECKS);
   });
   after(cleanup);
 

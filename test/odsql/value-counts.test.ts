@@ -19,9 +19,9 @@ import {
   compileQuery,
   facetReadsValueCounts,
   parseWhere,
-  whereProblem,
   type QueryParams,
 } from '../../src/odsql/index.js';
+import { DATASET_CHECKS } from '../../src/server/engines.js';
 import { SAMPLE_PORTAL, useSampleSuite } from '../helpers/sample-portal.js';
 
 /** A sample dataset served with the views of its tables of value counts, and its fields' values. */
@@ -179,7 +179,7 @@ describe('value counts: one-field queries over the tables', function () {
       connections: 2,
       countEntries: 0,
     });
-    const portal = await loadPortal(SAMPLE_PORTAL, whereProblem);
+    const portal = await loadPortal(SAMPLE_PORTAL, DATASET_CHECKS);
     for (const id of ['flights', 'seattle-weather', 'movies'])
       served.set(id, await serve(portal.datasets.get(id)!));
   });
