@@ -76,11 +76,7 @@ function idBeingSwapped(name: string): string | null {
  * are named `viewPrefix` + id; a dataset with a row filter or engine kind that `checks` refuses is
  * not served.
  */
-export async function loadPortal(
-  dir: string,
-  checks: DatasetChecks,
-  viewPrefix = '',
-): Promise<Portal> {
+export async function loadPortal(dir: string, checks: DatasetChecks, viewPrefix = ''): Promise<Portal> {
   const problems: string[] = [];
   const settingsPath = path.join(dir, 'portal.json');
   const settings =
@@ -117,7 +113,9 @@ async function loadDataset(
   if (!file) return null;
   if (file.engine && !checks.engineKinds.has(file.engine.kind)) {
     const kinds = [...checks.engineKinds].join(', ') || 'none';
-    problems.push(`${path.join(dir, 'dataset.json')}: engine.kind: no engine named "${file.engine.kind}" (kinds: ${kinds})`);
+    problems.push(
+      `${path.join(dir, 'dataset.json')}: engine.kind: no engine named "${file.engine.kind}" (kinds: ${kinds})`,
+    );
     return null;
   }
   const parquetPath = path.join(dir, 'data.parquet');

@@ -35,7 +35,9 @@ describe('a dataset naming an engine kind', () => {
   let dir: string;
   before(async () => {
     dir = await mkdtemp(path.join(tmpdir(), 'kinds-'));
-    const file = JSON.parse(await readFile(path.join(SAMPLE_PORTAL, 'datasets/airports/dataset.json'), 'utf8'));
+    const file = JSON.parse(
+      await readFile(path.join(SAMPLE_PORTAL, 'datasets/airports/dataset.json'), 'utf8'),
+    );
     for (const [id, kind] of [
       ['on-clickhouse', 'clickhouse'],
       ['on-postgres', 'postgres'],

@@ -15,12 +15,7 @@ import { DuckDBEngine } from '../../src/engine/duckdb/engine.js';
 import { enumerateFacets, type FacetQuery } from '../../src/facets/enumerate.js';
 import { facetSelection } from '../../src/facets/facet-selection.js';
 import { countedFields, writeCountTables } from '../../src/ingest/value-counts.js';
-import {
-  compileQuery,
-  facetReadsValueCounts,
-  parseWhere,
-  type QueryParams,
-} from '../../src/odsql/index.js';
+import { compileQuery, facetReadsValueCounts, parseWhere, type QueryParams } from '../../src/odsql/index.js';
 import { DATASET_CHECKS } from '../../src/server/engines.js';
 import { SAMPLE_PORTAL, useSampleSuite } from '../helpers/sample-portal.js';
 
