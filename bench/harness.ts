@@ -102,7 +102,8 @@ export function measuredRatio(ratios: readonly number[]): MeasuredRatio {
 
 /**
  * Median wall times in milliseconds of pairs of pieces of work (a ratio, a over b), timed in
- * turns (a, b, a, b, ...) after one warm-up each, until the median of each pair's turns' ratios is
+ * turns after one warm-up each, the order swapped every other turn (a, b, b, a, a, b, ...: the side
+ * that goes first, right after the other case's work, is not always the same), until the median of each pair's turns' ratios is
  * known to RATIO_ERROR or the table has had `budgetMs` of measuring (ratioWantsAnotherTurn).
  * Timed in turns, a busy moment of the machine weighs on both sides of a ratio alike. The cases
  * take their turns in rounds (one turn of each case that wants one, then again), so each case's
@@ -124,8 +125,9 @@ export async function medianTurnsInRounds(
     timing,
     (c) => ratioWantsAnotherTurn(ratios(c), runs, spent < budgetMs),
     async (c) => {
-      for (const [i, work] of c.works.entries()) {
-        const ms = await timeMs(work);
+      const order = c.times[0].length % 2 === 0 ? [0, 1] : [1, 0];
+      for (const i of order) {
+        const ms = await timeMs(c.works[i]!);
         c.times[i]!.push(ms);
         spent += ms;
       }
