@@ -3,6 +3,7 @@
 // answers the same; the choices live in the URL beside the filters; nothing leaves the origin.
 import { expect } from 'chai';
 import type { Page } from 'puppeteer-core';
+import { axeViolations } from '../helpers/axe.js';
 import { useBrowserSuite } from '../helpers/browser.js';
 
 const RECORDS = '/api/explore/v2.1/catalog/datasets/movies/records';
@@ -158,5 +159,17 @@ describe('web: the analyze tab', function () {
     await page.click('.filters button');
     await drawnValues(page, 'Release Date');
     await page.close();
+  });
+
+  it('has no axe-core violation, at 1280 and 390 px', async () => {
+    for (const width of [1280, 390]) {
+      const page = await suite.browser.open(
+        `${suite.server.base}${ANALYZE}?x=major_genre&y=count&y=avg:imdb_rating`,
+        { width, height: 800 },
+      );
+      await drawnValues(page, 'Genres');
+      expect(await axeViolations(page), `${width} px`).to.deep.equal([]);
+      await page.close();
+    }
   });
 });
