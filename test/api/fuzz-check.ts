@@ -1,5 +1,5 @@
 // The fuzz test's client and its properties: generated requests (test/api/fuzz-requests.ts) sent
-// 8 at a time, from 8 loopback addresses; none may answer 5xx, take over 5 s, answer an error
+// 8 at a time, from 8 loopback addresses; none may answer 5xx, go unanswered, answer an error
 // outside its API generation's shape, answer a v2.0 route outside v2.0's nesting (fuzz-v20.ts), or show SQL, a file path, an engine's text or a stack. A
 // failure prints fast-check's `{ seed, path }`: replay it with FUZZ_SEED=<seed> FUZZ_PATH=<path>.
 import http from 'node:http';
@@ -10,7 +10,12 @@ import type { HeaderedRequest as Request } from './fuzz-headers.js';
 import { v20ShapeProblem } from './fuzz-v20.js';
 
 export const CONCURRENCY = 8;
-const DEADLINE_MS = 5_000;
+/**
+ * A request unanswered this long is a hang, named as such (rather than the whole run timing out).
+ * No speed is asserted: every query has the server's deadline of 30 s, and a loaded machine may
+ * queue an answer for seconds (answers took over 5 s at load 20 on 2 cores).
+ */
+const HANG_MS = 120_000;
 
 /** What no body may show, unless the input itself holds it (error messages quote the input). */
 const LEAKS: readonly [string, RegExp][] = [
@@ -50,10 +55,9 @@ const isClusterDown = ({ status, body, retryAfter }: Answer): boolean =>
   body.includes("A server of the cluster holding this dataset's records");
 
 /** The problem with one answer, or null when it holds every property. */
-function problemOf(request: Request, answer: Answer, ms: number, options: FuzzOptions): string | null {
+function problemOf(request: Request, answer: Answer, options: FuzzOptions): string | null {
   const { status, body } = answer;
   if (status >= 500 && !(options.clusterDown && isClusterDown(answer))) return `answered ${status}`;
-  if (ms > DEADLINE_MS) return `answered in ${ms} ms`;
   const input = decodeURIComponent(urlOf(request).replaceAll('+', ' '));
   for (const [what, pattern] of LEAKS) {
     const found = pattern.exec(body)?.[0];
@@ -175,13 +179,9 @@ export async function fuzz(
   );
   const delays = new Map<string, number[]>();
   const check = async (request: Request, client: number): Promise<number> => {
-    const started = performance.now();
-    const signal = AbortSignal.timeout(DEADLINE_MS + 1);
+    const signal = AbortSignal.timeout(HANG_MS);
     const answer = await get(server.base, request, clients[client]!, signal);
-    const ms = Math.round(performance.now() - started);
-    const problem = answer.status
-      ? problemOf(request, answer, ms, options)
-      : `no answer within ${DEADLINE_MS} ms`;
+    const problem = answer.status ? problemOf(request, answer, options) : `no answer in ${HANG_MS} ms`;
     if (problem) throw new Error(`${shown(request)}\n  ${problem}: ${answer.body.slice(0, 500)}`);
     return answer.status;
   };

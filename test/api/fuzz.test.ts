@@ -16,14 +16,14 @@ import { withHeaderCases } from './fuzz-headers.js';
 const RUNS = 1_260;
 
 describe('fuzz: generated ODSQL over every endpoint family (sample portal)', function () {
-  this.timeout(240_000);
+  this.timeout(1_200_000); // 10,080 requests on a loaded machine: no speed is asserted
   let serve: ServeProcess;
   before(async () => {
     serve = await startServeProcess(SAMPLE_PORTAL);
   });
   after(() => serve.kill());
 
-  it(`${RUNS * CONCURRENCY} inputs: no 5xx, each answer within 5 s, clean error bodies, no SQL, path or stack, no listener leak`, async () => {
+  it(`${RUNS * CONCURRENCY} inputs: no 5xx, every request answered, clean error bodies, no SQL, path or stack, no listener leak`, async () => {
     const statuses = await fuzz(serve, withHeaderCases(requests), RUNS);
     // A listener leak on a response or signal shows as Node's warning on the server's stderr.
     expect(serve.stderr()).not.to.include('MaxListenersExceededWarning');

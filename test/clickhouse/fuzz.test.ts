@@ -33,7 +33,7 @@ describe('fuzz: generated ODSQL over every endpoint family, datasets in ClickHou
     await copy?.remove();
   });
 
-  it(`${RUNS * CONCURRENCY} inputs: no 5xx, each answer within 5 s, clean error bodies, no SQL or engine text`, async () => {
+  it(`${RUNS * CONCURRENCY} inputs: no 5xx, every request answered, clean error bodies, no SQL or engine text`, async () => {
     const statuses = await fuzz(server, endpointRequests(SAMPLES, false), RUNS);
     expect(statuses.length).to.equal(RUNS * CONCURRENCY);
     expect(statuses.filter((s) => s === 200).length).to.be.above(statuses.length / 10);
