@@ -50,8 +50,11 @@ export function compression() {
   return async (ctx: Context, next: Next): Promise<void> => {
     // Before any work: koa-compress itself would fail on such a header (it picks no coding).
     if (ctx.acceptsEncodings(OFFERED_CODINGS) === false) throw notAcceptable(ctx, 'neither br nor gzip');
+    let encodedBelow = false;
     await compressor(ctx, async () => {
       await next();
+      // Sent encoded as it is (the precompressed assets, src/web/assets.ts): tagged there already.
+      encodedBelow = Boolean(ctx.response.get('Content-Encoding'));
       if (ctx.body instanceof Stream) ctx.compress = false;
       // Written once: koa-compress measures an object body by writing it, then it or Koa writes it again.
       else if (isJsonValue(ctx.body)) ctx.body = JSON.stringify(ctx.body);
@@ -61,6 +64,6 @@ export function compression() {
       throw notAcceptable(ctx, 'only br or gzip, but this answer is a file sent as it is');
     }
     const tag = ctx.response.get('ETag');
-    if (encoding && tag) ctx.set('ETag', encodedTag(tag, encoding));
+    if (encoding && tag && !encodedBelow) ctx.set('ETag', encodedTag(tag, encoding));
   };
 }

@@ -1,16 +1,46 @@
-// Serves the client bundle under /assets/: content-hashed names, so every answer is cacheable forever.
+// Serves the client bundle under /assets/: content-hashed names, so every answer is cacheable
+// forever. Scripts and stylesheets go as web/build.mjs precompressed them (brotli, else gzip, else
+// as they are, by Accept-Encoding), each coding with its own ETag; nothing is compressed per request.
 import { createReadStream } from 'node:fs';
 import { stat } from 'node:fs/promises';
 import path from 'node:path';
 import type { Context, Next } from 'koa';
 import mime from 'mime-types';
 import { WEB_DIST } from './manifest.js';
+import { encodedTag, matchIfNoneMatch } from '../http/etag.js';
 
 /** The URL prefix of bundle files. */
 export const ASSETS_PREFIX = '/assets/';
 
-/** A bundle file name as esbuild writes them: no folder, no dot-file, nothing but name-hash.ext. */
-const ASSET_NAME = /^[A-Za-z0-9_-]+\.(js|css|map|woff2|png|svg)$/;
+/**
+ * A bundle file name as esbuild writes them: no folder, no dot-file, nothing but name-hash.ext
+ * (a source map: name-hash.js.map). The precompressed forms are never asked for by name.
+ */
+const ASSET_NAME = /^[A-Za-z0-9_-]+\.(?:(?:js|css)(?:\.map)?|woff2|png|svg)$/;
+
+/** Files web/build.mjs precompressed, and the codings it wrote, in the order they are preferred. */
+const PRECOMPRESSED = /\.(js|css)$/;
+const CODINGS = [
+  { coding: 'br', suffix: '.br' },
+  { coding: 'gzip', suffix: '.gz' },
+] as const;
+
+/** The file to send for `name`: its best precompressed form the client accepts, else the file itself. */
+async function representation(
+  ctx: Context,
+  name: string,
+): Promise<{ file: string; size: number; coding: string | null } | null> {
+  const file = path.join(WEB_DIST, name);
+  if (PRECOMPRESSED.test(name)) {
+    for (const { coding, suffix } of CODINGS) {
+      if (ctx.acceptsEncodings(coding) !== coding) continue;
+      const stats = await stat(file + suffix).catch(() => null);
+      if (stats?.isFile()) return { file: file + suffix, size: stats.size, coding };
+    }
+  }
+  const stats = ASSET_NAME.test(name) ? await stat(file).catch(() => null) : null;
+  return stats?.isFile() ? { file, size: stats.size, coding: null } : null;
+}
 
 /** Answers GET/HEAD /assets/<file> from dist/web with immutable caching; other paths go on. */
 export function assets() {
@@ -20,18 +50,38 @@ export function assets() {
       return;
     }
     const name = ctx.path.slice(ASSETS_PREFIX.length);
-    const file = path.join(WEB_DIST, name);
-    const stats = ASSET_NAME.test(name) ? await stat(file).catch(() => null) : null;
-    if (!stats?.isFile()) {
+    const found = ASSET_NAME.test(name) ? await representation(ctx, name) : null;
+    if (!found) {
       ctx.status = 404;
       ctx.type = 'text/plain';
       ctx.body = `No such asset: ${name}\n`;
       return;
     }
+    // The name carries the content's hash: with the coding, it tells every representation apart.
+    const identityTag = `"${name}"`;
+    const tag = found.coding === null ? identityTag : encodedTag(identityTag, found.coding);
+    if (PRECOMPRESSED.test(name)) ctx.vary('Accept-Encoding');
     ctx.type = mime.contentType(path.extname(name)) || 'application/octet-stream';
-    ctx.set('Cache-Control', 'public, max-age=31536000, immutable');
-    ctx.set('X-Content-Type-Options', 'nosniff');
-    ctx.body = createReadStream(file);
-    ctx.length = stats.size;
+    ctx.set({
+      'Cache-Control': 'public, max-age=31536000, immutable',
+      'X-Content-Type-Options': 'nosniff',
+      ETag: tag,
+    });
+    // Any coding of the same name is the same content: a tag held of any of them is still good.
+    if (
+      matchIfNoneMatch(
+        ctx.get('If-None-Match'),
+        identityTag,
+        CODINGS.map((c) => c.coding),
+      )
+    ) {
+      ctx.status = 304;
+      return;
+    }
+    if (found.coding !== null) ctx.set('Content-Encoding', found.coding);
+    ctx.status = 200;
+    ctx.length = found.size;
+    // A HEAD answer has the GET's headers and no body: no file is opened for it.
+    if (ctx.method === 'GET') ctx.body = createReadStream(found.file);
   };
 }

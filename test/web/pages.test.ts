@@ -1,12 +1,15 @@
 // The pages as HTTP answers (no browser): HTML shells in the portal's language, the bundle with
 // immutable caching, HTML 404s outside /api/ and JSON ones inside, the same page for an unknown
 // dataset and one the caller may not see, the sign-in form first on a private portal, 405 for
-// methods other than GET/HEAD.
+// methods other than GET/HEAD; scripts and stylesheets sent precompressed by Accept-Encoding.
 import { expect } from 'chai';
+import http from 'node:http';
 import { readFile, writeFile } from 'node:fs/promises';
+import { readFileSync } from 'node:fs';
 import path from 'node:path';
+import { decodedBody, rawGet } from '../helpers/raw-http.js';
 import { KeyStore } from '../../src/auth/keys.js';
-import { webManifest } from '../../src/web/manifest.js';
+import { WEB_DIST, webManifest } from '../../src/web/manifest.js';
 import { makePrivate, startFixtureServer } from '../helpers/fixture-portal.js';
 import type { TestServer } from '../helpers/server.js';
 
@@ -123,6 +126,87 @@ describe('web: pages over HTTP (fixture portal)', () => {
     expect(answer.status).to.equal(404);
     expect(answer.html).to.include('<code>&#60;b&#62;&#34;x</code>');
     expect(answer.html).not.to.include('<b>"x');
+  });
+});
+
+/** The headers of a HEAD request sent as written. */
+function rawHead(base: string, route: string, headers: Record<string, string>) {
+  return new Promise<http.IncomingMessage>((resolve, reject) => {
+    const { hostname, port } = new URL(base);
+    http
+      .request({ method: 'HEAD', hostname, port, path: route, headers }, (response) => {
+        response.resume();
+        response.on('end', () => resolve(response));
+      })
+      .on('error', reject)
+      .end();
+  });
+}
+
+describe('web: precompressed assets', () => {
+  let server: TestServer;
+  before(async () => {
+    server = await startFixtureServer();
+  });
+  after(() => server.close());
+
+  const CASES = [
+    ['br, gzip, deflate', 'br'],
+    ['gzip, deflate, br, zstd', 'br'],
+    ['gzip', 'gzip'],
+    ['br;q=0, gzip', 'gzip'],
+    ['*', 'br'],
+    ['identity', undefined],
+    ['', undefined],
+  ] as const;
+
+  it('sends each script and stylesheet as brotli, gzip or itself by Accept-Encoding, every form the same file', async () => {
+    const { stylesheet, entries } = webManifest();
+    for (const file of [entries.catalog!.script, entries.analyze!.script, stylesheet]) {
+      const original = readFileSync(path.join(WEB_DIST, file)).toString();
+      const tags = new Set<string>();
+      for (const [accept, coding] of CASES) {
+        const route = `/assets/${file}`;
+        const answer = await rawGet(server.base, route, accept ? { 'Accept-Encoding': accept } : {});
+        const what = `${file}, Accept-Encoding "${accept}"`;
+        expect(answer.status, what).to.equal(200);
+        expect(answer.headers['content-encoding'], what).to.equal(coding);
+        expect(answer.headers.vary, what).to.equal('Accept-Encoding');
+        expect(Number(answer.headers['content-length']), what).to.equal(answer.body.length);
+        expect(decodedBody(answer.headers, answer.body), what).to.equal(original);
+        tags.add(answer.headers.etag!);
+        const head = await rawHead(server.base, route, accept ? { 'Accept-Encoding': accept } : {});
+        expect(head.statusCode, what).to.equal(200);
+        expect(head.headers['content-length'], what).to.equal(answer.headers['content-length']);
+        expect(head.headers['content-encoding'], what).to.equal(coding);
+        expect(head.headers.etag, what).to.equal(answer.headers.etag);
+      }
+      expect([...tags], `${file}: one tag per coding`).to.have.length(3);
+      const br = await rawGet(server.base, `/assets/${file}`, { 'Accept-Encoding': 'br' });
+      expect(br.body.length, `${file}: brotli is smaller`).to.be.below(original.length / 2);
+    }
+  });
+
+  it('answers 304 to a tag it gave, and leaves the source maps and images uncompressed', async () => {
+    const { entries } = webManifest();
+    const route = `/assets/${entries.catalog!.script}`;
+    const first = await rawGet(server.base, route, { 'Accept-Encoding': 'gzip' });
+    const again = await rawGet(server.base, route, {
+      'Accept-Encoding': 'gzip',
+      'If-None-Match': first.headers.etag!,
+    });
+    expect(again.status).to.equal(304);
+    expect(again.body.length).to.equal(0);
+    expect(again.headers.etag).to.equal(first.headers.etag);
+    const map = await rawGet(server.base, `${route}.map`, { 'Accept-Encoding': 'br, gzip' });
+    expect(map.status).to.equal(200);
+    expect(map.headers['content-encoding']).to.equal(undefined);
+    expect(map.body.toString()).to.equal(
+      readFileSync(path.join(WEB_DIST, `${entries.catalog!.script}.map`), 'utf8'),
+    );
+    for (const suffix of ['.gz', '.br']) {
+      expect((await rawGet(server.base, `${route}${suffix}`)).status, suffix).to.equal(404);
+    }
   });
 });
 
