@@ -197,6 +197,11 @@ export const datasetFileSchema = z
          */
         value_counts: z.array(identifier).default([]),
         /**
+         * The fields ingest made facets by itself (none was given): annotated `facet` like the
+         * others, recomputed by the next ingest, dropped when `--facet` or `--no-auto-facets` is given.
+         */
+        auto_facets: z.array(identifier).default([]),
+        /**
          * The latitude and longitude fields `--geo-point` made the geo_point_2d field of (the next
          * ingest uses them again while both are numeric fields); null when detected or none.
          */

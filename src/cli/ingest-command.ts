@@ -18,6 +18,7 @@ export function ingestOptions(flags: IngestFlags, file: string): IngestOptions {
     ...(flags.format !== undefined ? { format: flags.format } : {}),
     ...(flags.geoPoint !== undefined ? { geoPoint: flags.geoPoint } : {}),
     facets: flags.facet.flat(),
+    autoFacets: flags.autoFacets,
     multivalued: Object.fromEntries(flags.multivalued),
     ...(flags.recordId !== undefined ? { recordId: flags.recordId } : {}),
     ...(flags.null.length > 0 ? { nullTokens: flags.null } : {}),

@@ -1,6 +1,7 @@
 // `duckportal ingest` and `duckportal sample`: their flags, and the values peculiar to ingest.
 import { parseInputFormat } from '../ingest/input-format.js';
 import {
+  negatable,
   optionalText,
   optionalValue,
   repeated,
@@ -71,6 +72,7 @@ export const INGEST_FLAGS = {
   ),
   geoPoint: optionalValue('LATCOL,LONCOL', 'make a geo_point_2d field of these two fields', geoPoint),
   facet: repeated('F,...', 'fields to facet by', commaList),
+  autoFacets: negatable('choose no facets when --facet is not given (default: text with few values, dates)'),
   multivalued: repeated('FIELD:SEP', 'split a text field into a list at SEP', multivalued),
   recordId: optionalText(
     'FIELD',

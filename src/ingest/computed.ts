@@ -53,7 +53,7 @@ export async function computeFacts(
   parquetPath: string,
   fields: readonly Field[],
   now: string,
-): Promise<Omit<ComputedFacts, 'sort_by' | 'geo_point_from' | 'value_counts'>> {
+): Promise<Omit<ComputedFacts, 'sort_by' | 'geo_point_from' | 'value_counts' | 'auto_facets'>> {
   const time = temporalColumn(fields);
   const format = quoteString(time.format);
   const reader = await connection.runAndReadAll(`

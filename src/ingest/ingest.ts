@@ -5,6 +5,7 @@ import type { DuckDBConnection } from '@duckdb/node-api';
 import { DATASET_ID } from '../catalog/portal.js';
 import type { DatasetFile, Field } from '../catalog/schema.js';
 import { buildSearchIndex } from '../search/build-index.js';
+import { autoFacetsWanted, chooseAutoFacets, withoutAutoFacets } from './auto-facets.js';
 import { computeFacts, isoNow } from './computed.js';
 import { copyAttachments } from './copy-attachments.js';
 import {
@@ -45,6 +46,8 @@ export interface IngestOptions {
   readonly title?: string;
   readonly geoPoint?: { readonly lat: string; readonly lon: string };
   readonly facets?: readonly string[];
+  /** False: no automatic facets when none is given (default true; docs/ingest.md, Automatic facets). */
+  readonly autoFacets?: boolean;
   /** Field -> separator: text fields split into lists. */
   readonly multivalued?: Readonly<Record<string, string>>;
   /** A source given as an http(s) URL: the most bytes downloaded (default 2 GiB). */
@@ -170,7 +173,7 @@ async function buildDataset(context: BuildContext): Promise<Omit<IngestReport, '
   const { connection, staging, options, previous, progress } = context;
   const { source, encoding, data, problems, summary } = await readAndPlan(context);
   const types = data.columns.map((c) => `${c.name}: ${c.type}`).join(', ');
-  const sortBy = sortKey(data.columns, options, previous, source.rowCount);
+  const sortBy = sortKey(data.columns, options, withoutAutoFacets(previous), source.rowCount);
   const sorted = sortBy.length > 0 ? `; sorted on ${sortBy.join(', ')}` : '';
   progress.phase('writing data.parquet', { rows: source.rowCount }, `${types}${sorted}`);
   const dataPath = path.join(staging, 'data.parquet');
@@ -248,21 +251,28 @@ async function describeDataset(
   const fields = storedFields(data);
   const names = fields.map((f) => f.name);
   const facts = await computeFacts(connection, dataPath, fields, isoNow());
+  // The previous version's automatic facets are chosen again, not kept as if given.
+  const kept = withoutAutoFacets(previous);
+  const automatic = autoFacetsWanted(options, kept, fields)
+    ? await chooseAutoFacets(connection, dataPath, fields, facts)
+    : [];
+  const facets = [...(options.facets ?? []), ...automatic];
   const next = buildDatasetFile({
     id: options.id,
-    previous,
+    previous: kept,
     fields,
     computed: {
       ...facts,
       sort_by: [...sortBy],
       value_counts: await writeValueCounts(connection, dataPath, context.staging, fields, facts),
       geo_point_from: data.columns.find((c) => c.pointFrom)?.pointFrom ?? null,
+      auto_facets: automatic,
     },
     ...(options.title !== undefined ? { title: options.title } : {}),
     ...(options.metas ? { metas: options.metas } : {}),
     ...(options.visibility ? { visibility: options.visibility } : {}),
     replaceFacets: (options.facets?.length ?? 0) > 0,
-    fieldSettings: settingsByField(options.fields ?? {}, options.facets ?? [], (option, name) =>
+    fieldSettings: settingsByField(options.fields ?? {}, facets, (option, name) =>
       resolveField(option, name, names),
     ),
   });

@@ -36,7 +36,9 @@ describe('the command line', () => {
     const ingest = await runCli(['ingest', '--help']);
     expect(ingest).to.include({ code: 0, stderr: '' });
     expect(ingest.stdout).to.include('Usage: duckportal ingest [options] <file>');
-    for (const name of Object.keys(INGEST_FLAGS)) expect(ingest.stdout).to.include(`--${kebab(name)} `);
+    // An on flag (--auto-facets) is listed as the flag that turns it off.
+    for (const name of Object.keys(INGEST_FLAGS))
+      expect(ingest.stdout).to.match(new RegExp(`--(no-)?${kebab(name)} `));
     // The table of serve flags in docs/operating.md names each flag and its variable.
     const operating = await readFile('docs/operating.md', 'utf8');
     for (const name of Object.keys(SERVE_FLAGS))

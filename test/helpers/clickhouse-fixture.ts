@@ -102,6 +102,7 @@ export async function writeDatasetFile(
       sort_by: [],
       value_counts: [],
       geo_point_from: null,
+      auto_facets: [],
     },
   };
   await writeFile(path.join(dir, 'dataset.json'), JSON.stringify(file, null, 2));

@@ -50,6 +50,7 @@ function datasetFile(
       sort_by: [],
       value_counts: [],
       geo_point_from: null,
+      auto_facets: [],
       distinct_counts: {},
     },
     ...extra,
