@@ -161,6 +161,27 @@ export function whenClosed(ctx: Context, done: () => void): void {
  * (the forwarded ones behind --trust-proxy): v2.1, or the v2.0 path a v2.0 router marked.
  */
 export function apiBase(ctx: Context): string {
-  const prefix = (ctx.state as { apiPrefix?: string }).apiPrefix ?? '/api/explore/v2.1';
+  const prefix = (ctx.state as LinkState).apiPrefix ?? '/api/explore/v2.1';
   return `${ctx.protocol}://${ctx.host}${prefix}`;
 }
+
+/** What links are written from: the generation's path (v2.0's router) and the source (src/api/sources.ts). */
+interface LinkState {
+  apiPrefix?: string;
+  source?: { name: string; path: string };
+}
+
+/**
+ * Marks a request that a source other than the catalog (`monitoring`, `opendatasoft`) hands to
+ * the catalog's handlers, so that its links stay under the source's path the client sent.
+ */
+export function markSource(ctx: Context, name: string): void {
+  (ctx.state as LinkState).source = { name, path: ctx.path };
+}
+
+/** Absolute base of the source the request queries: `<api>/catalog`, or the source it came by. */
+export const sourceBase = (ctx: Context): string =>
+  `${apiBase(ctx)}/${(ctx.state as LinkState).source?.name ?? 'catalog'}`;
+
+/** The path as the client sent it (after slashes are folded), before a source's routing. */
+export const sentPath = (ctx: Context): string => (ctx.state as LinkState).source?.path ?? ctx.path;

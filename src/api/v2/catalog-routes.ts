@@ -9,6 +9,7 @@ import {
   requireDataSource,
   requireDataset,
   signalOf,
+  sourceBase,
   type Services,
 } from '../../http/services.js';
 import type { Dataset } from '../../catalog/portal.js';
@@ -104,7 +105,7 @@ function catalogListRoute(router: Router, services: Services): void {
     const page = await catalogListPage(services, ctx, params);
     ctx.body = {
       total_count: page.total_count,
-      ...(params.include_links && { links: [{ rel: 'self', href: `${apiBase(ctx)}/catalog/datasets` }] }),
+      ...(params.include_links && { links: [{ rel: 'self', href: `${sourceBase(ctx)}/datasets` }] }),
       results: page.entries.map((entry) => entry.value),
     };
   });
@@ -146,7 +147,7 @@ function datasetLookupRoute(router: Router, services: Services): void {
 export function attachmentRoutes(router: Router, services: Services): void {
   router.get('/catalog/datasets/:dataset_id/attachments', (ctx) => {
     const { dataset } = requireDataSource(services, ctx, ctx.params.dataset_id!);
-    const base = `${apiBase(ctx)}/catalog/datasets/${encodeURIComponent(dataset.id)}/attachments`;
+    const base = `${sourceBase(ctx)}/datasets/${encodeURIComponent(dataset.id)}/attachments`;
     ctx.body = {
       links: [{ rel: 'self', href: base }],
       attachments: servedAttachments(dataset, accessOf(ctx, dataset)).map((a) => ({
@@ -173,7 +174,7 @@ export function attachmentRoutes(router: Router, services: Services): void {
 export function exportListRoutes(router: Router, services: Services): void {
   router.get('/catalog/datasets/:dataset_id/exports', (ctx) => {
     const dataset = requireDataset(services, ctx.params.dataset_id!);
-    const self = `${apiBase(ctx)}/catalog/datasets/${encodeURIComponent(dataset.id)}/exports`;
+    const self = `${sourceBase(ctx)}/datasets/${encodeURIComponent(dataset.id)}/exports`;
     const { hiddenFields } = accessOf(ctx, dataset);
     const hasGeo = datasetFeatures(dataset, { recordsCount: null, hiddenFields }).includes('geo');
     ctx.body = {
@@ -186,7 +187,7 @@ export function exportListRoutes(router: Router, services: Services): void {
 
   router.get('/catalog/exports', (ctx) => {
     ctx.body = {
-      links: formatLinks(`${apiBase(ctx)}/catalog/exports`, CATALOG_EXPORT_FORMATS),
+      links: formatLinks(`${sourceBase(ctx)}/exports`, CATALOG_EXPORT_FORMATS),
     };
   });
 }

@@ -9,7 +9,7 @@ import { facetSelection } from '../../facets/facet-selection.js';
 import { LANGS, whereConditions } from '../../odsql/index.js';
 import { boolean, facetList, oneOf, parseParams, repeated, timezone } from '../params.js';
 import { parseV1Query } from '../v1/q-language/index.js';
-import { apiBase, requireDataSource, signalOf, type Services } from '../../http/services.js';
+import { requireDataSource, signalOf, sourceBase, type Services } from '../../http/services.js';
 import { generationSource } from '../v20/source.js';
 
 /** Parameters of both facet operations (explore-api.md: facet, where, refine, exclude, lang, timezone). */
@@ -49,11 +49,11 @@ export function facetRoutes(router: Router, services: Services): void {
       ctx,
       engine,
       generationSource(ctx, dataset, source),
-      `${apiBase(ctx)}/catalog/datasets/${encodeURIComponent(dataset.id)}/facets`,
+      `${sourceBase(ctx)}/datasets/${encodeURIComponent(dataset.id)}/facets`,
     );
   });
 
   router.get('/catalog/facets', async (ctx) => {
-    await answer(ctx, services.engine, services.catalog(), `${apiBase(ctx)}/catalog/facets`);
+    await answer(ctx, services.engine, services.catalog(), `${sourceBase(ctx)}/facets`);
   });
 }

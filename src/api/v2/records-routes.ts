@@ -7,7 +7,7 @@ import { notFound } from '../../http/errors.js';
 import { lookupRecord } from '../record-lookup.js';
 import { boolean, oneOf, parseParams, text, timezone } from '../params.js';
 import { filterParams, pageParams, runPagedQuery } from '../query-context.js';
-import { apiBase, requireDataSource, signalOf, type Services } from '../../http/services.js';
+import { requireDataSource, signalOf, sourceBase, type Services } from '../../http/services.js';
 import { generationQueryParams } from '../v20/generation.js';
 
 /** Parameters of the record query. */
@@ -29,7 +29,7 @@ export function recordsRoutes(router: Router, services: Services): void {
   router.get('/catalog/datasets/:dataset_id/records', async (ctx) => {
     const params = parseParams(recordsParams, ctx.query);
     const { dataset, source, engine } = requireDataSource(services, ctx, ctx.params.dataset_id!);
-    const self = `${apiBase(ctx)}/catalog/datasets/${encodeURIComponent(dataset.id)}`;
+    const self = `${sourceBase(ctx)}/datasets/${encodeURIComponent(dataset.id)}`;
     const page = await runPagedQuery(engine, source, params, signalOf(ctx), {
       withRecordId: params.include_links,
       ...generationQueryParams(ctx),

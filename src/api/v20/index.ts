@@ -5,7 +5,7 @@
 // rows whose group key is null form no group, GPX keeps attributes in the description element.
 import Router from '@koa/router';
 import { ApiError } from '../../http/errors.js';
-import type { Services } from '../../http/services.js';
+import { sentPath, type Services } from '../../http/services.js';
 import { attachmentRoutes, exportListRoutes } from '../v2/catalog-routes.js';
 import { exportRoutes } from '../v2/export-routes.js';
 import { facetRoutes } from '../v2/facet-routes.js';
@@ -47,7 +47,10 @@ function v20Router(services: Services, prefix: V20Prefix): Router {
   const router = new Router({ prefix });
   router.use(async (ctx, next) => {
     markV20(ctx, prefix);
-    ctx.set(DEPRECATION_HEADER, `${prefix} is deprecated: use ${V21_PREFIX}${ctx.path.slice(prefix.length)}`);
+    ctx.set(
+      DEPRECATION_HEADER,
+      `${prefix} is deprecated: use ${V21_PREFIX}${sentPath(ctx).slice(prefix.length)}`,
+    );
     await next();
   });
   entryRoutes(router, prefix);

@@ -3,7 +3,7 @@
 // the client used. An API key given in the query string is never written into a link: an answer
 // may be kept by the response cache and served to another caller of the same audience.
 import type { Context } from 'koa';
-import { apiBase } from '../../http/services.js';
+import { sentPath, sourceBase } from '../../http/services.js';
 
 /** One link of a v2.0 answer. */
 export interface Link {
@@ -15,7 +15,7 @@ export const link = (rel: string, href: string): Link => ({ href, rel });
 
 /** The absolute URL of a dataset, or of the catalog when `id` is null. */
 export function catalogUrl(ctx: Context, id: string | null = null): string {
-  const catalog = `${apiBase(ctx)}/catalog/datasets`;
+  const catalog = `${sourceBase(ctx)}/datasets`;
   return id === null ? catalog : `${catalog}/${encodeURIComponent(id)}`;
 }
 
@@ -37,7 +37,7 @@ export function requestUrl(ctx: Context, changes: Readonly<Record<string, string
   params.delete('apikey');
   for (const [name, value] of Object.entries(changes)) params.set(name, value);
   const query = params.toString();
-  return `${ctx.protocol}://${ctx.host}${ctx.path}${query ? `?${query}` : ''}`;
+  return `${ctx.protocol}://${ctx.host}${sentPath(ctx)}${query ? `?${query}` : ''}`;
 }
 
 /**
