@@ -3,29 +3,19 @@
 // any dataset; checked against the requests the test sent and against DuckDB reading the files.
 import { mkdir, readdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import { DuckDBInstance } from '@duckdb/node-api';
 import { expect } from 'chai';
-import { KeyStore } from '../../src/auth/keys.js';
 import { startFixtureServer } from '../helpers/fixture-portal.js';
+import { duckdbRows, startMonitoredPortal, type MonitoredPortal } from '../helpers/monitored-portal.js';
 import type { TestServer } from '../helpers/server.js';
 
 const MONITORING = '/api/explore/v2.1/monitoring/datasets/ods-api-monitoring';
 
 describe('monitoring: the API calls as a dataset admins query', () => {
-  let server: TestServer & { dir: string };
+  let server: MonitoredPortal['server'];
   let admin = '';
   let alice = '';
-  const duckdb = async (sql: string): Promise<Record<string, unknown>[]> => {
-    const instance = await DuckDBInstance.create(':memory:');
-    const connection = await instance.connect();
-    try {
-      return (await connection.runAndReadAll(sql)).getRowObjectsJson();
-    } finally {
-      connection.closeSync();
-      instance.closeSync();
-    }
-  };
-  const files = () => path.join(server.dir, 'monitoring', '*.parquet').replaceAll("'", "''");
+  let calls = '';
+  const duckdb = duckdbRows;
   const asAdmin = async (route: string) => {
     const response = await server.get(route, { headers: { Authorization: `Apikey ${admin}` } });
     const body: any = await response.json();
@@ -33,14 +23,7 @@ describe('monitoring: the API calls as a dataset admins query', () => {
   };
 
   before(async () => {
-    server = await startFixtureServer(
-      (dir) => {
-        admin = new KeyStore(dir).create('root', ['admin']).key;
-        alice = new KeyStore(dir).create('alice').key;
-        return Promise.resolve();
-      },
-      { monitoringDays: 30, monitoringBatch: { flushSeconds: 3600 } },
-    );
+    ({ server, admin, alice, calls } = await startMonitoredPortal());
   });
   after(() => server.close());
 
@@ -76,7 +59,7 @@ describe('monitoring: the API calls as a dataset admins query', () => {
       expect(row.exec_time).to.be.at.least(0);
       expect(row.request_aborted).to.equal(false);
     }
-    const stored = JSON.stringify(await duckdb(`SELECT * FROM read_parquet('${files()}')`));
+    const stored = JSON.stringify(await duckdb(`SELECT * FROM ${calls}`));
     for (const key of [admin, alice]) expect(stored).not.to.include(key);
     expect(stored).not.to.match(/apikey|password|\?/i);
   });
@@ -88,14 +71,12 @@ describe('monitoring: the API calls as a dataset admins query', () => {
       `${MONITORING}/records?select=endpoint,count(*) as n&group_by=endpoint&order_by=endpoint`,
     );
     const expected = await duckdb(
-      `SELECT endpoint, count(*)::INTEGER AS n FROM read_parquet('${files()}') GROUP BY endpoint ORDER BY endpoint`,
+      `SELECT endpoint, count(*)::INTEGER AS n FROM ${calls} GROUP BY endpoint ORDER BY endpoint`,
     );
     expect(body.results).to.deep.equal(expected);
     const facets = await asAdmin(`${MONITORING}/facets?facet=user_id`);
     const users = facets.body.facets.find((f: any) => f.name === 'user_id');
-    const byUser = await duckdb(
-      `SELECT user_id, count(*)::INTEGER AS n FROM read_parquet('${files()}') GROUP BY 1`,
-    );
+    const byUser = await duckdb(`SELECT user_id, count(*)::INTEGER AS n FROM ${calls} GROUP BY 1`);
     expect(Object.fromEntries(users.facets.map((f: any) => [f.name, f.count]))).to.deep.equal(
       Object.fromEntries(byUser.map((r) => [r.user_id, r.n])),
     );
@@ -103,7 +84,7 @@ describe('monitoring: the API calls as a dataset admins query', () => {
       headers: { Authorization: `Apikey ${admin}` },
     });
     expect(csv.status).to.equal(200);
-    const [all] = await duckdb(`SELECT count(*)::INTEGER AS n FROM read_parquet('${files()}')`);
+    const [all] = await duckdb(`SELECT count(*)::INTEGER AS n FROM ${calls}`);
     expect((await csv.text()).trim().split('\n').length - 1).to.equal(all!.n);
     const dataset = await asAdmin(MONITORING);
     expect(dataset.body.dataset_id).to.equal('ods-api-monitoring');

@@ -3,13 +3,9 @@
 // `{links, record}`, aggregates, lookups), to admins alone, as DuckDB reads the files;
 // `/api/v2/opendatasoft/...` is an empty v2.0 catalog, never an unknown path. The client is
 // @opendatasoft/api-client, unmodified, its requests moved onto a v2.0 path by its own interceptor.
-import path from 'node:path';
-import { DuckDBInstance } from '@duckdb/node-api';
 import { expect } from 'chai';
 import odsClient from '@opendatasoft/api-client';
-import { KeyStore } from '../../../src/auth/keys.js';
-import { startFixtureServer } from '../../helpers/fixture-portal.js';
-import type { TestServer } from '../../helpers/server.js';
+import { duckdbRows, startMonitoredPortal, type MonitoredPortal } from '../../helpers/monitored-portal.js';
 
 const { ApiClient, NotFoundError, UserError, fromDataNetwork, fromMonitoring } = odsClient;
 const PREFIXES = ['/api/v2', '/api/explore/v2.0'] as const;
@@ -33,31 +29,15 @@ function v20Client(base: string, prefix: string, apiKey?: string) {
 }
 
 describe('v2.0 paths of the monitoring and data network sources', () => {
-  let server: TestServer & { dir: string };
+  let server: MonitoredPortal['server'];
   let admin = '';
   let alice = '';
-  const duckdb = async (sql: string): Promise<Record<string, unknown>[]> => {
-    const instance = await DuckDBInstance.create(':memory:');
-    const connection = await instance.connect();
-    try {
-      return (await connection.runAndReadAll(sql)).getRowObjectsJson();
-    } finally {
-      connection.closeSync();
-      instance.closeSync();
-    }
-  };
-  const calls = () =>
-    `read_parquet('${path.join(server.dir, 'monitoring', '*.parquet').replaceAll("'", "''")}')`;
+  let files = '';
+  const duckdb = duckdbRows;
+  const calls = () => files;
 
   before(async () => {
-    server = await startFixtureServer(
-      (dir) => {
-        admin = new KeyStore(dir).create('root', ['admin']).key;
-        alice = new KeyStore(dir).create('alice').key;
-        return Promise.resolve();
-      },
-      { monitoringDays: 30, monitoringBatch: { flushSeconds: 3600 } },
-    );
+    ({ server, admin, alice, calls: files } = await startMonitoredPortal());
     for (const route of ['/api/v2/catalog/datasets/towns/records?limit=1', '/api/v2/catalog/datasets/nope']) {
       await (await server.get(route, { headers: { Authorization: `Apikey ${alice}` } })).arrayBuffer();
     }
@@ -95,7 +75,7 @@ describe('v2.0 paths of the monitoring and data network sources', () => {
       const one = await server.get(links[0].href.slice(server.base.length), {
         headers: { Authorization: `Apikey ${admin}` },
       });
-      expect(((await one.json()) as any).record.fields.user_id).to.equal('alice');
+      expect((await one.json()).record.fields.user_id).to.equal('alice');
     });
 
     it(`${prefix}: aggregates, the dataset lookup, facets and exports, as DuckDB reads the files`, async () => {
@@ -178,7 +158,7 @@ describe('v2.0 paths of the monitoring and data network sources', () => {
       for (const name of ['monitoring', 'opendatasoft']) {
         const response = await server.get(`${prefix}/${name}/`);
         const base = `${server.base}${prefix}/${name}`;
-        expect(((await response.json()) as any).links).to.deep.equal([
+        expect((await response.json()).links).to.deep.equal([
           { rel: 'self', href: base },
           ...['datasets', 'exports', 'facets', 'aggregates'].map((rel) => ({ rel, href: `${base}/${rel}` })),
         ]);
