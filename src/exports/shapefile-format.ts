@@ -117,12 +117,26 @@ async function writeShapefile(context: ExportContext): Promise<Readable> {
     await remove();
     throw error;
   }
+  return zipOf(paths, context, remove);
+}
+
+/**
+ * The zip of the written files with the .prj and .cpg; `remove` runs once it is sent or given up.
+ * yazl reads the files after this returns: one gone by then (the portal closed, its spill folder
+ * wiped) fails the stream, which the export cuts and logs, never the process.
+ */
+export function zipOf(
+  paths: Readonly<Record<'shp' | 'shx' | 'dbf', string>>,
+  context: Pick<ExportContext, 'name' | 'projection'>,
+  remove: () => Promise<unknown>,
+): Readable {
   const zip = new yazl.ZipFile();
   for (const [extension, file] of Object.entries(paths)) zip.addFile(file, `${context.name}.${extension}`);
   zip.addBuffer(Buffer.from(context.projection?.wkt ?? ''), `${context.name}.prj`);
   zip.addBuffer(Buffer.from('UTF-8'), `${context.name}.cpg`);
   zip.end();
   const output = zip.outputStream as Readable;
+  zip.on('error', (error: Error) => output.destroy(error));
   output.once('close', () => void remove());
   output.once('end', () => void remove());
   return output;

@@ -35,6 +35,7 @@ describe('a dataset naming an engine kind', () => {
   let dir: string;
   before(async () => {
     dir = await mkdtemp(path.join(tmpdir(), 'kinds-'));
+    await writeFile(path.join(dir, 'portal.json'), JSON.stringify({ title: 'kinds' }));
     const file = JSON.parse(
       await readFile(path.join(SAMPLE_PORTAL, 'datasets/airports/dataset.json'), 'utf8'),
     );

@@ -56,7 +56,7 @@ describe('1,000 clients disconnecting mid-export (sample portal)', () => {
   const suite = useSampleSuite();
 
   it('leave no socket, pooled connection, pipe, temp file, slot or memory behind', async function () {
-    this.timeout(120_000);
+    this.timeout(600_000); // 1,060 exports; on a loaded machine (load 20: over 120 s): no speed asserted
     const { engine, guard } = suite.server.portal.services;
     const slots = guard.exportSlots();
     const connections = promisify(suite.server.http.getConnections.bind(suite.server.http));
