@@ -98,6 +98,7 @@ async function writeXlsx(context: ExportContext): Promise<Readable> {
   const output = zip.outputStream as Readable;
   // yazl does not pass a source's failure on: break the zip so the transfer is not complete.
   sheet.once('error', (error) => output.destroy(error));
+  zip.on('error', (error: Error) => output.destroy(error)); // never uncaught (see zipOf of shapefiles)
   output.once('close', () => sheet.destroy());
   return output;
 }
