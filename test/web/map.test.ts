@@ -1,27 +1,46 @@
 // The map tab in a real browser: what it draws adds up to the API's total_count for the same
-// filters (points, shapes, or the server's clusters above 5,000 records), "Filter to this view"
-// puts the view's in_bbox in the URL for every tab, and nothing is fetched from another origin.
+// filters (points, shapes; the server's clusters above 5,000 records are map-clusters.test.ts's),
+// a click on a point or shape opens the API's record, the view is the URL's `location`,
+// "Filter to this view" puts the view's in_bbox in the URL for every tab, axe-core finds no
+// violation, and nothing is fetched from another origin.
 import { expect } from 'chai';
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
-import os from 'node:os';
-import path from 'node:path';
 import type { Page } from 'puppeteer-core';
-import { ingest } from '../../src/ingest/ingest.js';
-import { launchBrowser, useBrowserSuite, type TestBrowser } from '../helpers/browser.js';
-import { startTestServer, type TestServer } from '../helpers/server.js';
+import { useBrowserSuite } from '../helpers/browser.js';
+import { axeViolations } from '../helpers/axe.js';
+import {
+  drawnTotal,
+  mapLocation,
+  records,
+  screenPoint,
+  viewEdges,
+  viewOf,
+  type View,
+} from './map-helpers.js';
 
-const records = (id: string) => `/api/explore/v2.1/catalog/datasets/${id}/records`;
+/** The record view's rows as [label, text] pairs, once it is open. */
+async function dialogFields(page: Page): Promise<[string, string][]> {
+  await page.waitForSelector('dialog.record[open] dl div');
+  return page.$$eval('dialog.record dl div', (items) =>
+    items.map((item) => [
+      item.querySelector('dt')?.textContent ?? '',
+      item.querySelector('dd')?.textContent ?? '',
+    ]),
+  ) as Promise<[string, string][]>;
+}
 
-/**
- * The count the map tab shows once it has drawn, read in the same step as the wait: the panel may
- * draw again (and replace its output) between a wait and a later read.
- */
-async function drawnTotal(page: Page): Promise<number> {
-  const shown = await page.waitForFunction(() => {
-    const output = document.querySelector('.map-panel[aria-busy=false] .total output');
-    return output && /\d/.test(output.textContent ?? '') ? output.textContent : null;
+/** The center of the first element matching `selector` that is on top at its own center. */
+async function topmostCenter(page: Page, selector: string): Promise<{ x: number; y: number }> {
+  const at = await page.$$eval(selector, (elements) => {
+    for (const element of elements) {
+      const box = element.getBoundingClientRect();
+      const x = box.left + box.width / 2;
+      const y = box.top + box.height / 2;
+      if (document.elementFromPoint(x, y) === element) return { x, y };
+    }
+    return null;
   });
-  return Number(String(await shown.jsonValue()).replace(/\D/g, ''));
+  if (!at) throw new Error(`no ${selector} is on top at its center`);
+  return at;
 }
 
 describe('web: the map tab', function () {
@@ -29,6 +48,36 @@ describe('web: the map tab', function () {
   const suite = useBrowserSuite();
   const total = async (id: string, query: string) =>
     (await suite.server.json(`${records(id)}?${query}&limit=0`)).body.total_count as number;
+
+  /** The record view shows the dataset's field labels in order, and the record's text values as they are. */
+  const expectFieldsOf = async (id: string, record: any, shown: [string, string][]) => {
+    const { fields } = (await suite.server.json(`/api/explore/v2.1/catalog/datasets/${id}`)).body;
+    const labels = (fields as { name: string; label: string | null; type: string }[]).map((f) => ({
+      ...f,
+      label: f.label || f.name,
+    }));
+    expect(shown.map(([label]) => label)).to.deep.equal(labels.map((f) => f.label));
+    const texts = labels.filter((f) => f.type === 'text' && typeof record[f.name] === 'string');
+    expect(texts.length).to.be.greaterThan(3);
+    for (const f of texts) expect(shown.find(([label]) => label === f.label)?.[1]).to.equal(record[f.name]);
+  };
+
+  /** "Filter to this view" puts in the URL the edges of `view` on a map of the page's size. */
+  const expectViewShown = async (page: Page, view: View) => {
+    const size = await page.$eval('.map', (m) => ({ width: m.clientWidth, height: m.clientHeight }));
+    await page.click('.map-bar button');
+    const where = await page.waitForFunction(
+      () => new URL(location.href).searchParams.get('where')?.match(/^in_bbox\(`[^`]+`, (.*)\)$/)?.[1],
+    );
+    const [south, west, north, east] = String(await where.jsonValue())
+      .split(', ')
+      .map(Number);
+    const edges = viewEdges(view, size);
+    expect(south).to.be.closeTo(edges.south, 0.002);
+    expect(west).to.be.closeTo(edges.west, 0.002);
+    expect(north).to.be.closeTo(edges.north, 0.002);
+    expect(east).to.be.closeTo(edges.east, 0.002);
+  };
 
   it("draws one point per record of a refine, as many as the API's total_count", async () => {
     const expected = await total('airports', 'refine=state:CA');
@@ -115,54 +164,96 @@ describe('web: the map tab', function () {
     expect(new URL(page.url()).searchParams.get('where')).to.equal(again);
     await page.close();
   });
-});
-
-describe('web: the map tab above 5,000 records', function () {
-  this.timeout(120_000);
-  let dir: string;
-  let server: TestServer;
-  let browser: TestBrowser;
-
-  before(async () => {
-    // 12,000 points on a spiral over the world, every other one of kind "a".
-    dir = await mkdtemp(path.join(os.tmpdir(), 'duckportal-map-'));
-    const lines = ['name,kind,lat,lon'];
-    for (let i = 0; i < 12_000; i++) {
-      const lat = ((i * 37) % 160) - 80 + (i % 7) / 10;
-      const lon = ((i * 53) % 350) - 175 + (i % 11) / 10;
-      lines.push(`p${i},${i % 2 ? 'b' : 'a'},${lat},${lon}`);
-    }
-    const csv = path.join(dir, 'points.csv');
-    await writeFile(csv, `${lines.join('\n')}\n`);
-    const portal = path.join(dir, 'portal');
-    await ingest({ file: csv, portal, id: 'points', geoPoint: { lat: 'lat', lon: 'lon' }, facets: ['kind'] });
-    server = await startTestServer(portal);
-    browser = await launchBrowser();
+  it("opens a clicked point's record in the table's record view: the API's record, drawn under the click", async () => {
+    const page = await suite.browser.open(
+      `${suite.server.base}/explore/dataset/airports/map/?refine.state=CA`,
+    );
+    await drawnTotal(page);
+    await page.waitForFunction(() => new URL(location.href).searchParams.has('location'));
+    const view = viewOf(mapLocation(page));
+    const at = await topmostCenter(page, '.map svg path.map-point');
+    await page.mouse.click(at.x, at.y);
+    const shown = await dialogFields(page);
+    const iata = shown[0]![1];
+    const record = (await suite.server.json(`${records('airports')}/${iata}`)).body;
+    await expectFieldsOf('airports', record, shown);
+    const box = (await (await page.$('.map'))!.boundingBox())!;
+    const drawnAt = screenPoint(record.geo_point_2d, view, box);
+    expect(Math.hypot(drawnAt.x - at.x, drawnAt.y - at.y)).to.be.below(6);
+    expect(await axeViolations(page)).to.deep.equal([]);
+    await page.keyboard.press('Escape');
+    await page.waitForSelector('dialog.record:not([open])');
+    await page.close();
   });
 
-  after(async () => {
-    await browser?.close();
-    await server?.close();
-    await rm(dir, { recursive: true, force: true });
+  it("opens a clicked shape's record", async () => {
+    const page = await suite.browser.open(
+      `${suite.server.base}/explore/dataset/earthquakes/map/?refine.magtype=ml`,
+    );
+    await drawnTotal(page);
+    const at = await topmostCenter(page, '.map svg path.map-shape');
+    await page.mouse.click(at.x, at.y);
+    const shown = await dialogFields(page);
+    const where = encodeURIComponent(`id = "${shown[0]![1]}"`);
+    const answer = (await suite.server.json(`${records('earthquakes')}?where=${where}&limit=1`)).body;
+    expect(answer.total_count).to.equal(1);
+    await expectFieldsOf('earthquakes', answer.results[0], shown);
+    await page.close();
   });
 
-  it("draws the server's clusters, never more than 5,000, adding up to the API's total_count", async () => {
-    const expected = (await server.json(`${records('points')}?refine=kind:a&limit=0`)).body.total_count;
-    expect(expected).to.equal(6000);
-    const page = await browser.open(`${server.base}/explore/dataset/points/map/?refine.kind=a`);
-    expect(await drawnTotal(page)).to.equal(expected);
-    const counts = await page.$$eval('.map-cluster [data-count]', (spans) =>
-      spans.map((s) => Number(s.getAttribute('data-count'))),
+  it('lists the records in view for the keyboard, each opening its record, the rest in the table', async () => {
+    const page = await suite.browser.open(
+      `${suite.server.base}/explore/dataset/airports/map/?refine.state=CA`,
     );
-    expect(counts.length).to.be.within(2, 5000);
-    expect(counts.reduce((a, b) => a + b, 0)).to.equal(expected);
-    expect(await page.$$('.map svg path.map-point')).to.have.length(0);
-    const asked = browser.requests.filter((url) => url.includes('/datasets/points/'));
-    expect(asked.some((url) => url.includes('/exports/'))).to.equal(false);
-    expect(asked.some((url) => decodeURIComponent(url).includes('geo_cluster(`geo_point_2d`'))).to.equal(
-      true,
+    const all = await drawnTotal(page);
+    await page.waitForFunction(
+      (n) => document.querySelector('.map-records[aria-busy=false] output')?.textContent === String(n),
+      {},
+      all,
     );
-    expect(browser.foreign(server.base)).to.deep.equal([]);
+    expect(await page.$$('.map-record-list button')).to.have.length(10);
+    const href = await page.$eval('.map-records a', (a) => a.href);
+    const where = new URL(href).searchParams.get('where')!;
+    expect(where).to.match(/^in_bbox\(`geo_point_2d`/);
+    expect(await total('airports', `refine=state:CA&where=${encodeURIComponent(where)}`)).to.equal(all);
+    const name = await page.$eval('.map-record-list button', (b) => b.textContent);
+    await page.focus('.map-record-list button');
+    await page.keyboard.press('Enter');
+    const shown = await dialogFields(page);
+    expect(shown.find(([label]) => label === 'Airport')?.[1]).to.equal(name);
+    await page.close();
+  });
+
+  it("restores the URL's location, rewrites it in place after a move, and the tabs carry it", async () => {
+    const map = `${suite.server.base}/explore/dataset/airports/map/?refine.state=CA`;
+    // More digits than a tenth of a pixel at zoom 7: the map writes back the view it shows, rounded.
+    const page = await suite.browser.open(`${map}&location=7,36.123456789,-119.987654321`);
+    await drawnTotal(page);
+    await page.waitForFunction(
+      () => new URL(location.href).searchParams.get('location') === '7,36.123,-119.988',
+    );
+    expect(page.url()).to.include('location=7,36.123,-119.988');
+    const entries = await page.evaluate(() => history.length);
+    await page.focus('.map');
+    await page.keyboard.press('ArrowRight');
+    await page.waitForFunction(
+      () => new URL(location.href).searchParams.get('location') !== '7,36.123,-119.988',
+    );
+    const moved = viewOf(mapLocation(page));
+    expect(moved.zoom).to.equal(7);
+    expect(moved.lat).to.be.closeTo(36.123, 0.01); // a pixel at zoom 7: leaflet pans by whole pixels
+    expect(moved.lon).to.be.above(-119.988);
+    expect(await page.evaluate(() => history.length)).to.equal(entries);
+    const tab = await page.$eval('nav.tabs a[href*="/table/"]', (a) => a.href);
+    expect(new URL(tab).searchParams.get('location')).to.equal(mapLocation(page));
+    expect(new URL(tab).searchParams.get('refine.state')).to.equal('CA');
+    // To the table and back: the view is the one left.
+    const left = mapLocation(page);
+    await Promise.all([page.waitForNavigation(), page.click('nav.tabs a[href*="/table/"]')]);
+    await Promise.all([page.waitForNavigation(), page.click('nav.tabs a[href*="/map/"]')]);
+    await drawnTotal(page);
+    expect(mapLocation(page)).to.equal(left);
+    await expectViewShown(page, viewOf(left));
     await page.close();
   });
 });

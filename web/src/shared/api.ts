@@ -13,10 +13,10 @@ export class ApiFailure extends Error {
   }
 }
 
-/** The URL of an API path (`/catalog/datasets`) with its parameters, on the page's origin. */
-export function apiUrl(path: string, params?: URLSearchParams): string {
+/** The URL of an API path (`/catalog/datasets`) with its parameters, on the page's origin (v2.1 unless `base` says). */
+export function apiUrl(path: string, params?: URLSearchParams, base = pageData().api): string {
   const query = params?.toString() ?? '';
-  return `${pageData().api}${path}${query ? `?${query}` : ''}`;
+  return `${base}${path}${query ? `?${query}` : ''}`;
 }
 
 /** The message of an error body in either generation's shape: {error_code, message} or {errorcode, error}. */
@@ -31,8 +31,16 @@ function failureOf(status: number, body: unknown): ApiFailure {
 }
 
 /** GETs an API path as JSON; rejects with an ApiFailure carrying the API's message. */
-export async function apiGet<T>(path: string, params?: URLSearchParams, signal?: AbortSignal): Promise<T> {
-  const response = await fetch(apiUrl(path, params), { signal, headers: { Accept: 'application/json' } });
+export async function apiGet<T>(
+  path: string,
+  params?: URLSearchParams,
+  signal?: AbortSignal,
+  base?: string,
+): Promise<T> {
+  const response = await fetch(apiUrl(path, params, base), {
+    signal,
+    headers: { Accept: 'application/json' },
+  });
   const body: unknown = await response.json().catch(() => null);
   if (!response.ok) throw failureOf(response.status, body);
   return body as T;

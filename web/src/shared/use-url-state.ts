@@ -3,12 +3,26 @@
 import { useCallback, useEffect, useState } from 'preact/hooks';
 import { readState, stateSearch, stateSearchKeeping, type FilterState } from './url-state.js';
 
+/** A tab's own parameters that every tab link carries too: the map's view, kept for coming back to it. */
+const CARRIED = ['location'];
+
 /** Points every `a[data-carry]` at its own path with the state's filters (not its page number). */
 function carryFilters(state: FilterState): void {
-  const search = stateSearch({ ...state, page: 1 });
+  const current = new URLSearchParams(location.search);
+  // Commas unescaped, as in the page's own URL (`location=5,46.2,2.2`).
+  const carried = CARRIED.flatMap((name) => {
+    const value = current.get(name);
+    return value ? [`${name}=${encodeURIComponent(value).replace(/%2C/g, ',')}`] : [];
+  });
+  const search = [stateSearch({ ...state, page: 1 }).slice(1), ...carried].filter(Boolean).join('&');
   for (const link of document.querySelectorAll<HTMLAnchorElement>('a[data-carry]')) {
     link.search = search;
   }
+}
+
+/** Points the tab links at the URL as it is now (after a tab rewrote one of its own parameters). */
+export function carryUrlState(): void {
+  carryFilters(readState(location.search));
 }
 
 /** The state in the URL and a setter that pushes the new state's URL (keeping the tab's own parameters). */

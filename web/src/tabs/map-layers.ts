@@ -1,25 +1,47 @@
-// The map itself (leaflet): the offline basemap of the world's countries (map-basemap.ts) and the layer of what the API answered: points, shapes,
-// or clusters drawn as circles sized by their count.
+// The map itself (leaflet): the offline basemap of the world's countries (map-basemap.ts) and the
+// layer of what the API answered: points and shapes that open their record when clicked, or
+// clusters drawn as discs as wide as their count's label, which zoom in on their cell.
 import * as L from 'leaflet';
 import 'leaflet/dist/leaflet.css';
 import type { GeoJsonObject } from 'geojson';
 import { countriesLayerData } from './map-basemap.js';
-import { formatCount } from '../shared/text.js';
+import { clusterLabel, clusterTitle, labelDiameter } from './map-label.js';
+import type { Box } from './map-query.js';
 
 export interface LatLon {
   readonly lat: number;
   readonly lon: number;
 }
 
+/** A point of a record: its id (what the record lookup takes), or null when the API gave none. */
+export interface Point extends LatLon {
+  readonly id: string | null;
+}
+
+/** A shape of a record and the record's id. */
+export interface Shape {
+  readonly shape: GeoJsonObject;
+  readonly id: string | null;
+}
+
+/** A geo_cluster group: its points' mean, their count and the web-mercator tile they share. */
 export interface Cluster extends LatLon {
   readonly count: number;
+  readonly cell: Box;
 }
 
 /** What the map draws from one API answer. */
 export type Drawn =
-  | { readonly kind: 'points'; readonly points: readonly LatLon[] }
-  | { readonly kind: 'shapes'; readonly shapes: readonly GeoJsonObject[] }
+  | { readonly kind: 'points'; readonly points: readonly Point[] }
+  | { readonly kind: 'shapes'; readonly shapes: readonly Shape[] }
   | { readonly kind: 'clusters'; readonly clusters: readonly Cluster[] };
+
+/** What a click on the drawn layer does. */
+export interface DrawnClicks {
+  /** A point or shape: opens the record `id`. */
+  readonly record: (id: string) => void;
+  readonly cluster: (cluster: Cluster) => void;
+}
 
 const ACCENT = '#0b5cad';
 
@@ -35,15 +57,25 @@ export function createMap(container: HTMLElement): L.Map {
   return map;
 }
 
-/** A cluster as a disc showing its count, sized by its share of the largest one. */
-function clusterMarker(cluster: Cluster, largest: number): L.Marker {
-  const size = Math.round(22 + 30 * Math.sqrt(cluster.count / largest));
+/**
+ * A cluster as a disc showing its count: its area grows with its share of the largest cluster,
+ * and it is never narrower than its label (so `1,013` is never cut to `,013`).
+ */
+function clusterMarker(cluster: Cluster, largest: number, onClick: DrawnClicks['cluster']): L.Marker {
+  const label = clusterLabel(cluster.count);
+  const size = Math.round(Math.max(22 + 30 * Math.sqrt(cluster.count / largest), labelDiameter(label)));
   const icon = L.divIcon({
     className: 'map-cluster',
-    html: `<span data-count="${cluster.count}">${formatCount(cluster.count)}</span>`,
+    html: `<span data-count="${cluster.count}">${label}</span>`,
     iconSize: [size, size],
   });
-  return L.marker([cluster.lat, cluster.lon], { icon, keyboard: false, interactive: false });
+  // Not a keyboard stop (hundreds of them would trap the tab key): the list below the map is.
+  const marker = L.marker([cluster.lat, cluster.lon], {
+    icon,
+    keyboard: false,
+    title: clusterTitle(cluster.count),
+  });
+  return marker.on('click', () => onClick(cluster));
 }
 
 const pointStyle: L.CircleMarkerOptions = {
@@ -53,23 +85,33 @@ const pointStyle: L.CircleMarkerOptions = {
   weight: 1,
   fillColor: ACCENT,
   fillOpacity: 0.85,
-  interactive: false,
 };
 
+/** Calls `open` with the record id when the layer is clicked (a layer without id stays inert). */
+function opening<T extends L.Path>(layer: T, id: string | null, open: DrawnClicks['record']): T {
+  if (id === null) layer.options.interactive = false;
+  else layer.on('click', () => open(id));
+  return layer;
+}
+
 /** The layer of one answer. */
-export function drawnLayer(drawn: Drawn): L.FeatureGroup {
+export function drawnLayer(drawn: Drawn, clicks: DrawnClicks): L.FeatureGroup {
   const group = L.featureGroup();
   if (drawn.kind === 'points') {
-    for (const p of drawn.points) L.circleMarker([p.lat, p.lon], pointStyle).addTo(group);
+    for (const p of drawn.points) {
+      opening(L.circleMarker([p.lat, p.lon], { ...pointStyle }), p.id, clicks.record).addTo(group);
+    }
   } else if (drawn.kind === 'shapes') {
-    L.geoJSON([...drawn.shapes], {
-      interactive: false,
-      style: { className: 'map-shape', color: ACCENT, weight: 2, fillOpacity: 0.25 },
-      pointToLayer: (_feature, at) => L.circleMarker(at, { ...pointStyle, className: 'map-shape' }),
-    }).addTo(group);
+    for (const { shape, id } of drawn.shapes) {
+      L.geoJSON(shape, {
+        style: { className: 'map-shape', color: ACCENT, weight: 2, fillOpacity: 0.25 },
+        pointToLayer: (_feature, at) => L.circleMarker(at, { ...pointStyle, className: 'map-shape' }),
+        onEachFeature: (_feature, layer) => opening(layer as L.Path, id, clicks.record),
+      }).addTo(group);
+    }
   } else {
     const largest = Math.max(1, ...drawn.clusters.map((c) => c.count));
-    for (const c of drawn.clusters) clusterMarker(c, largest).addTo(group);
+    for (const c of drawn.clusters) clusterMarker(c, largest, clicks.cluster).addTo(group);
   }
   return group;
 }

@@ -47,6 +47,39 @@ export function bboxCondition(field: string, box: Box): string {
   return `in_bbox(${odsqlField(field)}, ${[south, west, north, east].map(degrees).join(', ')})`;
 }
 
+/**
+ * `in_bbox` of a cluster's cell, its edges rounded outwards to 1e-7 degrees (a centimetre): the
+ * cells of the last zooms are a few metres wide, too small for a view's four decimals.
+ */
+export function cellCondition(field: string, cell: Box): string {
+  const out = (value: number, round: (v: number) => number) => String(round(value * 1e7) / 1e7);
+  const edges = [out(cell.south, Math.floor), out(cell.west, Math.floor)];
+  edges.push(out(cell.north, Math.ceil), out(cell.east, Math.ceil));
+  return `in_bbox(${odsqlField(field)}, ${edges.join(', ')})`;
+}
+
+/** The latitude of the top edge of web-mercator tile row `row` of `tiles`. */
+const rowLatitude = (row: number, tiles: number) =>
+  (Math.atan(Math.sinh(Math.PI * (1 - (2 * row) / tiles))) * 180) / Math.PI;
+
+/**
+ * The web-mercator tile at zoom `precision` holding a point: the cell of geo_cluster's groups
+ * (the server's tiles: column from the longitude, row from the latitude clamped to ±85.05°).
+ */
+export function tileBox(lat: number, lon: number, precision: number): Box {
+  const tiles = 2 ** precision;
+  const clamp = (v: number) => Math.min(Math.max(v, 0), tiles - 1);
+  const column = clamp(Math.floor(((lon + 180) / 360) * tiles));
+  const phi = (Math.min(Math.max(lat, -85.0511287798066), 85.0511287798066) * Math.PI) / 180;
+  const row = clamp(Math.floor(((1 - Math.log(Math.tan(phi) + 1 / Math.cos(phi)) / Math.PI) / 2) * tiles));
+  return {
+    south: rowLatitude(row + 1, tiles),
+    west: (column / tiles) * 360 - 180,
+    north: rowLatitude(row, tiles),
+    east: ((column + 1) / tiles) * 360 - 180,
+  };
+}
+
 /** An in_bbox condition the map added to a where, at its end: `<rest> and in_bbox(...)` or alone. */
 const ADDED_BBOX = /^(?:\(([\s\S]*)\) and )?in_bbox\(`(?:[^`\\]|\\.)+`(?:, -?[\d.]+){4}\)$/;
 

@@ -1,121 +1,52 @@
-// The map tab: the records matching the page's filters on an offline world map. Up to
-// MAX_FEATURES records are drawn one by one (points, or shapes); above that the server's
-// geo_cluster groups are drawn, again at each zoom level. "Filter to this view" adds the view's
-// in_bbox to the URL's where, so every other tab follows.
+// The map tab: the records matching the page's filters on an offline world map (map-follow.ts
+// draws them). A point or shape opens its record in the table's record view; a cluster zooms in
+// on its cell, or at the last zoom lists its records; the records in view are listed under the
+// map for the keyboard. The view is the URL's `location` (map-view.ts). "Filter to this view"
+// adds the view's in_bbox to the URL's where, so every other tab follows.
 import { useEffect, useRef, useState } from 'preact/hooks';
 import type * as L from 'leaflet';
 import { mount } from '../shared/mount.js';
 import { pageData } from '../shared/page.js';
-import { ApiFailure } from '../shared/api.js';
+import type { ApiFailure } from '../shared/api.js';
 import { useUrlState } from '../shared/use-url-state.js';
 import { useDataset } from '../shared/dataset.js';
-import { filterParams, type FilterState } from '../shared/url-state.js';
+import { filterParams, readState, type FilterState } from '../shared/url-state.js';
 import { FilterSummary } from '../shared/filter-summary.js';
 import { formatCount } from '../shared/text.js';
-import { createMap, drawnLayer, type Drawn } from './map-layers.js';
-import { countRecords, loadClusters, loadGeometries } from './map-load.js';
+import type { Field } from '../shared/types.js';
+import { RecordDialog } from './record-dialog.js';
+import { createMap, type Cluster, type DrawnClicks } from './map-layers.js';
+import { boxOf, failureOf, follow, type Shown } from './map-follow.js';
+import { loadRecord, loadRecordsWithin, type Row } from './map-load.js';
+import { MapRecords, type Listed } from './map-records.js';
 import {
   bboxCondition,
-  clusterPrecision,
+  cellCondition,
   geoFields,
   MAX_FEATURES,
   whereWithBbox,
   type GeoFields,
 } from './map-query.js';
+import { readView, writeView, ZOOMS } from './map-view.js';
 import './map.css';
 
-/** What the map shows: the filters' count and how it is drawn. */
-interface Shown {
-  readonly total: number;
-  readonly drawn: Drawn;
-}
-
-function failureOf(error: unknown): ApiFailure {
-  return error instanceof ApiFailure ? error : new ApiFailure(0, '', String(error));
-}
-
-const boxOf = (map: L.Map) => {
-  const b = map.getBounds();
-  return { south: b.getSouth(), west: b.getWest(), north: b.getNorth(), east: b.getEast() };
-};
-
-/** Draws on `map` the records of `state`, until the returned function is called. */
-function follow(
-  map: L.Map,
-  id: string,
-  geo: GeoFields,
-  state: FilterState,
-  report: (shown: Shown | null, error: ApiFailure | null) => void,
-): () => void {
-  const filters = filterParams(state);
-  let layer: L.FeatureGroup | null = null;
-  let controller = new AbortController();
-  let total = 0;
-  const draw = (drawn: Drawn, fit: boolean) => {
-    layer?.remove();
-    layer = drawnLayer(drawn).addTo(map);
-    if (fit && layer.getBounds().isValid())
-      map.fitBounds(layer.getBounds(), { padding: [24, 24], maxZoom: 12 });
-    report({ total, drawn }, null);
-  };
-  // Clusters: again when the zoom changes the precision; limited to the view when the world's
-  // groups would be more than MAX_FEATURES.
-  let precision = 0;
-  let wholeWorld = true;
-  const clusters = async (fit: boolean) => {
-    controller.abort();
-    controller = new AbortController();
-    precision = clusterPrecision(map.getZoom());
-    const point = geo.point!.name;
-    let answer = await loadClusters(id, point, precision, filters, null, controller.signal);
-    wholeWorld = answer.groups <= MAX_FEATURES;
-    if (!wholeWorld) {
-      const within = bboxCondition(point, boxOf(map));
-      answer = await loadClusters(id, point, precision, filters, within, controller.signal);
-    }
-    draw(answer.drawn, fit);
-  };
-  const failed = (error: unknown) => {
-    if (!controller.signal.aborted) report(null, failureOf(error));
-  };
-  let clustered = false;
-  const onMove = () => {
-    if (clustered && (!wholeWorld || clusterPrecision(map.getZoom()) !== precision)) {
-      report(null, null);
-      clusters(false).catch(failed);
-    }
-  };
-  map.on('moveend', onMove);
-  report(null, null);
-  countRecords(id, filters, controller.signal)
-    .then(async (count) => {
-      total = count;
-      clustered = count > MAX_FEATURES && geo.point !== null;
-      if (clustered) return clusters(true);
-      draw(await loadGeometries(id, geo, filters, controller.signal), true);
-    })
-    .catch(failed);
-  return () => {
-    controller.abort();
-    map.off('moveend', onMove);
-    layer?.remove();
-  };
-}
+/** `count` and its word, singular for one. */
+const counted = (count: number, word: string) => `${formatCount(count)} ${word}${count === 1 ? '' : 's'}`;
 
 function Status({ shown }: { shown: Shown | null }) {
   if (!shown) return <p class="total">Loading…</p>;
   const { total, drawn } = shown;
   const how =
     drawn.kind === 'clusters'
-      ? `drawn as ${formatCount(drawn.clusters.length)} clusters`
+      ? counted(drawn.clusters.length, 'cluster')
       : drawn.kind === 'points'
-        ? `drawn as ${formatCount(drawn.points.length)} points`
-        : `drawn as ${formatCount(drawn.shapes.length)} shapes`;
+        ? counted(drawn.points.length, 'point')
+        : counted(drawn.shapes.length, 'shape');
   const capped =
     drawn.kind === 'shapes' && total > MAX_FEATURES ? ` (the first ${formatCount(MAX_FEATURES)})` : '';
   return (
     <p class="total">
-      <output>{formatCount(total)}</output> records, {how}
+      <output>{formatCount(total)}</output> {total === 1 ? 'record' : 'records'}, drawn as {how}
       {capped}
     </p>
   );
@@ -124,27 +55,114 @@ function Status({ shown }: { shown: Shown | null }) {
 interface PanelProps {
   readonly id: string;
   readonly geo: GeoFields;
+  readonly fields: readonly Field[];
   readonly state: FilterState;
   readonly onChange: (next: FilterState) => void;
 }
 
-function MapPanel({ id, geo, state, onChange }: PanelProps) {
+/** The map's view written to the URL after each move, and the view restored on Back. */
+function useViewInUrl(map: L.Map | null, key: string, restored: { current: boolean }) {
+  useEffect(() => {
+    if (!map) return;
+    const onMove = () => {
+      const { lat, lng } = map.getCenter().wrap();
+      writeView({ zoom: Math.round(map.getZoom()), lat, lon: lng });
+    };
+    // Back to an entry with other filters: the drawing that follows restores the view, not fits.
+    const onPop = () => {
+      const view = readView(location.search);
+      if (!view) return;
+      restored.current = filterParams(readState(location.search)).toString() !== key;
+      map.setView([view.lat, view.lon], view.zoom, { animate: false });
+    };
+    onMove(); // the view shown now, restored from the URL (normalized) or the whole world
+    map.on('moveend', onMove);
+    addEventListener('popstate', onPop);
+    return () => {
+      map.off('moveend', onMove);
+      removeEventListener('popstate', onPop);
+    };
+  }, [map, key]);
+}
+
+/** What clicks on the map do: a record opens, a cluster zooms in or lists or opens its records. */
+function mapClicks(map: L.Map, id: string, geo: GeoFields, state: FilterState, ui: ClickUi): DrawnClicks {
+  const shown = (row: Row | undefined) => row && ui.open(row);
+  return {
+    record: (recordId) => void loadRecord(id, recordId).then(ui.open, ui.fail),
+    cluster: (cluster: Cluster) => {
+      const condition = cellCondition(geo.point!.name, cluster.cell);
+      if (cluster.count === 1) {
+        void loadRecordsWithin(id, filterParams(state), condition, 1).then(
+          (p) => shown(p.results[0]),
+          ui.fail,
+        );
+      } else if (map.getZoom() >= ZOOMS.max) {
+        ui.list({ condition, of: 'cluster' });
+      } else {
+        const { south, west, north, east } = cluster.cell;
+        map.fitBounds([
+          [south, west],
+          [north, east],
+        ]);
+      }
+    },
+  };
+}
+
+interface ClickUi {
+  readonly open: (row: Row) => void;
+  readonly fail: (error: unknown) => void;
+  readonly list: (listed: Listed) => void;
+}
+
+function MapPanel({ id, geo, fields, state, onChange }: PanelProps) {
   const container = useRef<HTMLDivElement>(null);
   const [map, setMap] = useState<L.Map | null>(null);
   const [shown, setShown] = useState<Shown | null>(null);
   const [error, setError] = useState<ApiFailure | null>(null);
+  const [open, setOpen] = useState<Row | null>(null);
+  const [listed, setListed] = useState<Listed | null>(null);
+  // The first drawing (and one after Back) shows the URL's view rather than fitting the records.
+  const restored = useRef(false);
   useEffect(() => {
     const created = createMap(container.current!);
+    const view = readView(location.search);
+    if (view) created.setView([view.lat, view.lon], view.zoom, { animate: false });
+    restored.current = view !== null;
     setMap(created);
     return () => created.remove();
   }, []);
   const key = filterParams(state).toString();
+  useViewInUrl(map, key, restored);
   useEffect(() => {
     if (!map) return;
-    return follow(map, id, geo, state, (next, failure) => {
-      setShown(next);
-      setError(failure);
+    const listView = () => setListed({ condition: bboxCondition(geo.filtered.name, boxOf(map)), of: 'view' });
+    const list = (next: Listed) => {
+      setListed(next);
+      document.getElementById('map-records-title')?.focus();
+    };
+    const ui = { open: setOpen, fail: (e: unknown) => setError(failureOf(e)), list };
+    const clicks = mapClicks(map, id, geo, state, ui);
+    const fit = !restored.current;
+    restored.current = false;
+    const stop = follow(map, {
+      id,
+      geo,
+      state,
+      fit,
+      clicks,
+      report: (next, failure) => {
+        setShown(next);
+        setError(failure);
+      },
     });
+    listView();
+    map.on('moveend', listView);
+    return () => {
+      stop();
+      map.off('moveend', listView);
+    };
   }, [map, key]); // the key stands for the filters
   const filterToView = () => {
     if (!map) return;
@@ -152,21 +170,25 @@ function MapPanel({ id, geo, state, onChange }: PanelProps) {
     onChange({ ...state, where, page: 1 });
   };
   return (
-    <section class="map-panel" aria-busy={!shown && !error}>
-      <div class="map-bar">
-        {error ? (
-          <p role="alert" class="error">
-            <strong>{error.errorCode || 'Error'}:</strong> {error.message}
-          </p>
-        ) : (
-          <Status shown={shown} />
-        )}
-        <button type="button" onClick={filterToView} disabled={!map}>
-          Filter to this view
-        </button>
-      </div>
-      <div class="map" ref={container} aria-label="Map of the records" role="region" />
-    </section>
+    <>
+      <section class="map-panel" aria-busy={!shown && !error}>
+        <div class="map-bar">
+          {error ? (
+            <p role="alert" class="error">
+              <strong>{error.errorCode || 'Error'}:</strong> {error.message}
+            </p>
+          ) : (
+            <Status shown={shown} />
+          )}
+          <button type="button" onClick={filterToView} disabled={!map}>
+            Filter to this view
+          </button>
+        </div>
+        <div class="map" ref={container} aria-label="Map of the records" role="region" />
+      </section>
+      <MapRecords id={id} fields={fields} state={state} listed={listed} onOpen={setOpen} />
+      <RecordDialog fields={fields} record={open} onClose={() => setOpen(null)} />
+    </>
   );
 }
 
@@ -186,7 +208,7 @@ function MapTab({ id }: { id: string }) {
     <>
       <FilterSummary state={state} fields={fields} onChange={setState} />
       {geo ? (
-        <MapPanel id={id} geo={geo} state={state} onChange={setState} />
+        <MapPanel id={id} geo={geo} fields={fields} state={state} onChange={setState} />
       ) : (
         dataset.data && <p>This dataset has no geographic field.</p>
       )}
