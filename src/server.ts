@@ -5,7 +5,6 @@ import path from 'node:path';
 import type { Engine } from './engine/engine.js';
 import {
   attachedEngines,
-  DATASET_CHECKS,
   engineOf,
   enginesOf,
   openLocalEngine,
@@ -14,7 +13,7 @@ import {
   type EngineSettings,
   type LocalEngine,
 } from './server/engines.js';
-import { loadPortal, type Portal } from './catalog/portal.js';
+import type { Portal } from './catalog/portal.js';
 import { createApp, UNKNOWN_HOST_LABEL, unknownHostApp } from './server/app.js';
 import { answerClientError, MAX_HEADER_BYTES } from './api/request-guards.js';
 import type { Guard, Services } from './http/services.js';
@@ -25,9 +24,10 @@ import { distinctSecrets } from './auth/portal-secret.js';
 import { Sessions } from './auth/sessions.js';
 import { SignInLimiter } from './auth/sign-in-limit.js';
 import { UserStore } from './auth/users.js';
-import { defineCatalog, portalSources } from './server/sources.js';
+import { portalSources } from './server/sources.js';
 import type { CallLog, CallLogOptions } from './monitoring/call-log.js';
-import { definePortalViews } from './server/dataset-views.js';
+import { OpenDatasets } from './server/dataset-views.js';
+import { servePortal } from './server/portal-loading.js';
 import { ProcessFolder } from './server/process-folder.js';
 import { entityTagKey, portalVersions } from './http/etag.js';
 import { CachePartition, ResponseCache } from './http/response-cache.js';
@@ -58,6 +58,7 @@ export interface ServerOptions {
   readonly trustProxy?: boolean;
   /** Where the quota counters are kept when shared by replicas (`--quota-store`); else in this process. */
   readonly quotaStore?: QuotaStore;
+  /** Datasets kept open at once per portal (`--max-open-datasets`). */ readonly maxOpenDatasets?: number;
   /** Days of API calls the monitoring dataset keeps (`--monitoring-days`); 0 keeps none. */
   readonly monitoringDays?: number;
   /** How the calls are batched (src/monitoring/call-log.ts's defaults unless given). */
@@ -183,9 +184,9 @@ async function openPortal(
   options: ServerOptions,
 ): Promise<OpenPortal> {
   const { engine } = local;
-  const load = (): Promise<Portal> => loadPortal(portalDir, DATASET_CHECKS, viewPrefix);
-  let portal = await definePortalViews(engine, folder, await load(), null, log);
-  let catalog = await defineCatalog(engine, portal);
+  const open = new OpenDatasets(engine, folder, log, options.maxOpenDatasets);
+  let served = await servePortal(local, open, portalDir, viewPrefix, null, log);
+  let { portal, catalog } = served;
   const openAttached = (): Promise<AttachedEngines> =>
     attachedEngines(portalDir, log, local, engineSettings(options));
   let attached = await openAttached();
@@ -218,6 +219,8 @@ async function openPortal(
     engineOf: (dataset) => engineOf(dataset, engine, attached),
     portal: () => portal,
     catalog: () => catalog,
+    openDataset: (dataset) => open.acquire(portal, dataset),
+    openDatasets: open,
     log,
     guard,
     http,
@@ -236,8 +239,8 @@ async function openPortal(
       handle: (request, response) => void handle(request, response),
     },
     reload: async () => {
-      portal = await definePortalViews(engine, folder, await load(), portal, log);
-      catalog = await defineCatalog(engine, portal);
+      served = await servePortal(local, open, portalDir, viewPrefix, served, log);
+      ({ portal, catalog } = served);
       for (const remote of enginesOf(attached)) remote.close();
       attached = await openAttached();
       versions = await portalVersions(portal);

@@ -5,7 +5,7 @@ import type { Dataset } from '../catalog/portal.js';
 import type { Attachment } from '../catalog/attachments.js';
 import { servedAttachments } from '../auth/access.js';
 import { compileQuery } from '../odsql/index.js';
-import { accessOf, servedSource, signalOf, type Services } from '../http/services.js';
+import { accessOf, openForRequest, servedSource, signalOf, type Services } from '../http/services.js';
 
 /** What the dataset object of one caller carries of the data it describes. */
 export interface CallerMetas {
@@ -31,6 +31,7 @@ export async function callerMetas(services: Services, ctx: Context, dataset: Dat
   if (access.rowFilter === null) {
     return { ...base, recordsCount: dataset.file.computed.records_count, allRows: true };
   }
+  await openForRequest(services, ctx, dataset);
   const compiled = compileQuery(servedSource(dataset, access), { select: 'count(*) as n' });
   const [row] = await services.engineOf(dataset).queryJson(compiled.sql, [], signalOf(ctx));
   return { ...base, recordsCount: Number(row?.n ?? 0), allRows: false };

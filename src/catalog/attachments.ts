@@ -31,12 +31,17 @@ export async function listAttachments(dir: string, marked: ReadonlySet<string>):
   const entries = await readdir(dir, { withFileTypes: true }).catch(() => []);
   return entries
     .filter((entry) => entry.isFile() && !entry.name.startsWith('.'))
-    .map((entry) => ({
-      id: attachmentId(entry.name),
-      fileName: entry.name,
-      filePath: path.join(dir, entry.name),
-      mimeType: mime.lookup(entry.name) || 'application/octet-stream',
-      allAudiences: marked.has(entry.name),
-    }))
+    .map((entry) => attachmentOf(dir, entry.name, marked))
     .sort((a, b) => a.fileName.localeCompare(b.fileName));
+}
+
+/** The attachment of the file `fileName` of `dir` (the catalog's index keeps the names alone). */
+export function attachmentOf(dir: string, fileName: string, marked: ReadonlySet<string>): Attachment {
+  return {
+    id: attachmentId(fileName),
+    fileName,
+    filePath: path.join(dir, fileName),
+    mimeType: mime.lookup(fileName) || 'application/octet-stream',
+    allAudiences: marked.has(fileName),
+  };
 }

@@ -1,8 +1,9 @@
 // The catalog as a table of datasets, so that ODSQL queries it like any dataset
 // (supplement 2: `<template>.<name>`, `default.` optional).
-import type { Dataset, Portal } from './portal.js';
+import type { Dataset, Portal } from './dataset-types.js';
 import { ORDINAL_COLUMN, RECORD_ID_COLUMN, type Field, type FieldType, type TableColumn } from './schema.js';
 import { datasetFeatures, type FeatureView } from './features.js';
+import type { TemplateColumn } from './catalog-index.js';
 
 /** The name of the catalog table in the engine. */
 export const CATALOG_TABLE = '_catalog';
@@ -88,21 +89,47 @@ function typeOfValue(value: unknown): { type: FieldType; multivalued: boolean } 
 function templateColumns(datasets: readonly Dataset[]): Column[] {
   const columns = new Map<string, Column>();
   for (const dataset of datasets) {
-    for (const [template, metas] of Object.entries(dataset.file.metas)) {
-      if (template === 'default') continue;
-      for (const [key, value] of Object.entries(metas)) {
-        const name = `${template}.${key}`;
-        if (columns.has(name) || value === null || (typeof value === 'object' && !Array.isArray(value)))
-          continue;
-        columns.set(name, {
-          name,
-          ...typeOfValue(value),
-          value: (d) => (d.file.metas[template] as Record<string, unknown> | undefined)?.[key] ?? null,
-        });
-      }
+    for (const [name, type, multivalued] of ownTemplates(dataset)) {
+      if (!columns.has(name)) columns.set(name, templateColumn(name, type, multivalued));
     }
   }
   return [...columns.values()];
+}
+
+/** The template column `name` (`template.key`), reading its value from a dataset's metas. */
+function templateColumn(name: string, type: string, multivalued: boolean): Column {
+  const [template, ...rest] = name.split('.');
+  const key = rest.join('.');
+  return {
+    name,
+    type: type as FieldType,
+    multivalued,
+    value: (d) => (d.file.metas[template!] as Record<string, unknown> | undefined)?.[key] ?? null,
+  };
+}
+
+/** The template columns a dataset's metas fill, typed from its values (objects and nulls fill none). */
+function ownTemplates(dataset: Dataset): TemplateColumn[] {
+  const columns: TemplateColumn[] = [];
+  for (const [template, metas] of Object.entries(dataset.file.metas)) {
+    if (template === 'default') continue;
+    for (const [key, value] of Object.entries(metas)) {
+      if (value === null || (typeof value === 'object' && !Array.isArray(value))) continue;
+      const { type, multivalued } = typeOfValue(value);
+      columns.push([`${template}.${key}`, type, multivalued]);
+    }
+  }
+  return columns;
+}
+
+/** A dataset's row of the catalog table (its template columns' values by name too), and those columns. */
+export function catalogRow(dataset: Dataset): { row: Record<string, unknown>; templates: TemplateColumn[] } {
+  const templates = ownTemplates(dataset);
+  const row: Record<string, unknown> = {};
+  for (const c of STANDARD_COLUMNS) row[c.name] = c.value(dataset);
+  for (const [name, type, multivalued] of templates)
+    row[name] = templateColumn(name, type, multivalued).value(dataset);
+  return { row, templates };
 }
 
 /** The catalog table's definition: its query source, column types, and the rows as JSON text. */
@@ -114,10 +141,47 @@ export interface CatalogTable {
   readonly rowsJson: string;
 }
 
+/**
+ * The rows of the catalog table as JSON: from the index lines when the portal was loaded through
+ * them (each row's JSON as written, without parsing any), else from its datasets.
+ */
+function rowsJson(portal: Portal, columns: readonly Column[]): string {
+  const hidden = (id: string, i: number): string =>
+    `{${JSON.stringify(RECORD_ID_COLUMN)}:${JSON.stringify(id)},${JSON.stringify(ORDINAL_COLUMN)}:${i + 1},`;
+  if (portal.load) {
+    const parts: Buffer[] = [Buffer.from('[')];
+    let i = 0;
+    for (const [id, line] of portal.load.lines) {
+      const row = line.file.read(line.row);
+      parts.push(Buffer.from(`${i > 0 ? ',' : ''}${hidden(id, i)}`), row.subarray(1));
+      i++;
+    }
+    parts.push(Buffer.from(']'));
+    return Buffer.concat(parts).toString('utf8');
+  }
+  const rows = [...portal.datasets.values()].map((d, i) => {
+    const row: Record<string, unknown> = { [RECORD_ID_COLUMN]: d.id, [ORDINAL_COLUMN]: i + 1 };
+    for (const c of columns) row[c.name] = c.value(d);
+    return row;
+  });
+  return JSON.stringify(rows);
+}
+
+/** The template columns of a portal, from its index lines' facts or its datasets. */
+function portalTemplateColumns(portal: Portal): Column[] {
+  if (!portal.load) return templateColumns([...portal.datasets.values()]);
+  const columns = new Map<string, Column>();
+  for (const line of portal.load.lines.values()) {
+    for (const [name, type, multivalued] of line.facts.templates) {
+      if (!columns.has(name)) columns.set(name, templateColumn(name, type, multivalued));
+    }
+  }
+  return [...columns.values()];
+}
+
 /** Builds the catalog table of a portal. */
 export function catalogTable(portal: Portal): CatalogTable {
-  const datasets = [...portal.datasets.values()];
-  const columns = [...STANDARD_COLUMNS, ...templateColumns(datasets)];
+  const columns = [...STANDARD_COLUMNS, ...portalTemplateColumns(portal)];
   const fields: Field[] = columns
     .filter((c) => c.name !== 'dataset_uid')
     .map((c) => ({
@@ -136,14 +200,9 @@ export function catalogTable(portal: Portal): CatalogTable {
     { name: RECORD_ID_COLUMN, type: 'text', multivalued: false },
     { name: ORDINAL_COLUMN, type: 'int', multivalued: false },
   ];
-  const rows = datasets.map((d, i) => {
-    const row: Record<string, unknown> = { [RECORD_ID_COLUMN]: d.id, [ORDINAL_COLUMN]: i + 1 };
-    for (const c of columns) row[c.name] = c.value(d);
-    return row;
-  });
   return {
     source: { table: portal.viewPrefix + CATALOG_TABLE, searchTable: null, fields },
     columns: [...hidden, ...columns.map(({ name, type, multivalued }) => ({ name, type, multivalued }))],
-    rowsJson: JSON.stringify(rows),
+    rowsJson: rowsJson(portal, columns),
   };
 }

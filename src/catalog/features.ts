@@ -1,5 +1,5 @@
 // Facts derived from a dataset's schema and computed metas, shared by every API generation.
-import type { Dataset } from './portal.js';
+import type { Dataset } from './dataset-types.js';
 import type { Field } from './schema.js';
 
 const GEO_TYPES = new Set<Field['type']>(['geo_point_2d', 'geo_shape']);

@@ -25,6 +25,7 @@ export async function main(flags: ServeFlags): Promise<void> {
     cacheBytes: flags.cacheSize,
     targetWaitMs: flags.queueWait,
     monitoringDays: flags.monitoringDays,
+    maxOpenDatasets: flags.maxOpenDatasets,
   });
   const httpServer = createHttpServer(server);
   const operationsServer = separateOperations ? http.createServer(server.operations) : null;

@@ -18,6 +18,7 @@ import {
   DEFAULT_DRAIN_TIMEOUT,
   DEFAULT_MAX_AGE,
   DEFAULT_MEMORY_LIMIT,
+  DEFAULT_MAX_OPEN_DATASETS,
 } from '../server/defaults.js';
 import { duckdbSize, port, positiveNumber, redisUrl, size, wholeNumber } from '../command-line/parse.js';
 
@@ -63,6 +64,12 @@ export const SERVE_FLAGS = {
     'longest a query should wait for a DuckDB connection (or for room in the memory budget of --memory-limit): the waiting line holds what the pool serves in that time, the rest get 503',
     positiveNumber,
     String(DEFAULT_TARGET_WAIT_MS),
+  ),
+  maxOpenDatasets: value(
+    'N',
+    'datasets whose views are kept open at once (least recently used closed first); a portal of at most N has all opened at start',
+    positiveNumber,
+    String(DEFAULT_MAX_OPEN_DATASETS),
   ),
   metricsPort: optionalValue('PORT', "serve /livez, /readyz and /metrics on this port, not the API's", port),
   metricsHost: optionalText('HOST', 'address of the --metrics-port listener (default: --host)'),

@@ -1,16 +1,10 @@
 // Validators of answers: the version of each dataset's files and of the catalog, and strong entity
 // tags over a version, the canonical request and the caller's audience. Nothing here is random
 // to the process: every replica over the same portal folder derives the same tags.
-import { createHash, createHmac } from 'node:crypto';
-import { stat } from 'node:fs/promises';
-import type { Dataset, Portal } from '../catalog/portal.js';
+import { createHmac } from 'node:crypto';
+import type { Portal } from '../catalog/portal.js';
+import { datasetVersion, digest, type DataVersion } from '../catalog/data-version.js';
 import { portalKey } from '../auth/portal-secret.js';
-
-/** What an answer derived from: a digest of the files it read, and when their data was last processed. */
-export interface DataVersion {
-  readonly tag: string;
-  readonly modified: Date;
-}
 
 /** The versions of a loaded portal: one per dataset, and the catalog's over all of them and portal.json. */
 export interface PortalVersions {
@@ -18,43 +12,28 @@ export interface PortalVersions {
   readonly catalog: DataVersion;
 }
 
-const digest = (value: unknown): string =>
-  createHash('sha256').update(JSON.stringify(value)).digest('base64url');
-
-/** Size and modification time of a file, or null when it is gone. */
-async function fileStamp(file: string): Promise<[number, number] | null> {
-  return stat(file).then(
-    (s) => [s.size, s.mtimeMs],
-    () => null,
-  );
-}
+export type { DataVersion };
 
 /**
- * One dataset's version: its dataset.json as loaded, and the size and time of its data, its index
- * and its attachments (names relative to the dataset folder, so a folder mounted elsewhere agrees).
+ * The versions of every dataset of `portal` and of its catalog (once per load or reload): those
+ * the catalog's index keeps, else (a portal made by hand) from each dataset's files.
  */
-async function datasetVersion(dataset: Dataset): Promise<DataVersion> {
-  const files: [string, string | null][] = [
-    ['data', dataset.parquetPath],
-    ['search', dataset.searchIndexPath],
-    ...dataset.attachments.map((a): [string, string] => [`attachments/${a.fileName}`, a.filePath]),
-  ];
-  const stamps = await Promise.all(
-    files.map(async ([name, file]) => [name, file && (await fileStamp(file))]),
-  );
-  const { data_processed, metadata_processed } = dataset.file.computed;
-  const modified = new Date(Math.max(Date.parse(data_processed), Date.parse(metadata_processed)));
-  return { tag: digest([dataset.file, stamps]), modified };
-}
-
-/** The versions of every dataset of `portal` and of its catalog (read once per load or reload). */
 export async function portalVersions(portal: Portal): Promise<PortalVersions> {
   const datasets = new Map<string, DataVersion>();
-  for (const dataset of portal.datasets.values()) datasets.set(dataset.id, await datasetVersion(dataset));
-  const times = [...datasets.values()].map((v) => v.modified.getTime());
+  if (portal.load) {
+    for (const [id, line] of portal.load.lines) {
+      const [tag, modified] = line.facts.version;
+      datasets.set(id, { tag, modified: new Date(modified) });
+    }
+  } else {
+    for (const dataset of portal.datasets.values()) datasets.set(dataset.id, await datasetVersion(dataset));
+  }
+  // A loop, not Math.max(...times): a spread of 100,000 arguments overflows the stack.
+  let latest = 0;
+  for (const version of datasets.values()) latest = Math.max(latest, version.modified.getTime());
   const catalog = {
     tag: digest([portal.settings, [...datasets].map(([id, v]) => [id, v.tag])]),
-    modified: new Date(Math.max(0, ...times)),
+    modified: new Date(latest),
   };
   return { datasets, catalog };
 }

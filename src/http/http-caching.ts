@@ -3,7 +3,7 @@
 // query runs; Last-Modified, Cache-Control and Vary; JSON answers kept in the response cache.
 import { Stream } from 'node:stream';
 import type { Context, Next } from 'koa';
-import type { Portal } from '../catalog/portal.js';
+import type { Dataset, Portal } from '../catalog/portal.js';
 import { datasetAccess } from '../auth/access.js';
 import { callerState } from './auth-middleware.js';
 import { entityTag, matchIfNoneMatch, type DataVersion } from './etag.js';
@@ -21,7 +21,7 @@ const DATASET_PATHS = [
 const V1_RECORD_PATHS = /^\/api\/records\/1\.0\/(?:search|download)$/;
 
 /** The dataset id a request's answer depends on, or null when it depends on the whole catalog. */
-function scopeOf(ctx: Context): string | null {
+export function scopeOf(ctx: Context): string | null {
   if (V1_RECORD_PATHS.test(ctx.path)) return typeof ctx.query.dataset === 'string' ? ctx.query.dataset : null;
   for (const pattern of DATASET_PATHS) {
     const match = pattern.exec(ctx.path);
@@ -56,7 +56,11 @@ function canonicalRequest(ctx: Context): string[] {
 function audienceOf(ctx: Context, portal: Portal, scope: string | null): string[] {
   const { owner } = callerState(ctx);
   if (owner === null) return ['anonymous'];
-  const datasets = scope === null ? [...portal.datasets.values()] : [portal.datasets.get(scope)!];
+  // A dataset without audiences reads alike to every identified caller: only the others tell
+  // audiences apart, and the index names them without the catalog being read whole per request.
+  const everyDataset = (): Dataset[] =>
+    portal.load ? portal.load.guarded.map((id) => portal.datasets.get(id)!) : [...portal.datasets.values()];
+  const datasets = scope === null ? everyDataset() : [portal.datasets.get(scope)!];
   return [
     'identified',
     ...datasets.map((dataset) => {

@@ -26,6 +26,13 @@ export interface Services {
   portal(): Portal;
   /** The catalog as a queryable table of datasets, rebuilt with the portal. */
   catalog(): QuerySource;
+  /**
+   * Opens a dataset's views in the engine unless open (src/server/dataset-views.ts), for one user
+   * until the release; absent: every view is defined already (a portal served by hand in a test).
+   */
+  openDataset?(dataset: Dataset): Promise<() => void>;
+  /** How many datasets are open, and have been opened since the start (for /metrics and tests). */
+  readonly openDatasets?: { readonly size: number; readonly opened: number };
   /** The server's one log (pino): the access log, start-up, reloads, errors. */
   readonly log: Logger;
   /** API keys, quotas and export slots (src/auth/). */
@@ -122,6 +129,13 @@ export function requireDataSource(
   // another (a ClickHouse server's), whose line admits it too, before any parsing.
   engine.admit();
   return { dataset, source: servedSource(dataset, { ...access, recordIdKey: idKey }), engine };
+}
+
+/** Opens `dataset`'s views for the rest of the request (released when its response closes). */
+export async function openForRequest(services: Services, ctx: Context, dataset: Dataset): Promise<void> {
+  if (!services.openDataset) return;
+  const release = await services.openDataset(dataset);
+  whenClosed(ctx, release);
 }
 
 /**

@@ -6,6 +6,7 @@ import { servedRouters } from '../api/routers.js';
 import { otherSources } from '../api/sources.js';
 import { ApiError } from '../http/errors.js';
 import { answerEscapedErrors, errorMiddleware } from '../http/error-middleware.js';
+import { openRequestDataset } from '../http/open-dataset.js';
 import type { Services } from '../http/services.js';
 import { authenticate, rateLimit, refuseUnauthenticated } from '../http/auth-middleware.js';
 import { cors } from '../http/cors.js';
@@ -105,6 +106,7 @@ export function createApp(services: Services, options: AppOptions): Koa {
   app.use(httpCaching(services));
   // After the cache: an answer kept, or a 304, costs the engine nothing and is never refused.
   app.use(admitToEngine(services.engine));
+  app.use(openRequestDataset(services));
   for (const router of routers) app.use(router.routes());
   app.use(async (ctx, next) => {
     await next();

@@ -1,119 +1,184 @@
-// The engine's views of a portal's datasets, over their files pinned for this server (hard links,
-// src/server/process-folder.ts). A dataset whose files do not load (bad Parquet, a missing file, a
-// dataset.json that does not validate) is logged and skipped, and keeps serving the version
-// loaded before when there is one; the rest of the portal loads.
+// The engine's views of a portal's datasets, opened when first used and kept for the most recently
+// used under a budget (`--max-open-datasets`): each open dataset's files are pinned for this
+// server (hard links, src/server/process-folder.ts) and its views defined over the pins (its
+// rows, its full-text index, its tables of value counts). A portal no larger than the budget has
+// every dataset opened at load, as before, so the version it loaded is held until a reload; a
+// dataset of a larger one is opened from its folder at its first request, which finds it as its
+// index line says or is refused until a reload reads it again (its folder changed since).
+import { statSync } from 'node:fs';
+import path from 'node:path';
 import { searchViewName, valueCountsViewName, type Dataset, type Portal } from '../catalog/portal.js';
 import type { Engine } from '../engine/engine.js';
+import { ApiError } from '../http/errors.js';
 import type { Logger } from '../log.js';
 import type { ProcessFolder } from './process-folder.js';
+import { DEFAULT_MAX_OPEN_DATASETS } from './defaults.js';
 
-/** Defines the views of `loaded` (replacing those of `previous`) and returns the portal as served. */
-export async function definePortalViews(
-  engine: Engine,
-  folder: ProcessFolder,
-  loaded: Portal,
-  previous: Portal | null,
-  log: Logger,
-): Promise<Portal> {
-  for (const problem of loaded.problems) log.warn(`portal: ${problem}`);
-  const served = new Map<string, Dataset>();
-  const problems = [...loaded.problems];
-  const ids = [...new Set([...loaded.datasets.keys(), ...loaded.unloaded])].sort();
-  for (const id of ids) {
-    const before = previous?.datasets.get(id) ?? null;
-    const next = loaded.datasets.get(id);
-    try {
-      if (!next) throw new Error('its files did not load');
-      served.set(id, await defineDataset(engine, folder, next));
-    } catch (error) {
-      const kept = before && (await restore(engine, before));
-      const outcome = kept ? 'the version loaded before is still served' : 'not served';
-      const problem = `dataset ${id}: ${(error as Error).message} (${outcome})`;
-      log.warn(`portal: ${problem}`);
-      problems.push(problem);
-      if (kept) served.set(id, before);
-      else await dropViews(engine, loaded.viewPrefix + id, countedFields(before, next));
+interface OpenDataset {
+  /** The stamp of the index line it was opened as ('' for a portal made without an index). */
+  readonly stamp: string;
+  /** The dataset as served: its paths are the pins. */
+  readonly served: Dataset;
+  users: number;
+}
+
+/** The open datasets of one portal, by id, least recently used first. */
+export class OpenDatasets {
+  private readonly open = new Map<string, OpenDataset>();
+  private readonly opening = new Map<string, Promise<OpenDataset>>();
+  /** Datasets opened since the start (a cold dataset's first request opens one). */
+  opened = 0;
+
+  constructor(
+    private readonly engine: Engine,
+    private readonly folder: ProcessFolder,
+    private readonly log: Logger,
+    private readonly capacity = DEFAULT_MAX_OPEN_DATASETS,
+  ) {}
+
+  get size(): number {
+    return this.open.size;
+  }
+
+  /** Opens every dataset of a portal no larger than the budget (problems logged, datasets skipped). */
+  async openAll(portal: Portal): Promise<void> {
+    if (portal.datasets.size > this.capacity) return;
+    for (const dataset of portal.datasets.values()) {
+      if (dataset.file.engine) continue;
+      await this.acquire(portal, dataset).then(
+        (release) => release(),
+        (error: unknown) => this.log.warn(`portal: dataset ${dataset.id}: ${(error as Error).message}`),
+      );
     }
   }
-  for (const dataset of previous?.datasets.values() ?? []) {
-    if (served.get(dataset.id) !== dataset) retire(folder, dataset);
+
+  /** Opens `dataset` (of `portal`) unless open, for one user; the release lets it be closed again. */
+  async acquire(portal: Portal, dataset: Dataset): Promise<() => void> {
+    if (dataset.file.engine) return () => undefined;
+    const stamp = portal.load?.lines.get(dataset.id)?.stamp ?? '';
+    let entry = this.open.get(dataset.view);
+    if (!entry || entry.stamp !== stamp) entry = await this.openOnce(portal, dataset, stamp);
+    entry.users++;
+    this.open.delete(dataset.view);
+    this.open.set(dataset.view, entry);
+    this.evict();
+    let released = false;
+    const held = entry;
+    return () => {
+      if (!released) held.users--;
+      released = true;
+    };
   }
-  for (const [id, dataset] of previous?.datasets ?? []) {
-    const now = served.get(id);
-    if (!now) await dropViews(engine, dataset.view, dataset.valueCountsPaths.keys());
-    else await dropCountViews(engine, dataset, now.valueCountsPaths);
+
+  /** One opening per dataset version at a time: concurrent first requests share it. */
+  private openOnce(portal: Portal, dataset: Dataset, stamp: string): Promise<OpenDataset> {
+    const key = `${dataset.view}\n${stamp}`;
+    let pending = this.opening.get(key);
+    if (!pending) {
+      pending = this.define(portal, dataset, stamp).finally(() => this.opening.delete(key));
+      this.opening.set(key, pending);
+    }
+    return pending;
   }
-  return { ...loaded, datasets: served, problems };
+
+  private async define(portal: Portal, dataset: Dataset, stamp: string): Promise<OpenDataset> {
+    if (stamp !== '' && folderStamp(dataset.dir) !== stamp) {
+      throw new ApiError(
+        503,
+        'DatasetChanged',
+        `The files of dataset ${dataset.id} changed since the portal was loaded: they are served once the server reloads.`,
+        { 'Retry-After': '5' },
+      );
+    }
+    const served = await pinAndDefine(this.engine, this.folder, dataset);
+    const before = this.open.get(dataset.view);
+    if (before) this.close(before, served);
+    const entry = { stamp, served, users: 0 };
+    this.open.set(dataset.view, entry);
+    this.opened++;
+    void portal;
+    return entry;
+  }
+
+  /** Closes the least recently used datasets no request uses while more than the budget are open. */
+  private evict(): void {
+    for (const [view, entry] of this.open) {
+      if (this.open.size <= this.capacity) return;
+      if (entry.users > 0) continue;
+      this.open.delete(view);
+      this.close(entry, null);
+    }
+  }
+
+  /** Drops the views of a version (those `next` does not define again) and retires its pins. */
+  private close(entry: OpenDataset, next: Dataset | null): void {
+    const { served } = entry;
+    retire(this.folder, served);
+    if (next) {
+      for (const field of served.valueCountsPaths.keys())
+        if (!next.valueCountsPaths.has(field)) void this.drop(valueCountsViewName(served.view, field));
+      return;
+    }
+    void this.drop(served.view);
+    void this.drop(searchViewName(served.view));
+    for (const field of served.valueCountsPaths.keys())
+      void this.drop(valueCountsViewName(served.view, field));
+  }
+
+  private async drop(view: string): Promise<void> {
+    await this.engine
+      .dropView(view)
+      .catch((error: unknown) => this.log.warn(`portal: drop ${view}: ${String(error)}`));
+  }
+
+  /**
+   * After a reload: closes the datasets no longer served or served as another version (a request
+   * opens the new one), and opens every dataset again when the portal fits the budget.
+   */
+  async reloaded(portal: Portal): Promise<void> {
+    for (const [view, entry] of this.open) {
+      const line = portal.load?.lines.get(entry.served.id);
+      if (line?.stamp === entry.stamp && entry.stamp !== '') continue;
+      if (entry.users > 0 && line) continue;
+      this.open.delete(view);
+      this.close(entry, null);
+    }
+    await this.openAll(portal);
+  }
+}
+
+/** The stamp of a dataset folder as the loader writes it (src/catalog/portal-load.ts). */
+function folderStamp(dir: string): string | null {
+  const folder = statSync(dir, { throwIfNoEntry: false });
+  const file = statSync(path.join(dir, 'dataset.json'), { throwIfNoEntry: false });
+  return folder && file ? `${folder.ino}:${folder.mtimeMs}:${file.ino}:${file.size}:${file.mtimeMs}` : null;
 }
 
 /** Pins the dataset's files and defines its views over the pins: the dataset as served. */
-async function defineDataset(engine: Engine, folder: ProcessFolder, dataset: Dataset): Promise<Dataset> {
-  // Attached to ClickHouse: its table is served as it is, with nothing to pin or define here.
-  if (dataset.file.engine) return dataset;
+async function pinAndDefine(engine: Engine, folder: ProcessFolder, dataset: Dataset): Promise<Dataset> {
   const parquetPath = await folder.pin(dataset.parquetPath);
   const searchIndexPath = dataset.searchIndexPath && (await folder.pin(dataset.searchIndexPath));
   const valueCountsPaths = new Map<string, string>();
   for (const [field, file] of dataset.valueCountsPaths) valueCountsPaths.set(field, await folder.pin(file));
   const served = { ...dataset, parquetPath, searchIndexPath, valueCountsPaths };
   try {
-    await defineViews(engine, served);
+    await engine.defineView(served.view, served.parquetPath, 'dataset');
+    if (served.searchIndexPath) await engine.defineView(searchViewName(served.view), served.searchIndexPath);
+    else await engine.dropView(searchViewName(served.view));
+    for (const [field, file] of served.valueCountsPaths)
+      await engine.defineView(valueCountsViewName(served.view, field), file);
     return served;
   } catch (error) {
-    await unpin(folder, served);
+    await folder.unpin(served.parquetPath);
+    if (served.searchIndexPath) await folder.unpin(served.searchIndexPath);
+    for (const file of served.valueCountsPaths.values()) await folder.unpin(file);
     throw error;
   }
 }
 
-async function defineViews(engine: Engine, dataset: Dataset): Promise<void> {
-  await engine.defineView(dataset.view, dataset.parquetPath, 'dataset');
-  if (dataset.searchIndexPath) await engine.defineView(searchViewName(dataset.view), dataset.searchIndexPath);
-  else await engine.dropView(searchViewName(dataset.view));
-  for (const [field, file] of dataset.valueCountsPaths)
-    await engine.defineView(valueCountsViewName(dataset.view, field), file);
-}
-
-/** Defines the views of a version served before again (a failed load may have replaced one); whether it worked. */
-async function restore(engine: Engine, dataset: Dataset): Promise<boolean> {
-  return defineViews(engine, dataset).then(
-    () => true,
-    () => false,
-  );
-}
-
-/**
- * Drops the views named `view` (a dataset's view: its portal's prefix and its id), its index's and
- * those of the value counts of `fields`.
- */
-async function dropViews(engine: Engine, view: string, fields: Iterable<string>): Promise<void> {
-  await engine.dropView(view);
-  await engine.dropView(searchViewName(view));
-  for (const field of fields) await engine.dropView(valueCountsViewName(view, field));
-}
-
-/** The fields with value counts in any of `versions`. */
-const countedFields = (...versions: (Dataset | null | undefined)[]): Set<string> =>
-  new Set(versions.flatMap((d) => [...(d?.valueCountsPaths.keys() ?? [])]));
-
-/** Drops the views of the value counts `before` had that `kept` (its next version's) does not. */
-async function dropCountViews(
-  engine: Engine,
-  before: Dataset,
-  kept: ReadonlyMap<string, string>,
-): Promise<void> {
-  for (const field of before.valueCountsPaths.keys()) {
-    if (!kept.has(field)) await engine.dropView(valueCountsViewName(before.view, field));
-  }
-}
-
-/** The pins of a version replaced: queries planned over it may still be opening its files. */
+/** The pins of a version closed: queries planned over it may still be opening its files. */
 function retire(folder: ProcessFolder, dataset: Dataset): void {
   folder.retire(dataset.parquetPath);
   if (dataset.searchIndexPath) folder.retire(dataset.searchIndexPath);
   for (const file of dataset.valueCountsPaths.values()) folder.retire(file);
-}
-
-async function unpin(folder: ProcessFolder, dataset: Dataset): Promise<void> {
-  await folder.unpin(dataset.parquetPath);
-  if (dataset.searchIndexPath) await folder.unpin(dataset.searchIndexPath);
-  for (const file of dataset.valueCountsPaths.values()) await folder.unpin(file);
 }

@@ -19,3 +19,6 @@ export const DEFAULT_CACHE_SIZE = '128MB';
 
 /** Seconds a drain (SIGTERM, SIGINT) lets requests in flight finish before it cuts them (src/server/lifecycle.ts). */
 export const DEFAULT_DRAIN_TIMEOUT = 30;
+
+/** Datasets whose views are kept open at once, per portal (`--max-open-datasets`): a few MB each at most. */
+export const DEFAULT_MAX_OPEN_DATASETS = 1_000;

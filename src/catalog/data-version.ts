@@ -1,0 +1,41 @@
+// A dataset's data version, what the entity tags of its answers derive from (src/http/etag.ts):
+// computed when its folder is read, and kept in the catalog's index with it.
+import { createHash } from 'node:crypto';
+import { stat } from 'node:fs/promises';
+import type { Dataset } from './dataset-types.js';
+
+/** What an answer derived from: a digest of the files it read, and when their data was last processed. */
+export interface DataVersion {
+  readonly tag: string;
+  readonly modified: Date;
+}
+
+/** The SHA-256 of a value's JSON, base64url. */
+export const digest = (value: unknown): string =>
+  createHash('sha256').update(JSON.stringify(value)).digest('base64url');
+
+/** Size and modification time of a file, or null when it is gone. */
+async function fileStamp(file: string): Promise<[number, number] | null> {
+  return stat(file).then(
+    (s) => [s.size, s.mtimeMs],
+    () => null,
+  );
+}
+
+/**
+ * One dataset's version: its dataset.json as loaded, and the size and time of its data, its index
+ * and its attachments (names relative to the dataset folder, so a folder mounted elsewhere agrees).
+ */
+export async function datasetVersion(dataset: Dataset): Promise<DataVersion> {
+  const files: [string, string | null][] = [
+    ['data', dataset.parquetPath],
+    ['search', dataset.searchIndexPath],
+    ...dataset.attachments.map((a): [string, string] => [`attachments/${a.fileName}`, a.filePath]),
+  ];
+  const stamps = await Promise.all(
+    files.map(async ([name, file]) => [name, file && (await fileStamp(file))]),
+  );
+  const { data_processed, metadata_processed } = dataset.file.computed;
+  const modified = new Date(Math.max(Date.parse(data_processed), Date.parse(metadata_processed)));
+  return { tag: digest([dataset.file, stamps]), modified };
+}
