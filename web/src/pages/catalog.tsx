@@ -1,5 +1,6 @@
-// The catalog (`/`, `/explore/`): a search box, the catalog facets, a card per dataset, paging and
-// sort, all from /catalog/datasets and /catalog/facets with the URL's state.
+// The catalog (`/`, `/explore/`): a search box, the catalog facets, the filter summary, a card per
+// dataset, paging and sort, all from /catalog/datasets and /catalog/facets with the URL's state;
+// the list and the facets are each busy while their request is in flight, and show their error.
 import { mount } from '../shared/mount.js';
 import { useUrlState } from '../shared/use-url-state.js';
 import { useApi } from '../shared/use-api.js';
@@ -8,7 +9,9 @@ import type { Dataset, FacetsAnswer, Page } from '../shared/types.js';
 import { SearchBox } from '../shared/search-box.js';
 import { FacetList } from '../shared/facet-list.js';
 import { Pager } from '../shared/pager.js';
-import { excerpt, formatCount, formatDate, textOf } from '../shared/text.js';
+import { clearAll, FilterSummary } from '../shared/filter-summary.js';
+import { ErrorNotice } from '../shared/error-notice.js';
+import { excerpt, formatCount, formatDate, noun, textOf } from '../shared/text.js';
 
 const PAGE_SIZE = 10;
 
@@ -82,38 +85,69 @@ function SortChoice({ state, onChange }: { state: FilterState; onChange: (next: 
   );
 }
 
+/** The cards, or why there are none. */
+function Cards({ list, onClear }: { list: Page<Dataset>; onClear: () => void }) {
+  if (list.total_count === 0) {
+    return (
+      <div class="empty" role="status">
+        <p>No dataset matches these filters.</p>
+        <button type="button" onClick={onClear}>
+          Clear all filters
+        </button>
+      </div>
+    );
+  }
+  return (
+    <ul class="cards">
+      {list.results.map((dataset) => (
+        <Card key={dataset.dataset_id} dataset={dataset} />
+      ))}
+    </ul>
+  );
+}
+
 function Catalog() {
   const [state, setState] = useUrlState();
   const list = useApi<Page<Dataset>>('/catalog/datasets', pageParams(state, PAGE_SIZE));
   const facets = useApi<FacetsAnswer>('/catalog/facets', filterParams(state));
-  const error = list.error ?? facets.error;
+  const label = (name: string) => FACET_LABELS.get(name) ?? name;
+  const total = list.data && !list.error ? list.data.total_count : null;
   return (
     <div class="with-facets">
-      <FacetList
-        groups={facets.data?.facets ?? []}
-        state={state}
-        onChange={setState}
-        label={(name) => FACET_LABELS.get(name) ?? name}
-      />
-      <section class="results" aria-busy={list.loading}>
+      <div class="facets-region" aria-busy={facets.loading}>
+        {facets.error && <ErrorNotice error={facets.error} onRetry={facets.retry} />}
+        <FacetList groups={facets.data?.facets ?? []} state={state} onChange={setState} label={label} />
+      </div>
+      <section class="results">
+        <FilterSummary
+          state={state}
+          fields={[]}
+          onChange={setState}
+          label={label}
+          everything="every dataset"
+        />
         <SearchBox state={state} onChange={setState} label="Search datasets" />
-        {error && (
-          <p role="alert" class="error">
-            {error.message}
-          </p>
-        )}
-        <div class="toolbar">
-          <p class="total">
-            <output>{list.data ? formatCount(list.data.total_count) : '…'}</output> datasets
-          </p>
-          <SortChoice state={state} onChange={setState} />
+        <div class="datasets-region" aria-busy={list.loading}>
+          <div class="toolbar">
+            <p class="total">
+              <output>{total === null ? '…' : formatCount(total)}</output> {noun(total ?? 0, 'dataset')}
+            </p>
+            <SortChoice state={state} onChange={setState} />
+          </div>
+          {list.error ? (
+            <ErrorNotice error={list.error} onRetry={list.retry} />
+          ) : (
+            list.data && <Cards list={list.data} onClear={() => setState(clearAll())} />
+          )}
+          <Pager
+            state={state}
+            total={total ?? 0}
+            pageSize={PAGE_SIZE}
+            onChange={setState}
+            noun="dataset"
+            rest="Narrow the list with a search or a facet."
+          />
         </div>
-        <ul class="cards">
-          {list.data?.results.map((dataset) => (
-            <Card key={dataset.dataset_id} dataset={dataset} />
-          ))}
-        </ul>
-        <Pager state={state} total={list.data?.total_count ?? 0} pageSize={PAGE_SIZE} onChange={setState} />
       </section>
     </div>
   );

@@ -48,12 +48,15 @@ function Value({ facet, value, state, onChange }: ValueProps) {
   );
 }
 
-/** Excluded values are not in the API's facets any more: listed from the state so they can be put back. */
+/**
+ * Picked values the API's facets leave out (an excluded value; a refined one when nothing matches):
+ * listed from the state, with no count, so they can be seen and taken off.
+ */
 function withExcluded(group: FacetGroup, state: FilterState): FacetValue[] {
-  const excluded = state.exclude
+  const absent = [...state.refine, ...state.exclude]
     .filter(([field, value]) => field === group.name && !group.facets.some((v) => v.value === value))
     .map(([, value]) => ({ name: value, value, count: 0 }));
-  return [...group.facets, ...excluded];
+  return [...group.facets, ...absent];
 }
 
 /** Values shown before "Show all": a long facet (50 states) would push the others out of sight. */
@@ -86,7 +89,7 @@ function ValueList({ facet, values, state, onChange }: ListProps) {
 /** The facets as lists of buttons, each facet a section headed by its label. */
 export function FacetList(props: Props) {
   const groups = props.groups.filter(
-    (g) => g.facets.length || props.state.exclude.some(([f]) => f === g.name),
+    (g) => g.facets.length || [...props.state.refine, ...props.state.exclude].some(([f]) => f === g.name),
   );
   return (
     <aside class="facets" aria-label="Filters">

@@ -15,16 +15,27 @@ export function excerpt(text: string, length: number): string {
   return `${cut.slice(0, Math.max(cut.lastIndexOf(' '), length / 2))}…`;
 }
 
-/** A date or timestamp of the API as a date in the page's language, or '' for none. */
+/** A date or timestamp of the API as a date in the visitor's locale, or '' for none. */
 export function formatDate(value: string | null | undefined): string {
   if (!value) return '';
   const date = new Date(value);
-  return Number.isNaN(date.getTime())
-    ? value
-    : date.toLocaleDateString(document.documentElement.lang || undefined, { dateStyle: 'medium' });
+  return Number.isNaN(date.getTime()) ? value : date.toLocaleDateString(undefined, { dateStyle: 'medium' });
 }
 
-/** A count as the page's language writes numbers. */
+/** A count as the visitor's locale writes numbers (the browser's own language: undefined). */
 export function formatCount(value: number): string {
-  return value.toLocaleString(document.documentElement.lang || undefined);
+  return value.toLocaleString(undefined);
+}
+
+/** The pages' words are English: their plural follows English rules, whatever the portal's language. */
+const ENGLISH_PLURAL = new Intl.PluralRules('en');
+
+/** The word for `count` things: `one` for 1 (1 record), else `other` (0 records, 2 records). */
+export function noun(count: number, one: string, other = `${one}s`): string {
+  return ENGLISH_PLURAL.select(count) === 'one' ? one : other;
+}
+
+/** A count and its word: "1 dataset", "3,000,000 records". */
+export function counted(count: number, one: string, other = `${one}s`): string {
+  return `${formatCount(count)} ${noun(count, one, other)}`;
 }

@@ -1,5 +1,6 @@
 // The information tab: the dataset's metadata, its field schema and its attachments, from the
-// dataset lookup (/catalog/datasets/<id>).
+// dataset lookup (/catalog/datasets/<id>); the filters the other tabs carry are listed above when
+// there are any (they do not apply here, but stay removable).
 import { Fragment } from 'preact';
 import DOMPurify from 'dompurify';
 import { mount } from '../shared/mount.js';
@@ -8,6 +9,9 @@ import { apiUrl } from '../shared/api.js';
 import { useApi } from '../shared/use-api.js';
 import type { Dataset, DatasetMetas } from '../shared/types.js';
 import { formatCount, formatDate } from '../shared/text.js';
+import { useUrlState } from '../shared/use-url-state.js';
+import { FilterSummary, summaryItems } from '../shared/filter-summary.js';
+import { ErrorNotice } from '../shared/error-notice.js';
 
 /** The metas shown as a definition list: [label, value]; empty ones are left out. */
 function facts(metas: DatasetMetas): [string, string][] {
@@ -86,15 +90,32 @@ function Attachments({ dataset }: { dataset: Dataset }) {
   );
 }
 
+/** The filters carried from the other tabs, when there are any. */
+function CarriedFilters({ data }: { data: Dataset | null }) {
+  const [state, setState] = useUrlState();
+  if (!summaryItems(state, (name) => name).length) return null;
+  return <FilterSummary state={state} fields={data?.fields ?? []} onChange={setState} />;
+}
+
 function Information({ id }: { id: string }) {
-  const { data, error } = useApi<Dataset>(`/catalog/datasets/${encodeURIComponent(id)}`);
-  if (error)
-    return (
-      <p role="alert" class="error">
-        {error.message}
-      </p>
-    );
-  if (!data) return <p aria-busy="true">Loading…</p>;
+  const { data, error, loading, retry } = useApi<Dataset>(`/catalog/datasets/${encodeURIComponent(id)}`);
+  return (
+    <>
+      <CarriedFilters data={data} />
+      <div class="information-region" aria-busy={loading}>
+        {error ? (
+          <ErrorNotice error={error} onRetry={retry} />
+        ) : data ? (
+          <About data={data} />
+        ) : (
+          <p>Loading…</p>
+        )}
+      </div>
+    </>
+  );
+}
+
+function About({ data }: { data: Dataset }) {
   const metas = data.metas.default;
   return (
     <>

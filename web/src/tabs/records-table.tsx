@@ -1,7 +1,8 @@
 // The records as a real <table>: one <th> per field with its label, a click on a header sorts by
-// it (again: the other way), a click (or Enter) on a row opens the whole record.
+// it (again: the other way), a click (or Enter) on a row opens the whole record. Numbers and dates
+// are written as the visitor's locale writes them, the API's raw value in the cell's title.
 import type { Field } from '../shared/types.js';
-import { formatValue } from '../shared/format-value.js';
+import { formatCell, formatValue, isNumericField } from '../shared/format-value.js';
 
 /** Field types the API cannot order by. */
 const UNSORTABLE = new Set(['geo_point_2d', 'geo_shape', 'json_blob', 'file']);
@@ -37,6 +38,17 @@ function Header({ field, sort, onSort }: { field: Field; sort: string; onSort: (
   );
 }
 
+/** One value: formatted, with the raw value as its title when they differ. */
+function Cell({ field, value }: { field: Field; value: unknown }) {
+  const text = formatCell(value, field);
+  const raw = formatValue(value);
+  return (
+    <td class={isNumericField(field) ? 'num' : undefined} title={raw !== text ? raw : undefined}>
+      {text}
+    </td>
+  );
+}
+
 /** The table of one page of records. */
 export function RecordsTable({ fields, rows, sort, onSort, onOpen }: Props) {
   return (
@@ -64,7 +76,7 @@ export function RecordsTable({ fields, rows, sort, onSort, onOpen }: Props) {
               }}
             >
               {fields.map((field) => (
-                <td key={field.name}>{formatValue(row[field.name])}</td>
+                <Cell key={field.name} field={field} value={row[field.name]} />
               ))}
             </tr>
           ))}

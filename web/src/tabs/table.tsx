@@ -1,5 +1,7 @@
 // The table tab: the records of the dataset, server-side paged and sorted, with a full-text box,
-// the facet sidebar and an ODSQL where box; the count shown is the API's total_count.
+// the facet sidebar, an ODSQL where box and the filter summary; the count shown is the API's
+// total_count. Each region (facets, records) is busy while its request is in flight and shows its
+// own error, with a retry, in place.
 import { useState } from 'preact/hooks';
 import { mount } from '../shared/mount.js';
 import { pageData } from '../shared/page.js';
@@ -11,14 +13,11 @@ import type { FacetsAnswer, Page } from '../shared/types.js';
 import { SearchBox } from '../shared/search-box.js';
 import { WhereBox } from '../shared/where-box.js';
 import { FacetList } from '../shared/facet-list.js';
-import { Pager } from '../shared/pager.js';
-import { formatCount } from '../shared/text.js';
-import { RecordsTable } from './records-table.js';
+import { FilterSummary } from '../shared/filter-summary.js';
+import { ErrorNotice } from '../shared/error-notice.js';
 import { RecordDialog } from './record-dialog.js';
-
-const PAGE_SIZE = 20;
-
-type Row = Readonly<Record<string, unknown>>;
+import { Results, PAGE_SIZE, type Row } from './table-results.js';
+import './table.css';
 
 function Table({ id }: { id: string }) {
   const [state, setState] = useUrlState();
@@ -27,39 +26,31 @@ function Table({ id }: { id: string }) {
   const records = useApi<Page<Row>>(datasetPath(id, '/records'), pageParams(state, PAGE_SIZE));
   const facets = useApi<FacetsAnswer>(datasetPath(id, '/facets'), filterParams(state));
   const fields = dataset.data?.fields ?? [];
-  const error = records.error ?? facets.error ?? dataset.error;
+  if (dataset.error) return <ErrorNotice error={dataset.error} onRetry={dataset.retry} />;
+  const queryError = [records.error, facets.error].find((e) => e?.errorCode === 'QueryLangError') ?? null;
   return (
     <div class="with-facets">
-      <FacetList
-        groups={facets.error ? [] : (facets.data?.facets ?? [])}
-        state={state}
-        onChange={setState}
-        label={(name) => fieldLabel(fields, name)}
-      />
-      <section class="results" aria-busy={records.loading}>
+      <div class="facets-region" aria-busy={facets.loading}>
+        {facets.error && !queryError && <ErrorNotice error={facets.error} onRetry={facets.retry} />}
+        <FacetList
+          groups={facets.error ? [] : (facets.data?.facets ?? [])}
+          state={state}
+          onChange={setState}
+          label={(name) => fieldLabel(fields, name)}
+        />
+      </div>
+      <section class="results">
+        <FilterSummary state={state} fields={fields} onChange={setState} />
         <SearchBox state={state} onChange={setState} label="Search the records" />
-        <WhereBox state={state} onChange={setState} error={error} />
-        {error && error.errorCode !== 'QueryLangError' && (
-          <p role="alert" class="error">
-            {error.message}
-          </p>
-        )}
-        <p class="total">
-          <output>{records.data && !records.error ? formatCount(records.data.total_count) : '…'}</output>{' '}
-          records
-        </p>
-        {records.data && !records.error && (
-          <>
-            <RecordsTable
-              fields={fields}
-              rows={records.data.results}
-              sort={state.sort}
-              onSort={(sort) => setState({ ...state, sort, page: 1 })}
-              onOpen={setOpen}
-            />
-            <Pager state={state} total={records.data.total_count} pageSize={PAGE_SIZE} onChange={setState} />
-          </>
-        )}
+        <WhereBox state={state} onChange={setState} error={queryError} />
+        <Results
+          id={id}
+          records={records}
+          state={state}
+          fields={fields}
+          onChange={setState}
+          onOpen={setOpen}
+        />
         <RecordDialog fields={fields} record={open} onClose={() => setOpen(null)} />
       </section>
     </div>
