@@ -38,12 +38,14 @@ function Header({ field, sort, onSort }: { field: Field; sort: string; onSort: (
   );
 }
 
-/** One value: formatted, with the raw value as its title when they differ. */
+/** One value: formatted, with the API's raw value as its title (every number, date, and any value written otherwise). */
 function Cell({ field, value }: { field: Field; value: unknown }) {
   const text = formatCell(value, field);
   const raw = formatValue(value);
+  const numeric = isNumericField(field);
+  const shown = raw !== '' && (raw !== text || numeric || field.type === 'date' || field.type === 'datetime');
   return (
-    <td class={isNumericField(field) ? 'num' : undefined} title={raw !== text ? raw : undefined}>
+    <td class={numeric ? 'num' : undefined} title={shown ? raw : undefined}>
       {text}
     </td>
   );
