@@ -117,6 +117,7 @@ expr
     | expr IS TRUE                              { $$ = yy.is($1, 'true', @$); }
     | expr IS FALSE                             { $$ = yy.is($1, 'false', @$); }
     | expr IN bracket expr range_to expr bracket { $$ = yy.inRange($1, $3, $4, $6, $7, @$); }
+    | expr ':' bracket expr range_to expr bracket { $$ = yy.inRange($1, $3, $4, $6, $7, @$); }
     | expr IN '(' exprs ')'                     { $$ = yy.inList($1, $4, @$); }
     | expr IN field                             { $$ = yy.member($1, $3, @$); }
     | expr '+' expr                             { $$ = yy.arithmetic($2, $1, $3, @$); }
@@ -132,9 +133,11 @@ bracket
     | ']'                                       { $$ = $1; }
     ;
 
+/* `..` and `TO` (explore-api.md); `,` as v2.0 clients write it (docs/odsql.md). */
 range_to
     : '..'
     | TO
+    | ','
     ;
 
 exprs

@@ -87,6 +87,14 @@ describe('ODSQL grammar', () => {
       highInclusive: true,
     });
     expect(parseWhereClause('a IN [1 TO 5[')).to.deep.include({ lowInclusive: true, highInclusive: false });
+    // v2.0's comma, and `:` before a range (the v2.0 documentation's), read as `IN [..]`.
+    for (const comma of ['a IN [1, 5[', 'a in[1,5[', 'a : [1 .. 5[', 'a:[1,5[']) {
+      expect(parseWhereClause(comma), comma).to.deep.include({
+        kind: 'in_range',
+        lowInclusive: true,
+        highInclusive: false,
+      });
+    }
     expect((parseWhereClause("a in ('x', 'y')") as any).items).to.have.length(2);
     expect(parseWhereClause("'x' in tags").kind).to.equal('member');
   });

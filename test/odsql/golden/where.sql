@@ -60,6 +60,13 @@ SELECT "n" AS "n"
 FROM "things"
 WHERE (("n" > 1) AND ("n" <= 10));
 
+# v2.0's comma between the bounds, and the v2.0 documentation's `:` before a range
+select: n
+where: n in ]1, 10[ and x: [1,2.5]
+SELECT "n" AS "n"
+FROM "things"
+WHERE ((("n" > 1) AND ("n" < 10)) AND (("x" >= 1) AND ("x" <= 2.5e0)));
+
 select: n
 where: name in ('a', 'b') and n in (1, 2)
 SELECT "n" AS "n"
@@ -117,6 +124,12 @@ where: d in [date'2020'..date'2021'[
 SELECT "n" AS "n"
 FROM "things"
 WHERE (("d" >= DATE '2020-01-01') AND ("d" < DATE '2021-01-01'));
+
+select: n
+where: d in ]date'2020', date'2021']
+SELECT "n" AS "n"
+FROM "things"
+WHERE (("d" >= DATE '2021-01-01') AND ("d" < DATE '2022-01-01'));
 
 # On a TIMESTAMPTZ field, in the request time zone
 select: n
