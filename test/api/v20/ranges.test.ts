@@ -23,19 +23,17 @@ interface Range {
   readonly sql: { readonly field: string; readonly bounds: readonly [string, string] };
 }
 
+/** A range of numbers, whose bounds DuckDB reads as ODSQL writes them. */
+const numbers = (dataset: string, field: string, low: string, high: string): Range => ({
+  dataset,
+  field,
+  bounds: [low, high],
+  sql: { field, bounds: [low, high] },
+});
+
 const RANGES: readonly Range[] = [
-  {
-    dataset: 'movies',
-    field: 'running_time_min',
-    bounds: ['90', '120'],
-    sql: { field: 'running_time_min', bounds: ['90', '120'] },
-  },
-  {
-    dataset: 'movies',
-    field: 'imdb_rating',
-    bounds: ['8', '8.5'],
-    sql: { field: 'imdb_rating', bounds: ['8', '8.5'] },
-  },
+  numbers('movies', 'running_time_min', '90', '120'),
+  numbers('movies', 'imdb_rating', '8', '8.5'),
   {
     dataset: 'movies',
     field: 'release_date',
@@ -53,7 +51,7 @@ const RANGES: readonly Range[] = [
 
 describe('ODSQL ranges with a comma, .. or TO, brackets facing in or out (sample portal)', () => {
   const suite = useSampleSuite();
-  const total = async (route: string) => {
+  const okBody = async (route: string) => {
     const answer = await rawGet(suite.server.base, route);
     const body = JSON.parse(answer.body.toString('utf8'));
     expect(answer.status, `${route}: ${answer.body.toString('utf8')}`).to.equal(200);
@@ -76,12 +74,12 @@ describe('ODSQL ranges with a comma, .. or TO, brackets facing in or out (sample
             const where = `${range.field}${operator}${bracket.open}${low}${separator}${high}${bracket.close}`;
             const query = `where=${encodeURIComponent(where)}`;
             for (const prefix of ['/api/v2', '/api/explore/v2.0', '/api/explore/v2.1']) {
-              const body = await total(
+              const body = await okBody(
                 `${prefix}/catalog/datasets/${range.dataset}/records?limit=0&${query}`,
               );
               expect(body.total_count, `${prefix} ${where}`).to.equal(expected);
             }
-            const aggregated = await total(
+            const aggregated = await okBody(
               `/api/v2/catalog/datasets/${range.dataset}/aggregates?select=count(*)%20as%20n&${query}`,
             );
             expect(aggregated.aggregations, where).to.deep.equal([{ n: expected }]);
@@ -103,7 +101,7 @@ describe('ODSQL ranges with a comma, .. or TO, brackets facing in or out (sample
       'running_time_min IN ]90.0, 1.2e2]',
       'running_time_min:]90,120]',
     ]) {
-      expect((await total(`${records}${encodeURIComponent(where)}`)).total_count, where).to.equal(expected);
+      expect((await okBody(`${records}${encodeURIComponent(where)}`)).total_count, where).to.equal(expected);
     }
     for (const query of [
       'running_time_min+IN+]90,+120]',
@@ -112,7 +110,7 @@ describe('ODSQL ranges with a comma, .. or TO, brackets facing in or out (sample
       'running_time_min IN ]90, 120]'.replaceAll(' ', '%20'),
       'running_time_min%20in%20%5d90%2c120%5d',
     ]) {
-      expect((await total(`${records}${query}`)).total_count, query).to.equal(expected);
+      expect((await okBody(`${records}${query}`)).total_count, query).to.equal(expected);
     }
   });
 
@@ -122,12 +120,12 @@ describe('ODSQL ranges with a comma, .. or TO, brackets facing in or out (sample
          AND (imdb_rating > 8 OR mpaa_rating = 'G')`,
     );
     const where = "running_time_min IN [90, 120[ AND (imdb_rating IN ]8, 10] OR mpaa_rating = 'G')";
-    const body = await total(
+    const body = await okBody(
       `/api/v2/catalog/datasets/movies/records?limit=0&where=${encodeURIComponent(where)}`,
     );
     expect(body.total_count).to.equal(row!.n);
     // range()'s bound list keeps its own meaning beside a comma range in where.
-    const grouped = await total(
+    const grouped = await okBody(
       `/api/v2/catalog/datasets/movies/aggregates?select=count(*)%20as%20n&group_by=${encodeURIComponent(
         'range(running_time_min, [90, 120])',
       )}&where=${encodeURIComponent('running_time_min IN [90, 120[')}`,
