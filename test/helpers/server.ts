@@ -33,6 +33,7 @@ export async function startTestServer(
     | 'quotaStore'
     | 'monitoringDays'
     | 'monitoringBatch'
+    | 'maxOpenDatasets'
   > = {},
 ): Promise<TestServer> {
   const logs: string[] = [];
