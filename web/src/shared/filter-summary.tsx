@@ -5,6 +5,7 @@
 import type { Field } from './types.js';
 import { fieldLabel } from './dataset.js';
 import { EMPTY_STATE, togglePick, type FilterState } from './url-state.js';
+import { describeCondition, withCondition } from './column-conditions.js';
 
 /** One active filter: what the page says of it and the state without it. */
 export interface SummaryItem {
@@ -31,6 +32,15 @@ export function summaryItems(state: FilterState, label: (name: string) => string
   }
   if (state.where) {
     items.push({ key: 'where', text: 'Where', code: state.where, remove: (s) => ({ ...s, where: '' }) });
+  }
+  for (const [field, condition] of state.conditions) {
+    const words = describeCondition(label(field), field, condition);
+    items.push({
+      key: `where.${field}`,
+      text: words ?? `${label(field)}, where`,
+      ...(words === null && { code: condition }),
+      remove: (s) => withCondition(s, field, null),
+    });
   }
   if (state.sort) {
     const descending = state.sort.startsWith('-');

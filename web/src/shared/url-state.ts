@@ -1,5 +1,6 @@
 // The state of a catalog or dataset page, held in its URL as the public service's pages hold it
-// (`q`, `refine.<field>`, `exclude.<field>`, `where`, `sort`, `page`), and the API parameters that
+// (`q`, `refine.<field>`, `exclude.<field>`, `where`, `sort`, `page`; a column's filter as
+// `where.<field>`, an ODSQL condition of its own), and the API parameters that
 // state stands for: what a page shows is what the API answers to the same parameters.
 
 /** A facet value picked in refine or exclude: [field, value]. */
@@ -12,13 +13,23 @@ export interface FilterState {
   readonly exclude: readonly Pick[];
   /** An ODSQL condition typed by the user. */
   readonly where: string;
+  /** Column filters: [field, ODSQL condition on it] (`where.<field>`), each sent as a `where`. */
+  readonly conditions: readonly Pick[];
   /** `field` (ascending) or `-field` (descending), or '' for the API's order. */
   readonly sort: string;
   /** 1-based page number. */
   readonly page: number;
 }
 
-export const EMPTY_STATE: FilterState = { q: '', refine: [], exclude: [], where: '', sort: '', page: 1 };
+export const EMPTY_STATE: FilterState = {
+  q: '',
+  refine: [],
+  exclude: [],
+  where: '',
+  conditions: [],
+  sort: '',
+  page: 1,
+};
 
 function picks(params: URLSearchParams, prefix: string): Pick[] {
   const found: Pick[] = [];
@@ -38,6 +49,7 @@ export function readState(search: string): FilterState {
     refine: picks(params, 'refine.'),
     exclude: picks(params, 'exclude.'),
     where: params.get('where') ?? '',
+    conditions: picks(params, 'where.'),
     sort: params.get('sort') ?? '',
     page: Number.isInteger(page) && page >= 1 ? page : 1,
   };
@@ -50,6 +62,7 @@ export function stateSearch(state: FilterState): string {
   for (const [field, value] of state.refine) params.append(`refine.${field}`, value);
   for (const [field, value] of state.exclude) params.append(`exclude.${field}`, value);
   if (state.where) params.set('where', state.where);
+  for (const [field, condition] of state.conditions) params.append(`where.${field}`, condition);
   if (state.sort) params.set('sort', state.sort);
   if (state.page > 1) params.set('page', String(state.page));
   const text = params.toString();
@@ -58,7 +71,7 @@ export function stateSearch(state: FilterState): string {
 
 /** Whether a URL parameter is part of a FilterState (the others are a tab's own: the chart's axes). */
 const isStateParam = (name: string): boolean =>
-  ['q', 'where', 'sort', 'page'].includes(name) || /^(refine|exclude)\../.test(name);
+  ['q', 'where', 'sort', 'page'].includes(name) || /^(refine|exclude|where)\../.test(name);
 
 /** The URL query string of a state, followed by the parameters of `current` that are a tab's own. */
 export function stateSearchKeeping(state: FilterState, current: string): string {
@@ -83,13 +96,14 @@ export function odsqlField(name: string): string {
 /**
  * The API's filtering parameters of a state: `q` in v1's query language (`qv1`, as the public
  * service's pages send it: words, `field:value`, `#now()`...) and the user's `where` as a second
- * condition (each parsed on its own, so an error's position is in the user's text), refine and
- * exclude as `field:value`.
+ * condition (each parsed on its own, so an error's position is in the user's text), each column
+ * filter as one more `where`, refine and exclude as `field:value`.
  */
 export function filterParams(state: FilterState): URLSearchParams {
   const params = new URLSearchParams();
   if (state.q.trim()) params.append('qv1', state.q.trim());
   if (state.where.trim()) params.append('where', state.where);
+  for (const [, condition] of state.conditions) params.append('where', condition);
   for (const [field, value] of state.refine) params.append('refine', `${field}:${value}`);
   for (const [field, value] of state.exclude) params.append('exclude', `${field}:${value}`);
   return params;

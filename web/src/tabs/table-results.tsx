@@ -125,8 +125,8 @@ export function Results({ id, records, state, fields, onChange, onOpen }: Props)
             <RecordsTable
               fields={fields}
               rows={data.results}
-              sort={state.sort}
-              onSort={(sort) => onChange({ ...state, sort, page: 1 })}
+              state={state}
+              onChange={onChange}
               onOpen={onOpen}
             />
             <Pager
