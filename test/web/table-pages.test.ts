@@ -188,7 +188,7 @@ describe('web: the table tab pages, summary and formats', function () {
     await page.close();
   });
 
-  it('says 1 record, 1 dataset and 0 records', async () => {
+  it('says 1 record, 1 dataset, 1 group and 0 datasets', async () => {
     const page = await suite.browser.open(
       `${suite.server.base}${TABLE('airports')}?where=${encodeURIComponent('iata = "SFO"')}`,
     );
@@ -205,6 +205,13 @@ describe('web: the table tab pages, summary and formats', function () {
       () => document.querySelector('.datasets-region .total')?.textContent === '1 dataset',
     );
     await catalog.close();
+    const chart = await suite.browser.open(
+      `${suite.server.base}/explore/dataset/movies/analyze/?refine.mpaa_rating=R&x=mpaa_rating&y=count`,
+    );
+    await chart.waitForFunction(
+      () => document.querySelector('.chart-panel .total')?.textContent === '1 group',
+    );
+    await chart.close();
     const none = await suite.browser.open(`${suite.server.base}/?q=zzzzqqq`);
     await none.waitForFunction(
       () => document.querySelector('.datasets-region .total')?.textContent === '0 datasets',

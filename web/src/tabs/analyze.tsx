@@ -11,7 +11,7 @@ import { useUrlState } from '../shared/use-url-state.js';
 import { datasetPath, fieldLabel, useDataset } from '../shared/dataset.js';
 import { FilterSummary } from '../shared/filter-summary.js';
 import { CopyButton } from '../shared/copy-button.js';
-import { formatCount } from '../shared/text.js';
+import { counted, formatCount, noun } from '../shared/text.js';
 import { formatValue } from '../shared/format-value.js';
 import type { Field, Page } from '../shared/types.js';
 import { chartParams, choicesParams, readChoices, seriesLabel, type Choices } from './analyze-choices.js';
@@ -74,12 +74,7 @@ function ChartView({ points, spec }: { points: readonly Point[]; spec: Parameter
     };
   }, [spec]);
   return (
-    <div
-      class="chart"
-      ref={element}
-      role="img"
-      aria-label={`Chart of ${formatCount(points.length)} values`}
-    />
+    <div class="chart" ref={element} role="img" aria-label={`Chart of ${counted(points.length, 'value')}`} />
   );
 }
 
@@ -114,7 +109,7 @@ function Analysis({ id, fields }: { id: string; fields: readonly Field[] }) {
         ) : (
           answer.data && (
             <p class="total">
-              <output>{formatCount(answer.data.total_count)}</output> groups
+              <output>{formatCount(answer.data.total_count)}</output> {noun(answer.data.total_count, 'group')}
               {answer.data.total_count > answer.data.results.length
                 ? `, the first ${formatCount(answer.data.results.length)} drawn`
                 : ''}

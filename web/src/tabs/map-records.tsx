@@ -5,7 +5,7 @@
 import { useApi } from '../shared/use-api.js';
 import { datasetPath } from '../shared/dataset.js';
 import { filterParams, stateSearch, type FilterState } from '../shared/url-state.js';
-import { formatCount } from '../shared/text.js';
+import { formatCount, noun } from '../shared/text.js';
 import type { Field, Page } from '../shared/types.js';
 import { formatValue } from '../shared/format-value.js';
 import type { Row } from './map-load.js';
@@ -60,7 +60,7 @@ export function MapRecords({ id, fields, state, listed, onOpen }: Props) {
         </p>
       ) : (
         <p>
-          <output>{records.data ? formatCount(total) : '…'}</output> {total === 1 ? 'record' : 'records'}
+          <output>{records.data ? formatCount(total) : '…'}</output> {noun(total, 'record')}
           {total > LISTED ? `, the first ${LISTED}:` : ''}
         </p>
       )}

@@ -12,7 +12,7 @@ import { useUrlState } from '../shared/use-url-state.js';
 import { useDataset } from '../shared/dataset.js';
 import { filterParams, readState, type FilterState } from '../shared/url-state.js';
 import { FilterSummary } from '../shared/filter-summary.js';
-import { formatCount } from '../shared/text.js';
+import { counted, formatCount, noun } from '../shared/text.js';
 import type { Field } from '../shared/types.js';
 import { RecordDialog } from './record-dialog.js';
 import { createMap, type Cluster, type DrawnClicks } from './map-layers.js';
@@ -30,9 +30,6 @@ import {
 import { readView, writeView, ZOOMS } from './map-view.js';
 import './map.css';
 
-/** `count` and its word, singular for one. */
-const counted = (count: number, word: string) => `${formatCount(count)} ${word}${count === 1 ? '' : 's'}`;
-
 function Status({ shown }: { shown: Shown | null }) {
   if (!shown) return <p class="total">Loading…</p>;
   const { total, drawn } = shown;
@@ -46,7 +43,7 @@ function Status({ shown }: { shown: Shown | null }) {
     drawn.kind === 'shapes' && total > MAX_FEATURES ? ` (the first ${formatCount(MAX_FEATURES)})` : '';
   return (
     <p class="total">
-      <output>{formatCount(total)}</output> {total === 1 ? 'record' : 'records'}, drawn as {how}
+      <output>{formatCount(total)}</output> {noun(total, 'record')}, drawn as {how}
       {capped}
     </p>
   );
