@@ -1,5 +1,6 @@
 // The catalog as a table of datasets, so that ODSQL queries it like any dataset
 // (supplement 2: `<template>.<name>`, `default.` optional).
+import { setImmediate as yieldToEvents } from 'node:timers/promises';
 import type { Dataset, Portal } from './dataset-types.js';
 import { ORDINAL_COLUMN, RECORD_ID_COLUMN, type Field, type FieldType, type TableColumn } from './schema.js';
 import { datasetFeatures, type FeatureView } from './features.js';
@@ -132,39 +133,50 @@ export function catalogRow(dataset: Dataset): { row: Record<string, unknown>; te
   return { row, templates };
 }
 
-/** The catalog table's definition: its query source, column types, and the rows as JSON text. */
+/** The catalog table's definition: its query source, column types, and its rows as JSON lines. */
 export interface CatalogTable {
   /** What ODSQL queries it as (a QuerySource, src/odsql/source.ts): its table, no full-text index, its fields. */
   readonly source: { readonly table: string; readonly searchTable: null; readonly fields: readonly Field[] };
   /** The table's columns, the hidden record id and ordinal first. */
   readonly columns: readonly TableColumn[];
-  readonly rowsJson: string;
+  /** Its rows, one JSON object a line, in chunks (read once). */
+  readonly rowsJson: AsyncIterable<Buffer>;
 }
 
+/** Rows gathered into one chunk of the catalog table's lines (each chunk one write). */
+const ROWS_PER_CHUNK = 1_000;
+
 /**
- * The rows of the catalog table as JSON: from the index lines when the portal was loaded through
- * them (each row's JSON as written, without parsing any), else from its datasets.
+ * The rows of the catalog table as JSON lines, in chunks: from the index lines when the portal was
+ * loaded through them (each row's JSON as written, without parsing any), else from its datasets.
+ * Lines, not one JSON array: DuckDB reads them from a file in parallel (read_json), where one
+ * array of 100,000 rows given as a parameter ran past the query deadline.
  */
-function rowsJson(portal: Portal, columns: readonly Column[]): string {
+async function* rowLines(portal: Portal, columns: readonly Column[]): AsyncGenerator<Buffer> {
   const hidden = (id: string, i: number): string =>
     `{${JSON.stringify(RECORD_ID_COLUMN)}:${JSON.stringify(id)},${JSON.stringify(ORDINAL_COLUMN)}:${i + 1},`;
-  if (portal.load) {
-    const parts: Buffer[] = [Buffer.from('[')];
-    let i = 0;
-    for (const [id, line] of portal.load.lines) {
-      const row = line.file.read(line.row);
-      parts.push(Buffer.from(`${i > 0 ? ',' : ''}${hidden(id, i)}`), row.subarray(1));
-      i++;
+  const newline = Buffer.from('\n');
+  let parts: Buffer[] = [];
+  let i = 0;
+  const lines = portal.load?.lines;
+  for (const id of lines ? lines.keys() : portal.datasets.keys()) {
+    if (lines) {
+      const line = lines.get(id)!;
+      parts.push(Buffer.from(hidden(id, i)), line.file.read(line.row).subarray(1), newline);
+    } else {
+      const d = portal.datasets.get(id)!;
+      const row: Record<string, unknown> = { [RECORD_ID_COLUMN]: d.id, [ORDINAL_COLUMN]: i + 1 };
+      for (const c of columns) row[c.name] = c.value(d);
+      parts.push(Buffer.from(`${JSON.stringify(row)}\n`));
     }
-    parts.push(Buffer.from(']'));
-    return Buffer.concat(parts).toString('utf8');
+    if (++i % ROWS_PER_CHUNK === 0) {
+      yield Buffer.concat(parts);
+      parts = [];
+      // A chunk is a few ms of reads: requests in flight during a reload get their turn between.
+      await yieldToEvents();
+    }
   }
-  const rows = [...portal.datasets.values()].map((d, i) => {
-    const row: Record<string, unknown> = { [RECORD_ID_COLUMN]: d.id, [ORDINAL_COLUMN]: i + 1 };
-    for (const c of columns) row[c.name] = c.value(d);
-    return row;
-  });
-  return JSON.stringify(rows);
+  if (parts.length > 0) yield Buffer.concat(parts);
 }
 
 /** The template columns of a portal, from its index lines' facts or its datasets. */
@@ -203,6 +215,6 @@ export function catalogTable(portal: Portal): CatalogTable {
   return {
     source: { table: portal.viewPrefix + CATALOG_TABLE, searchTable: null, fields },
     columns: [...hidden, ...columns.map(({ name, type, multivalued }) => ({ name, type, multivalued }))],
-    rowsJson: rowsJson(portal, columns),
+    rowsJson: rowLines(portal, columns),
   };
 }

@@ -261,8 +261,8 @@ export interface Engine {
   ): Promise<Readable>;
   /** Defines (or redefines) a view over a Parquet file; a dataset's view adds its records' ordinals. */
   defineView(name: string, parquetPath: string, kind?: 'dataset' | 'plain'): Promise<void>;
-  /** (Re)creates a small table from JSON rows (objects keyed by column name), of these columns. */
-  defineJsonTable(name: string, columns: readonly TableColumn[], rowsJson: string): Promise<void>;
+  /** (Re)creates a table from JSON lines (one object keyed by column name a line), of these columns. */
+  defineJsonTable(name: string, columns: readonly TableColumn[], rows: AsyncIterable<Buffer>): Promise<void>;
   /** Drops a view if it exists. */
   dropView(name: string): Promise<void>;
   close(): void;

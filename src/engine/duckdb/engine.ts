@@ -23,8 +23,8 @@ import { DuckDBExportConnection } from './export-connection.js';
 import { interruptible } from './interrupt.js';
 import { lockDown } from './lockdown.js';
 import { EngineLoad } from '../waiting-line.js';
-import { jsonRowsSql } from './storage-types.js';
-import { chunksOf, readJsonRows } from './values.js';
+import { jsonRowsSql, withJsonLines } from './storage-types.js';
+import { bound, chunksOf, readJsonRows } from './values.js';
 
 export interface EngineOptions {
   /** Directories DuckDB may read; everything else is refused once locked. */
@@ -242,11 +242,15 @@ export class DuckDBEngine extends EngineLoad<DuckDBConnection> implements Engine
     this.counts.clear();
   }
 
-  /** (Re)creates a small in-memory table from JSON rows, typed by a `from_json` structure. */
-  async defineJsonTable(name: string, columns: readonly TableColumn[], rowsJson: string): Promise<void> {
-    await this.query(`CREATE OR REPLACE TABLE ${quoteIdentifier(name)} AS ${jsonRowsSql(columns)}`, [
-      rowsJson,
-    ]);
+  /** (Re)creates an in-memory table from JSON lines, read by DuckDB from a file (read_json). */
+  async defineJsonTable(
+    name: string,
+    columns: readonly TableColumn[],
+    rows: AsyncIterable<Buffer>,
+  ): Promise<void> {
+    const create = (select: string) =>
+      this.query(`CREATE OR REPLACE TABLE ${quoteIdentifier(name)} AS ${select}`);
+    await withJsonLines(this.tempDirectory, columns, rows, create);
     this.counts.clear();
   }
 
@@ -275,14 +279,6 @@ export class DuckDBEngine extends EngineLoad<DuckDBConnection> implements Engine
     this.instance.closeSync();
   }
 }
-
-/**
- * Parameters for DuckDB, or none: given any array, even empty, the client prepares the statement
- * before running it, which planned it twice and slowed every short query (bench/README.md,
- * Reading the reports).
- */
-const bound = (params: readonly DuckDBValue[]): DuckDBValue[] | undefined =>
-  params.length > 0 ? [...params] : undefined;
 
 /** The view over a Parquet file; a dataset view also exposes `ORDINAL_COLUMN` (1-based row position). */
 export function parquetViewSql(name: string, parquetPath: string, kind: 'dataset' | 'plain'): string {

@@ -1,4 +1,7 @@
 // DuckDB's types of the portal's field types, as ingest stores them and the engine defines tables.
+import { randomBytes } from 'node:crypto';
+import { rm, writeFile } from 'node:fs/promises';
+import path from 'node:path';
 import type { FieldType, TableColumn } from '../../catalog/schema.js';
 import { quoteString } from '../../sql/quoting.js';
 
@@ -20,10 +23,40 @@ export const STORAGE_TYPES = {
   json_blob: 'VARCHAR',
 } as const satisfies Record<FieldType, string>;
 
-/** The SELECT of JSON rows (the text of parameter $1) typed by the storage types of `columns`. */
-export function jsonRowsSql(columns: readonly TableColumn[]): string {
-  const structure = Object.fromEntries(
+/** Each column's storage type (a list of it when multivalued), by column name. */
+function structureOf(columns: readonly TableColumn[]): Record<string, string> {
+  return Object.fromEntries(
     columns.map((c) => [c.name, c.multivalued ? `${STORAGE_TYPES[c.type]}[]` : STORAGE_TYPES[c.type]]),
   );
+}
+
+/**
+ * Writes JSON lines to a new file of `dir` (a folder DuckDB may read), runs `use` with the SELECT
+ * of its rows typed by `columns` (in the file's order), and removes the file. DuckDB reads the
+ * file in parallel; 100,000 rows given as one JSON parameter to from_json ran past the deadline.
+ */
+export async function withJsonLines<T>(
+  dir: string,
+  columns: readonly TableColumn[],
+  rows: AsyncIterable<Buffer>,
+  use: (select: string) => Promise<T>,
+): Promise<T> {
+  const file = path.join(dir, `rows-${randomBytes(6).toString('hex')}.ndjson`);
+  const types = Object.entries(structureOf(columns)).map(
+    ([name, type]) => `${quoteString(name)}: ${quoteString(type)}`,
+  );
+  try {
+    await writeFile(file, rows);
+    return await use(
+      `SELECT * FROM read_json(${quoteString(file)}, format = 'newline_delimited', columns = {${types.join(', ')}})`,
+    );
+  } finally {
+    await rm(file, { force: true });
+  }
+}
+
+/** The SELECT of JSON rows (the text of parameter $1) typed by the storage types of `columns`. */
+export function jsonRowsSql(columns: readonly TableColumn[]): string {
+  const structure = structureOf(columns);
   return `SELECT unnest(from_json($1, ${quoteString(JSON.stringify([structure]))}), recursive := true)`;
 }

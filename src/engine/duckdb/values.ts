@@ -11,6 +11,7 @@ import {
   stringFromValue,
   type DuckDBDataChunk,
   type DuckDBMaterializedResult,
+  type DuckDBValue,
   type DuckDBValueConverter,
 } from '@duckdb/node-api';
 import type { JsonValue } from '../engine.js';
@@ -111,3 +112,11 @@ export async function readJsonRows(result: DuckDBMaterializedResult): Promise<Re
   }
   return rows;
 }
+
+/**
+ * Parameters for DuckDB, or none: given any array, even empty, the client prepares the statement
+ * before running it, which planned it twice and slowed every short query (bench/README.md,
+ * Reading the reports).
+ */
+export const bound = (params: readonly DuckDBValue[]): DuckDBValue[] | undefined =>
+  params.length > 0 ? [...params] : undefined;
