@@ -54,7 +54,8 @@ export class OpenDatasets {
 
   /** Opens `dataset` (of `portal`) unless open, for one user; the release lets it be closed again. */
   async acquire(portal: Portal, dataset: Dataset): Promise<() => void> {
-    if (dataset.file.engine) return () => undefined;
+    // Attached datasets have no view here; the sources' (monitoring) are defined by their source.
+    if (dataset.file.engine || dataset.view !== portal.viewPrefix + dataset.id) return () => undefined;
     const stamp = portal.load?.lines.get(dataset.id)?.stamp ?? '';
     let entry = this.open.get(dataset.view);
     if (!entry || entry.stamp !== stamp) entry = await this.openOnce(portal, dataset, stamp);

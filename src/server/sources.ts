@@ -36,8 +36,10 @@ async function sourceOf(
   prefix: string,
   datasets: readonly Dataset[] = [],
 ): Promise<SourceData> {
+  // A portal made by hand: not the base's load (whose index lines are the base's datasets).
   const portal: Portal = {
     ...base,
+    load: undefined,
     viewPrefix: prefix,
     datasets: new Map(datasets.map((d) => [d.id, d])),
     problems: [],
