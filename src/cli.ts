@@ -47,7 +47,7 @@ const COMMANDS: readonly Command[] = [
     }),
     buildCommand({
       name: 'list',
-      summary: 'list the keys: id, user, groups, created, state',
+      summary: 'list the keys: id, user, groups, label, created, state',
       flags: PORTAL_FLAGS,
       action: onPortal(false, async (flags) => (await import('./cli/keys-command.js')).list(flags)),
     }),

@@ -1,7 +1,8 @@
 // API keys: created once and shown once, stored only as a salted HMAC in `<portal>/keys.json`,
 // checked in constant time, revocable while the server runs (the file is re-read when it changes).
 // When each key was last used is kept apart, in `<portal>/keys-used.json`, which only the server
-// writes: a write of it can never undo a revocation made meanwhile in keys.json.
+// writes: a write of it can never undo a revocation made meanwhile in keys.json. A key may carry a
+// label its owner gives it (what it is for); a file written before labels existed loads as unlabelled.
 import { unescape } from 'node:querystring';
 import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
 import { readFileSync } from 'node:fs';
@@ -27,12 +28,27 @@ const keyEntry = z.object({
   groups: z.array(z.string()).default([]),
   created: z.string(),
   revoked: z.string().nullable().default(null),
+  // Not bounded here: a label too long or odd, written by hand, must not make every key unreadable.
+  label: z.string().nullable().default(null),
   salt: z.string(),
   hash: z.string(),
 });
 const keysFile = z.object({ keys: z.array(keyEntry).default([]) });
 
 export type KeyEntry = z.output<typeof keyEntry>;
+
+/** The longest label a key may be given, in characters. */
+export const MAX_KEY_LABEL = 100;
+
+/** Why `label` cannot be a key's label, or null when it can (trimmed; '' is no label). */
+export function keyLabelProblem(label: string): string | null {
+  if (label.length > MAX_KEY_LABEL)
+    return `A key's label is at most ${MAX_KEY_LABEL} characters; this one has ${label.length}.`;
+  // eslint-disable-next-line no-control-regex
+  if (/[\u0000-\u001f\u007f]/.test(label))
+    return "A key's label is one line of text, without control characters.";
+  return null;
+}
 
 /** Who a valid key (or a signed-in session: no key id) belongs to. */
 export interface KeyOwner {
@@ -91,9 +107,19 @@ export class KeyStore {
     this.stored = new RereadFile(this.file, readEntries, (k) => k.id);
   }
 
-  /** Creates a key for `user`; the returned key text is the only copy that will ever exist. */
-  create(user: string, groups: readonly string[] = [], now = new Date()): { key: string; entry: KeyEntry } {
+  /**
+   * Creates a key for `user`, labelled `label` (trimmed; empty or absent: none); the returned key
+   * text is the only copy that will ever exist.
+   */
+  create(
+    user: string,
+    groups: readonly string[] = [],
+    { label = null, now = new Date() }: { label?: string | null; now?: Date } = {},
+  ): { key: string; entry: KeyEntry } {
     if (!/^[\w.@-]{1,100}$/.test(user)) throw new Error(`invalid user name: ${JSON.stringify(user)}`);
+    const trimmed = label?.trim() ?? '';
+    const problem = keyLabelProblem(trimmed);
+    if (problem) throw new Error(problem);
     const id = randomBytes(6).toString('hex');
     const secret = randomBytes(32).toString('base64url');
     const salt = randomBytes(16).toString('base64url');
@@ -103,6 +129,7 @@ export class KeyStore {
       groups: [...groups],
       created: now.toISOString(),
       revoked: null,
+      label: trimmed === '' ? null : trimmed,
       salt,
       hash: this.hasher(salt, secret).toString('base64url'),
     };

@@ -1,5 +1,5 @@
 // `duckportal keys ...` and `duckportal users ...`: their flags.
-import { repeated, text, type FlagValues } from '../command-line/flags.js';
+import { optionalText, repeated, text, type FlagValues } from '../command-line/flags.js';
 
 const portal = text('DIR', 'the portal folder', 'data/portal');
 
@@ -10,6 +10,7 @@ export const KEY_CREATE_FLAGS = {
   portal,
   user: text('NAME', 'the user the key acts for'),
   group: repeated('GROUP', 'a group the key belongs to'),
+  label: optionalText('TEXT', 'what the key is for, shown in the lists (at most 100 characters)'),
 };
 export type KeyCreateFlags = FlagValues<typeof KEY_CREATE_FLAGS>;
 

@@ -1,8 +1,8 @@
 // The HTML of the account page, rendered on the server so that it works without JavaScript:
-// the sign-in form, and once signed in the "API keys" tab (list, create, revoke). Every form
-// posts its session's CSRF token (src/auth/sessions.ts).
+// the sign-in form, and once signed in the "API keys" tab (list with labels and last uses, create
+// with a label, revoke). Every form posts its session's CSRF token (src/auth/sessions.ts).
 import { escapeHtml } from './layout.js';
-import type { KeyEntry } from '../auth/keys.js';
+import { MAX_KEY_LABEL, type KeyEntry } from '../auth/keys.js';
 import type { PortalUser } from '../auth/users.js';
 
 /** Where the account page's forms post to. */
@@ -41,6 +41,16 @@ export function signInMain(csrf: string, next: string | null, message: string | 
 export interface KeysNotice {
   readonly newKey?: string;
   readonly message?: string;
+  /** The label typed in the form refused, given back to be corrected. */
+  readonly label?: string;
+}
+
+/** The label field of the create form (optional: a key without one is listed as such). */
+function labelField(value: string): string {
+  return (
+    '<p><label for="label">Label <span class="muted">(optional: what the key is for)</span></label> ' +
+    `<input id="label" name="label" maxlength="${MAX_KEY_LABEL}" autocomplete="off" value="${escapeHtml(value)}"></p>`
+  );
 }
 
 /** An ISO time as `2026-11-25 16:59 UTC`, short enough for a narrow screen, exact in its datetime. */
@@ -50,12 +60,22 @@ function time(iso: string): string {
   return `<time datetime="${escapeHtml(iso)}">${escapeHtml(text)}</time>`;
 }
 
+const KEY_COLUMNS = ['Label', 'Key id', 'Created', 'Last used', 'Status'];
+
 function keyRow(key: KeyEntry, lastUsed: string | undefined, csrf: string): string {
-  const cells = [escapeHtml(key.id), time(key.created), lastUsed ? time(lastUsed) : 'never'];
+  const label = key.label === null ? '<span class="muted">no label</span>' : escapeHtml(key.label);
+  const cells = [
+    label,
+    `<code>${escapeHtml(key.id)}</code>`,
+    time(key.created),
+    lastUsed ? time(lastUsed) : 'never',
+  ];
   const action = key.revoked
     ? `revoked ${time(key.revoked)}`
     : form(ACCOUNT_PATHS.revokeKey(key.id), csrf, '', 'Revoke');
-  return `<tr>${[...cells, action].map((cell) => `<td>${cell}</td>`).join('')}</tr>`;
+  // Each cell names its column: a narrow screen shows the names beside the values (site.css).
+  const named = [...cells, action].map((cell, i) => `<td data-label="${KEY_COLUMNS[i]!}">${cell}</td>`);
+  return `<tr>${named.join('')}</tr>`;
 }
 
 /** The signed-in page: who is signed in, sign-out, and the "API keys" tab. */
@@ -76,14 +96,16 @@ export function keysMain(
   const table =
     keys.length === 0
       ? '<p>You have no API keys yet.</p>'
-      : '<div class="scroll"><table><thead><tr><th scope="col">Key id</th><th scope="col">Created</th>' +
-        `<th scope="col">Last used</th><th scope="col">Status</th></tr></thead><tbody>${rows}</tbody></table></div>`;
+      : // Focusable, so that a keyboard can scroll it on a narrow screen.
+        '<div class="scroll" tabindex="0" role="region" aria-label="Your API keys"><table class="keys"><thead><tr>' +
+        KEY_COLUMNS.map((h) => `<th scope="col">${h}</th>`).join('') +
+        `</tr></thead><tbody>${rows}</tbody></table></div>`;
   return (
     `<h1>Account</h1><p>Signed in as <strong>${escapeHtml(user.name)}</strong>${escapeHtml(groups)}.</p>` +
     form(ACCOUNT_PATHS.signOut, csrf, '', 'Sign out') +
     '<nav class="tabs" aria-label="Account"><ul><li><a href="/account/" aria-current="page">API keys</a></li></ul></nav>' +
     `<section aria-labelledby="keys-heading"><h2 id="keys-heading">API keys</h2>${alert(notice.message ?? null)}` +
-    `${created}${form(ACCOUNT_PATHS.createKey, csrf, '', 'Create API key')}${table}` +
+    `${created}${form(ACCOUNT_PATHS.createKey, csrf, labelField(notice.label ?? ''), 'Create API key')}${table}` +
     '<p>Send a key as <code>Authorization: Apikey &lt;key&gt;</code> or <code>?apikey=&lt;key&gt;</code>.</p></section>'
   );
 }

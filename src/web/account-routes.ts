@@ -10,6 +10,7 @@ import { z } from 'zod';
 import type { Services } from '../http/services.js';
 import { callerState } from '../http/auth-middleware.js';
 import { SESSION_COOKIE, SESSION_MS, type Session } from '../auth/sessions.js';
+import { keyLabelProblem } from '../auth/keys.js';
 import type { PortalUser } from '../auth/users.js';
 import { ACCOUNT_PATHS, keysMain, signInMain, type KeysNotice } from './account-page.js';
 import { answerPage } from './pages.js';
@@ -132,7 +133,11 @@ async function signOut(ctx: Context, services: Services): Promise<void> {
 }
 
 /** Runs `act` for the signed-in user of a form with a valid token; else back to the account page. */
-async function userForm(ctx: Context, services: Services, act: (user: PortalUser) => void): Promise<void> {
+async function userForm(
+  ctx: Context,
+  services: Services,
+  act: (user: PortalUser, form: Record<string, string>) => void,
+): Promise<void> {
   const form = await postedForm(ctx);
   const user = signedInUser(ctx, services);
   if (!user) {
@@ -142,7 +147,7 @@ async function userForm(ctx: Context, services: Services, act: (user: PortalUser
   if (!services.guard.sessions.checkCsrf(callerState(ctx).session, form._csrf)) {
     return keysPage(ctx, services, user, 403, { message: EXPIRED });
   }
-  act(user);
+  act(user, form);
 }
 
 /** The account page's router. */
@@ -157,14 +162,17 @@ export function accountRouter(services: Services): Router {
   router.post(ACCOUNT_PATHS.signIn, (ctx) => signIn(ctx, services));
   router.post(ACCOUNT_PATHS.signOut, (ctx) => signOut(ctx, services));
   router.post(ACCOUNT_PATHS.createKey, (ctx) =>
-    userForm(ctx, services, (user) => {
+    userForm(ctx, services, (user, form) => {
       const { keys } = services.guard;
       const active = keys.list().filter((key) => key.user === user.name && key.revoked === null);
       if (active.length >= MAX_ACTIVE_KEYS) {
         const message = `You have ${active.length} active API keys, the most allowed: revoke one first.`;
         return keysPage(ctx, services, user, 409, { message });
       }
-      const { key } = keys.create(user.name, user.groups);
+      const label = (form.label ?? '').trim();
+      const problem = keyLabelProblem(label);
+      if (problem) return keysPage(ctx, services, user, 400, { message: problem, label });
+      const { key } = keys.create(user.name, user.groups, { label });
       keysPage(ctx, services, user, 201, { newKey: key });
     }),
   );

@@ -1,6 +1,7 @@
-// API keys: shown once, stored as a salted hash only, checked exactly, revocable at once.
+// API keys: shown once, stored as a salted hash only, checked exactly, revocable at once, labelled
+// by their owner (files written before labels load as unlabelled).
 import { expect } from 'chai';
-import { mkdtemp, readFile, rm, stat } from 'node:fs/promises';
+import { mkdtemp, readFile, rm, stat, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { createHmac } from 'node:crypto';
@@ -10,6 +11,7 @@ import {
   scrubKeys,
   KEYS_FILE,
   KEYS_USED_FILE,
+  MAX_KEY_LABEL,
   type KeyHasher,
 } from '../../src/auth/keys.js';
 import { execFile } from 'node:child_process';
@@ -34,6 +36,26 @@ describe('API keys', () => {
     expect(stored).to.not.include(secret);
     expect(stored).to.include(entry.hash);
     expect(JSON.parse(stored).keys[0]).to.include({ user: 'alice', id: entry.id, revoked: null });
+  });
+
+  it('keeps a label trimmed and bounded, and loads a key file written before labels', async () => {
+    const store = new KeyStore(dir);
+    const { key, entry } = store.create('alice', [], { label: '  CI nightly  ' });
+    expect(entry.label).to.equal('CI nightly');
+    expect(store.create('alice', [], { label: '' }).entry.label).to.equal(null);
+    expect(store.create('alice').entry.label).to.equal(null);
+    expect(() => store.create('alice', [], { label: 'x'.repeat(MAX_KEY_LABEL + 1) })).to.throw(
+      `at most ${MAX_KEY_LABEL} characters`,
+    );
+    expect(() => store.create('alice', [], { label: 'a\tb' })).to.throw('without control characters');
+    // The file as the release before labels wrote it: no label member.
+    const file = path.join(dir, KEYS_FILE);
+    const stored = JSON.parse(await readFile(file, 'utf8')) as { keys: Record<string, unknown>[] };
+    for (const k of stored.keys) delete k.label;
+    await writeFile(file, JSON.stringify(stored));
+    const old = new KeyStore(dir);
+    expect(old.list().map((k) => k.label)).to.deep.equal([null, null, null]);
+    expect(old.verify(key)?.user).to.equal('alice');
   });
 
   it('verifies the exact key and nothing else', () => {
@@ -135,12 +157,23 @@ describe('API keys', () => {
   });
 
   it('is driven by `duckportal keys create|list|revoke`', async () => {
-    const created = await run(CLI, ['keys', 'create', '--user', 'dave', '--group', 'a', '--portal', dir]);
+    const created = await run(CLI, [
+      'keys',
+      'create',
+      '--user',
+      'dave',
+      '--group',
+      'a',
+      '--label',
+      'for the map',
+      '--portal',
+      dir,
+    ]);
     const key = created.stdout.split('\n')[0]!;
     expect(new KeyStore(dir).verify(key)?.user).to.equal('dave');
     const id = new KeyStore(dir).list()[0]!.id;
     const listed = await run(CLI, ['keys', 'list', '--portal', dir]);
-    expect(listed.stdout).to.match(new RegExp(`^${id}\\tdave\\ta\\t.*\\tactive\n$`));
+    expect(listed.stdout).to.match(new RegExp(`^${id}\\tdave\\ta\\tfor the map\\t.*\\tactive\n$`));
     expect((await run(CLI, ['keys', 'revoke', id, '--portal', dir])).stdout).to.equal(`revoked ${id}\n`);
     expect(new KeyStore(dir).verify(key)).to.equal(null);
     const unknown = await run(CLI, ['keys', 'revoke', 'nope', '--portal', dir]).catch(

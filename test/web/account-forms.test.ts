@@ -1,8 +1,9 @@
 // The account page over HTTP (no browser): the session cookie's flags, CSRF tokens on every form,
-// one answer for a wrong user name and a wrong password, the sign-in rate limit, keys created,
-// listed and revoked for the signed-in user only, sign-out.
+// one answer for a wrong user name and a wrong password, the sign-in rate limit, keys created
+// (with a label, escaped and bounded), listed and revoked for the signed-in user only, sign-out, and
+// no way back to another site after signing in.
 import { expect } from 'chai';
-import { KeyStore } from '../../src/auth/keys.js';
+import { KeyStore, MAX_KEY_LABEL } from '../../src/auth/keys.js';
 import { SESSION_COOKIE } from '../../src/auth/sessions.js';
 import { UserStore } from '../../src/auth/users.js';
 import { MAX_ACTIVE_KEYS } from '../../src/web/account-routes.js';
@@ -140,7 +141,7 @@ describe('web: the account page over HTTP (fixture portal)', () => {
     expect(new KeyStore(server.dir).verify(key)).to.deep.include({ user: 'alice', groups: ['staff'] });
     const id = key.split('_')[1]!;
     const listed = (await alice.get('/account/')).html;
-    expect(listed).to.include(`<td>${id}</td>`);
+    expect(listed).to.include(`<td data-label="Key id"><code>${id}</code></td>`);
     expect(listed).to.not.include(key);
     expect(listed).to.include(`action="/account/keys/${id}/revoke"`);
 
@@ -155,7 +156,7 @@ describe('web: the account page over HTTP (fixture portal)', () => {
     expect(revoked.status).to.equal(303);
     expect((await server.get(RECORDS, { headers: { Authorization: `Apikey ${key}` } })).status).to.equal(401);
     const keys = await alice.get('/account/');
-    expect(keys.html).to.match(new RegExp(`<td>${id}</td>.*<td>revoked `));
+    expect(keys.html).to.match(new RegExp(`<code>${id}</code></td>.*<td data-label="Status">revoked `));
     expect(framing(keys.response)).to.deep.equal(NO_FRAMES);
   });
 
@@ -254,6 +255,68 @@ describe('web: hostile account forms (fixture portal)', () => {
     }
   });
 
+  it('labels a key as typed, escaped in the list; refuses a label too long or with control characters', async () => {
+    const alice = new Visitor(server);
+    expect((await alice.signIn('alice', 'alice password')).status).to.equal(303);
+    const label = `  <b>Nightly</b> "export" & <script>alert(1)</script>  `;
+    const created = await alice.post('/account/keys', { _csrf: await alice.token(), label });
+    expect(created.status).to.equal(201);
+    const key = /<output id="new-key"[^>]*>(dpk_\w+_[\w-]+)<\/output>/.exec(created.html)![1]!;
+    const entry = new KeyStore(server.dir).list().find((k) => k.id === key.split('_')[1])!;
+    expect(entry.label).to.equal(label.trim());
+    const listed = (await alice.get('/account/')).html;
+    expect(listed).to.include(
+      '<td data-label="Label">&#60;b&#62;Nightly&#60;/b&#62; &#34;export&#34; &#38; &#60;script&#62;alert(1)&#60;/script&#62;</td>',
+    );
+    expect(listed).to.not.include('<script>alert');
+    const before = new KeyStore(server.dir).list().length;
+    for (const [bad, reason] of [
+      ['x'.repeat(MAX_KEY_LABEL + 1), `at most ${MAX_KEY_LABEL} characters`],
+      ['two\nlines', 'without control characters'],
+    ] as const) {
+      const refused = await alice.post('/account/keys', { _csrf: await alice.token(), label: bad });
+      expect(refused.status, reason).to.equal(400);
+      expect(refused.html, reason).to.include(reason);
+      expect(refused.html, reason).to.not.include('<output');
+    }
+    const typed = await alice.post('/account/keys', { _csrf: await alice.token(), label: 'y'.repeat(101) });
+    expect(typed.html, 'the refused label is given back').to.include(`value="${'y'.repeat(101)}"`);
+    expect(new KeyStore(server.dir).list()).to.have.length(before);
+    const unlabelled = await alice.post('/account/keys', { _csrf: await alice.token(), label: '   ' });
+    expect(unlabelled.status).to.equal(201);
+    expect(new KeyStore(server.dir).list().at(-1)!.label).to.equal(null);
+    expect((await alice.get('/account/')).html).to.include(
+      '<td data-label="Label"><span class="muted">no label</span></td>',
+    );
+    for (const k of new KeyStore(server.dir).list()) new KeyStore(server.dir).revoke(k.id);
+  });
+
+  it('goes back after signing in to a path of this site only: never to another host', async () => {
+    for (const hostile of [
+      '//evil.example',
+      '//evil.example/explore/',
+      'https://evil.example/',
+      'http:evil.example',
+      '/\\evil.example',
+      '\\\\evil.example',
+      '/\t/evil.example',
+      ' //evil.example',
+      'javascript:alert(1)',
+      'explore/',
+    ]) {
+      const form = (await new Visitor(server).get(`/account/?next=${encodeURIComponent(hostile)}`)).html;
+      expect(form, hostile).to.not.include('name="next"');
+    }
+    const bob = new Visitor(server);
+    for (const hostile of ['//evil.example', 'https://evil.example/', '/\\evil.example']) {
+      const answer = await bob.signIn('bob', 'bob password', hostile);
+      expect(answer.status, hostile).to.equal(303);
+      expect(answer.response.headers.get('location'), hostile).to.equal('/account/');
+    }
+    const home = await bob.signIn('bob', 'bob password', '/explore/dataset/towns/?q=%2F%2Fevil.example');
+    expect(home.response.headers.get('location')).to.equal('/explore/dataset/towns/?q=%2F%2Fevil.example');
+  });
+
   it(`refuses a key beyond ${MAX_ACTIVE_KEYS} active ones, creating nothing`, async () => {
     const alice = new Visitor(server);
     expect((await alice.signIn('alice', 'alice password')).status).to.equal(303);
@@ -263,6 +326,6 @@ describe('web: hostile account forms (fixture portal)', () => {
     expect(refused.status).to.equal(409);
     expect(refused.html).to.include('revoke one first');
     expect(refused.html).to.not.include('<output');
-    expect(keys.list()).to.have.length(MAX_ACTIVE_KEYS);
+    expect(keys.list().filter((k) => k.revoked === null)).to.have.length(MAX_ACTIVE_KEYS);
   });
 });

@@ -1,5 +1,7 @@
-// The account page and the API console in a real browser: sign in, create a key (read from its
-// <output>), the key opens a restricted dataset through the API, revoke it and it is refused; the
+// The account page and the API console in a real browser: sign in, create a labelled key (read
+// from its <output>; listed with its label, creation and last use), the key opens a restricted
+// dataset through the API, revoke it and it is refused; no axe-core violation on the sign-in and
+// account pages at 1280 and 390 px; the
 // session shows the restricted dataset's pages; the console lists the API's operations and its
 // "try it" answers with the session's rights; a private portal sends a visitor to sign in and
 // back. No request leaves the server's origin.
@@ -9,6 +11,7 @@ import path from 'node:path';
 import type { Page } from 'puppeteer-core';
 import { UserStore } from '../../src/auth/users.js';
 import { launchBrowser, type TestBrowser } from '../helpers/browser.js';
+import { axeViolations } from '../helpers/axe.js';
 import { startFixtureServer } from '../helpers/fixture-portal.js';
 import type { TestServer } from '../helpers/server.js';
 
@@ -56,10 +59,22 @@ describe('web: the account page and the API console', function () {
   const statusWith = async (key: string | null) =>
     (await server.get(RECORDS, key ? { headers: { Authorization: `Apikey ${key}` } } : {})).status;
 
-  it('signs in, creates a key that opens a restricted dataset, revokes it', async () => {
+  /** The account page's axe-core violations at a desktop and a phone width. */
+  async function violationsAtWidths(page: Page): Promise<string[]> {
+    const found: string[] = [];
+    for (const width of [1280, 390]) {
+      await page.setViewport({ width, height: 800 });
+      found.push(...(await axeViolations(page)).map((v) => `${width} px: ${v}`));
+    }
+    return found;
+  }
+
+  it('signs in, creates a labelled key that opens a restricted dataset, lists it, revokes it', async () => {
     const page = await browser.open(`${server.base}/account/`);
+    expect(await violationsAtWidths(page), 'the sign-in page').to.deep.equal([]);
     await signIn(page, 'alice', 'alice password');
     expect(await page.$eval('main', (main) => main.textContent)).to.include('Signed in as alice');
+    await page.type('input[name="label"]', 'Map <notebook> & co');
     await submit(page, 'Create API key');
     const key = await page.$eval('output', (output) => output.textContent ?? '');
     expect(key).to.match(/^dpk_[0-9a-f]{12}_[\w-]{43}$/);
@@ -67,16 +82,23 @@ describe('web: the account page and the API console', function () {
     expect(await statusWith(key)).to.equal(200);
     await page.goto(`${server.base}/account/`);
     const id = key.split('_')[1]!;
-    const row = await page.$$eval('tbody tr', (rows) => rows.map((r) => r.textContent ?? ''));
-    expect(row).to.have.length(1);
-    expect(row[0]).to.include(id);
-    expect(row[0]).to.match(/\d{4}-\d\d-\d\d \d\d:\d\d UTC/);
+    const rows = await page.$$eval('tbody tr', (trs) =>
+      trs.map((tr) => [...tr.querySelectorAll('td')].map((td) => td.textContent ?? '')),
+    );
+    const headings = await page.$$eval('thead th', (ths) => ths.map((th) => th.textContent));
+    expect(headings).to.deep.equal(['Label', 'Key id', 'Created', 'Last used', 'Status']);
+    expect(rows).to.have.length(1);
+    const [label, shownId, created, lastUsed] = rows[0]!;
+    expect([label, shownId]).to.deep.equal(['Map <notebook> & co', id]);
+    expect(created).to.match(/^\d{4}-\d\d-\d\d \d\d:\d\d UTC$/);
     // The key was used once (above): its last use is shown.
-    expect(row[0]).to.not.include('never');
+    expect(lastUsed).to.match(/^\d{4}-\d\d-\d\d \d\d:\d\d UTC$/);
+    expect(await violationsAtWidths(page), 'the account page').to.deep.equal([]);
     expect(await page.content()).to.not.include(key);
     await submit(page, 'Revoke');
     expect(await statusWith(key)).to.equal(401);
     expect(await page.$eval('tbody tr', (r) => r.textContent)).to.include('revoked');
+    expect(await violationsAtWidths(page), 'the account page, a key revoked').to.deep.equal([]);
     expect(browser.foreign(server.base)).to.deep.equal([]);
     await page.close();
   });
