@@ -44,7 +44,6 @@ export const MAX_KEY_LABEL = 100;
 export function keyLabelProblem(label: string): string | null {
   if (label.length > MAX_KEY_LABEL)
     return `A key's label is at most ${MAX_KEY_LABEL} characters; this one has ${label.length}.`;
-  // eslint-disable-next-line no-control-regex
   if (/[\u0000-\u001f\u007f]/.test(label))
     return "A key's label is one line of text, without control characters.";
   return null;
