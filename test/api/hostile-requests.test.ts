@@ -1,7 +1,7 @@
 // Inputs anyone can send that once made the server answer 500 or misread a name: each now gets
 // the right 4xx (or 503 for a full disk), in the v2.1 error shape, and one log line.
 import { execFileSync } from 'node:child_process';
-import { mkdir, rm } from 'node:fs/promises';
+import { readdir, rm } from 'node:fs/promises';
 import path from 'node:path';
 import { expect } from 'chai';
 import { startFixtureServer } from '../helpers/fixture-portal.js';
@@ -108,13 +108,14 @@ describe('a dataset removed while serving, a full disk (fixture portal)', () => 
   let server: TestServer & { readonly dir: string };
   let tmp: string;
   before(async function () {
-    server = await startFixtureServer(async (dir) => {
-      // A 4 KiB tmpfs holds the spill folder: one page, so the second file of a shapefile
-      // fails with ENOSPC (mounting needs root, as the tests run in CI).
-      tmp = path.join(dir, '.tmp');
-      await mkdir(tmp, { recursive: true });
-      execFileSync('mount', ['-t', 'tmpfs', '-o', 'size=4k', 'duckportal-test-full', tmp]);
-    });
+    server = await startFixtureServer();
+    // A 4 KiB tmpfs over the server's spill folder once it runs (the catalog index and the pinned
+    // data files beside it stay as they are): one page, so the second file of a shapefile fails
+    // with ENOSPC (mounting needs root, as the tests run in CI).
+    const root = path.join(server.dir, '.tmp');
+    const folder = (await readdir(root, { withFileTypes: true })).find((e) => e.isDirectory())!;
+    tmp = path.join(root, folder.name, 'spill');
+    execFileSync('mount', ['-t', 'tmpfs', '-o', 'size=4k', 'duckportal-test-full', tmp]);
   });
   after(async () => {
     execFileSync('umount', [tmp]);
