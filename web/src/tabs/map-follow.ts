@@ -46,8 +46,9 @@ export function follow(map: L.Map, how: Following): () => void {
   const draw = (drawn: Drawn, fit: boolean) => {
     layer?.remove();
     layer = drawnLayer(drawn, how.clicks).addTo(map);
+    // Not animated: a view restored meanwhile (Back) would be undone by the animation's end.
     if (fit && layer.getBounds().isValid())
-      map.fitBounds(layer.getBounds(), { padding: [24, 24], maxZoom: 12 });
+      map.fitBounds(layer.getBounds(), { padding: [24, 24], maxZoom: 12, animate: false });
     report({ total, drawn }, null);
   };
   // Clusters: again when the zoom changes the precision; limited to the view when the world's

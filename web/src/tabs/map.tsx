@@ -10,7 +10,7 @@ import { pageData } from '../shared/page.js';
 import type { ApiFailure } from '../shared/api.js';
 import { useUrlState } from '../shared/use-url-state.js';
 import { useDataset } from '../shared/dataset.js';
-import { filterParams, readState, type FilterState } from '../shared/url-state.js';
+import { filterParams, type FilterState } from '../shared/url-state.js';
 import { FilterSummary } from '../shared/filter-summary.js';
 import { counted, formatCount, noun } from '../shared/text.js';
 import type { Field } from '../shared/types.js';
@@ -55,21 +55,22 @@ interface PanelProps {
   readonly fields: readonly Field[];
   readonly state: FilterState;
   readonly onChange: (next: FilterState) => void;
+  /** Whether the next drawing fits the map to the records: after a change made on the page only. */
+  readonly fitNext: { current: boolean };
 }
 
 /** The map's view written to the URL after each move, and the view restored on Back. */
-function useViewInUrl(map: L.Map | null, key: string, restored: { current: boolean }) {
+function useViewInUrl(map: L.Map | null) {
   useEffect(() => {
     if (!map) return;
     const onMove = () => {
       const { lat, lng } = map.getCenter().wrap();
       writeView({ zoom: Math.round(map.getZoom()), lat, lon: lng });
     };
-    // Back to an entry with other filters: the drawing that follows restores the view, not fits.
+    // Back or Forward: the entry's view (its filters, if others, are drawn without fitting).
     const onPop = () => {
       const view = readView(location.search);
       if (!view) return;
-      restored.current = filterParams(readState(location.search)).toString() !== key;
       map.setView([view.lat, view.lon], view.zoom, { animate: false });
     };
     onMove(); // the view shown now, restored from the URL (normalized) or the whole world
@@ -79,7 +80,7 @@ function useViewInUrl(map: L.Map | null, key: string, restored: { current: boole
       map.off('moveend', onMove);
       removeEventListener('popstate', onPop);
     };
-  }, [map, key]);
+  }, [map]);
 }
 
 /** What clicks on the map do: a record opens, a cluster zooms in or lists or opens its records. */
@@ -113,25 +114,22 @@ interface ClickUi {
   readonly list: (listed: Listed) => void;
 }
 
-function MapPanel({ id, geo, fields, state, onChange }: PanelProps) {
+function MapPanel({ id, geo, fields, state, onChange, fitNext }: PanelProps) {
   const container = useRef<HTMLDivElement>(null);
   const [map, setMap] = useState<L.Map | null>(null);
   const [shown, setShown] = useState<Shown | null>(null);
   const [error, setError] = useState<ApiFailure | null>(null);
   const [open, setOpen] = useState<Row | null>(null);
   const [listed, setListed] = useState<Listed | null>(null);
-  // The first drawing (and one after Back) shows the URL's view rather than fitting the records.
-  const restored = useRef(false);
   useEffect(() => {
     const created = createMap(container.current!);
     const view = readView(location.search);
     if (view) created.setView([view.lat, view.lon], view.zoom, { animate: false });
-    restored.current = view !== null;
     setMap(created);
     return () => created.remove();
   }, []);
   const key = filterParams(state).toString();
-  useViewInUrl(map, key, restored);
+  useViewInUrl(map);
   useEffect(() => {
     if (!map) return;
     const listView = () => setListed({ condition: bboxCondition(geo.filtered.name, boxOf(map)), of: 'view' });
@@ -141,8 +139,8 @@ function MapPanel({ id, geo, fields, state, onChange }: PanelProps) {
     };
     const ui = { open: setOpen, fail: (e: unknown) => setError(failureOf(e)), list };
     const clicks = mapClicks(map, id, geo, state, ui);
-    const fit = !restored.current;
-    restored.current = false;
+    const fit = fitNext.current;
+    fitNext.current = false;
     const stop = follow(map, {
       id,
       geo,
@@ -191,6 +189,13 @@ function MapPanel({ id, geo, fields, state, onChange }: PanelProps) {
 
 function MapTab({ id }: { id: string }) {
   const [state, setState] = useUrlState();
+  // The map fits the records it draws when the URL names no view, and after each filter changed
+  // on the page; not after Back or Forward, which show their entry's view.
+  const fitNext = useRef(readView(location.search) === null);
+  const change = (next: FilterState) => {
+    fitNext.current = true;
+    setState(next);
+  };
   const dataset = useDataset(id);
   const fields = dataset.data?.fields ?? [];
   const geo = geoFields(fields);
@@ -203,9 +208,9 @@ function MapTab({ id }: { id: string }) {
   }
   return (
     <>
-      <FilterSummary state={state} fields={fields} onChange={setState} />
+      <FilterSummary state={state} fields={fields} onChange={change} />
       {geo ? (
-        <MapPanel id={id} geo={geo} fields={fields} state={state} onChange={setState} />
+        <MapPanel id={id} geo={geo} fields={fields} state={state} onChange={change} fitNext={fitNext} />
       ) : (
         dataset.data && <p>This dataset has no geographic field.</p>
       )}
