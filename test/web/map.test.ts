@@ -284,4 +284,21 @@ describe('web: the map tab', function () {
     await expectViewShown(page, viewOf(view));
     await page.close();
   });
+  it("shows the API's error in place of the drawing, once, with Retry", async () => {
+    const where = encodeURIComponent('nosuchfield = 1');
+    const answer = await suite.server.json(`${records('airports')}?where=${where}&limit=0`);
+    expect(answer.status).to.equal(400);
+    const page = await suite.browser.open(
+      `${suite.server.base}/explore/dataset/airports/map/?where=${where}`,
+    );
+    await page.waitForSelector('.map-panel [role=alert] .api-message');
+    const messages = await page.$$eval('[role=alert] .api-message', (shown) =>
+      shown.map((m) => m.textContent),
+    );
+    expect(messages).to.deep.equal([answer.body.message]);
+    expect(await page.$$('.map-panel [role=alert] button')).to.have.length(1);
+    expect(await page.$('.map-records')).to.equal(null);
+    expect(await axeViolations(page)).to.deep.equal([]);
+    await page.close();
+  });
 });

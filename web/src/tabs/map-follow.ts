@@ -2,7 +2,8 @@
 // one by one (points, or shapes), above that the server's geo_cluster groups, again whenever the
 // zoom changes their precision (or, when the world has too many, whenever the view moves).
 import type * as L from 'leaflet';
-import { ApiFailure } from '../shared/api.js';
+import type { ApiFailure } from '../shared/api.js';
+import { failureOf } from '../shared/use-api.js';
 import { filterParams, type FilterState } from '../shared/url-state.js';
 import { drawnLayer, type Drawn, type DrawnClicks } from './map-layers.js';
 import { countRecords, loadClusters, loadGeometries } from './map-load.js';
@@ -12,11 +13,6 @@ import { bboxCondition, clusterPrecision, MAX_FEATURES, type Box, type GeoFields
 export interface Shown {
   readonly total: number;
   readonly drawn: Drawn;
-}
-
-/** Any error as an ApiFailure (a network failure has no status). */
-export function failureOf(error: unknown): ApiFailure {
-  return error instanceof ApiFailure ? error : new ApiFailure(0, '', String(error));
 }
 
 /** The map's view as four edges in degrees. */

@@ -18,11 +18,6 @@ export function clusterLabel(count: number): string {
   return new Intl.NumberFormat(undefined, { notation: 'compact', maximumSignificantDigits: 3 }).format(count);
 }
 
-/** The cluster's tooltip: its exact count. */
-export function clusterTitle(count: number): string {
-  return `${formatCount(count)} ${count === 1 ? 'record' : 'records'}`;
-}
-
 let context: CanvasRenderingContext2D | null | undefined;
 
 /** The width of `label` in the labels' font, in px (by its characters when no canvas is there). */

@@ -5,7 +5,8 @@ import * as L from 'leaflet';
 import 'leaflet/dist/leaflet.css';
 import type { GeoJsonObject } from 'geojson';
 import { countriesLayerData } from './map-basemap.js';
-import { clusterLabel, clusterTitle, labelDiameter } from './map-label.js';
+import { counted } from '../shared/text.js';
+import { clusterLabel, labelDiameter } from './map-label.js';
 import type { Box } from './map-query.js';
 
 export interface LatLon {
@@ -73,7 +74,7 @@ function clusterMarker(cluster: Cluster, largest: number, onClick: DrawnClicks['
   const marker = L.marker([cluster.lat, cluster.lon], {
     icon,
     keyboard: false,
-    title: clusterTitle(cluster.count),
+    title: counted(cluster.count, 'record'),
   });
   return marker.on('click', () => onClick(cluster));
 }

@@ -6,6 +6,7 @@ import { useApi } from '../shared/use-api.js';
 import { datasetPath } from '../shared/dataset.js';
 import { filterParams, stateSearch, type FilterState } from '../shared/url-state.js';
 import { formatCount, noun } from '../shared/text.js';
+import { ErrorNotice } from '../shared/error-notice.js';
 import type { Field, Page } from '../shared/types.js';
 import { formatValue } from '../shared/format-value.js';
 import type { Row } from './map-load.js';
@@ -55,9 +56,7 @@ export function MapRecords({ id, fields, state, listed, onOpen }: Props) {
         Records {place}
       </h2>
       {records.error ? (
-        <p role="alert" class="error">
-          {records.error.message}
-        </p>
+        <ErrorNotice error={records.error} onRetry={records.retry} />
       ) : (
         <p>
           <output>{records.data ? formatCount(total) : '…'}</output> {noun(total, 'record')}

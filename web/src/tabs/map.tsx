@@ -13,10 +13,12 @@ import { useDataset } from '../shared/dataset.js';
 import { filterParams, type FilterState } from '../shared/url-state.js';
 import { FilterSummary } from '../shared/filter-summary.js';
 import { counted, formatCount, noun } from '../shared/text.js';
+import { failureOf } from '../shared/use-api.js';
+import { ErrorNotice } from '../shared/error-notice.js';
 import type { Field } from '../shared/types.js';
 import { RecordDialog } from './record-dialog.js';
 import { createMap, type Cluster, type DrawnClicks } from './map-layers.js';
-import { boxOf, failureOf, follow, type Shown } from './map-follow.js';
+import { boxOf, follow, type Shown } from './map-follow.js';
 import { loadRecord, loadRecordsWithin, type Row } from './map-load.js';
 import { MapRecords, type Listed } from './map-records.js';
 import {
@@ -114,13 +116,9 @@ interface ClickUi {
   readonly list: (listed: Listed) => void;
 }
 
-function MapPanel({ id, geo, fields, state, onChange, fitNext }: PanelProps) {
-  const container = useRef<HTMLDivElement>(null);
+/** The map in `container`, on the URL's view when it names one; null until it is made. */
+function useMap(container: { current: HTMLDivElement | null }): L.Map | null {
   const [map, setMap] = useState<L.Map | null>(null);
-  const [shown, setShown] = useState<Shown | null>(null);
-  const [error, setError] = useState<ApiFailure | null>(null);
-  const [open, setOpen] = useState<Row | null>(null);
-  const [listed, setListed] = useState<Listed | null>(null);
   useEffect(() => {
     const created = createMap(container.current!);
     const view = readView(location.search);
@@ -128,6 +126,19 @@ function MapPanel({ id, geo, fields, state, onChange, fitNext }: PanelProps) {
     setMap(created);
     return () => created.remove();
   }, []);
+  return map;
+}
+
+function MapPanel({ id, geo, fields, state, onChange, fitNext }: PanelProps) {
+  const container = useRef<HTMLDivElement>(null);
+  const map = useMap(container);
+  const [shown, setShown] = useState<Shown | null>(null);
+  const [error, setError] = useState<ApiFailure | null>(null);
+  // A click whose record could not be fetched: shown until the next click or drawing.
+  const [clickError, setClickError] = useState<ApiFailure | null>(null);
+  const [attempt, setAttempt] = useState(0);
+  const [open, setOpen] = useState<Row | null>(null);
+  const [listed, setListed] = useState<Listed | null>(null);
   const key = filterParams(state).toString();
   useViewInUrl(map);
   useEffect(() => {
@@ -137,7 +148,14 @@ function MapPanel({ id, geo, fields, state, onChange, fitNext }: PanelProps) {
       setListed(next);
       document.getElementById('map-records-title')?.focus();
     };
-    const ui = { open: setOpen, fail: (e: unknown) => setError(failureOf(e)), list };
+    const ui = {
+      open: (row: Row) => {
+        setClickError(null);
+        setOpen(row);
+      },
+      fail: (e: unknown) => setClickError(failureOf(e)),
+      list,
+    };
     const clicks = mapClicks(map, id, geo, state, ui);
     const fit = fitNext.current;
     fitNext.current = false;
@@ -150,6 +168,7 @@ function MapPanel({ id, geo, fields, state, onChange, fitNext }: PanelProps) {
       report: (next, failure) => {
         setShown(next);
         setError(failure);
+        setClickError(null);
       },
     });
     listView();
@@ -158,7 +177,7 @@ function MapPanel({ id, geo, fields, state, onChange, fitNext }: PanelProps) {
       stop();
       map.off('moveend', listView);
     };
-  }, [map, key]); // the key stands for the filters
+  }, [map, key, attempt]); // the key stands for the filters
   const filterToView = () => {
     if (!map) return;
     const where = whereWithBbox(state.where, bboxCondition(geo.filtered.name, boxOf(map)));
@@ -169,9 +188,7 @@ function MapPanel({ id, geo, fields, state, onChange, fitNext }: PanelProps) {
       <section class="map-panel" aria-busy={!shown && !error}>
         <div class="map-bar">
           {error ? (
-            <p role="alert" class="error">
-              <strong>{error.errorCode || 'Error'}:</strong> {error.message}
-            </p>
+            <ErrorNotice error={error} onRetry={() => setAttempt((n) => n + 1)} />
           ) : (
             <Status shown={shown} />
           )}
@@ -179,9 +196,11 @@ function MapPanel({ id, geo, fields, state, onChange, fitNext }: PanelProps) {
             Filter to this view
           </button>
         </div>
+        {clickError && <ErrorNotice error={clickError} />}
         <div class="map" ref={container} aria-label="Map of the records" role="region" />
       </section>
-      <MapRecords id={id} fields={fields} state={state} listed={listed} onOpen={setOpen} />
+      {/* The list fails as the drawing did: one error shown, not two. */}
+      {!error && <MapRecords id={id} fields={fields} state={state} listed={listed} onOpen={setOpen} />}
       <RecordDialog fields={fields} record={open} onClose={() => setOpen(null)} />
     </>
   );
@@ -200,11 +219,7 @@ function MapTab({ id }: { id: string }) {
   const fields = dataset.data?.fields ?? [];
   const geo = geoFields(fields);
   if (dataset.error) {
-    return (
-      <p role="alert" class="error">
-        {dataset.error.message}
-      </p>
-    );
+    return <ErrorNotice error={dataset.error} onRetry={dataset.retry} />;
   }
   return (
     <>
