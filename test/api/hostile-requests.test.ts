@@ -122,8 +122,11 @@ describe('a dataset removed while serving, a full disk (fixture portal)', () => 
     await server?.close();
   });
 
-  it('a dataset whose folder vanished answers 404 on records and exports, and the rest still answers', async () => {
+  it('a dataset whose folder vanished is served from its pinned files until a reload, then answers 404; the rest still answers', async () => {
     await rm(path.join(server.dir, 'datasets', 'words'), { recursive: true });
+    // The server's hard links keep the version it loaded (src/server/process-folder.ts).
+    expect((await server.get(`${V21}/catalog/datasets/words/records`)).status).to.equal(200);
+    await server.portal.reload();
     await expectError(server, `${V21}/catalog/datasets/words/records`, 404);
     await expectError(server, `${V21}/catalog/datasets/words/exports/csv`, 404);
     expect((await server.get(`${V21}/catalog/datasets/towns/records`)).status).to.equal(200);
