@@ -63,6 +63,8 @@ export interface ServerOptions {
   readonly monitoringDays?: number;
   /** How the calls are batched (src/monitoring/call-log.ts's defaults unless given). */
   readonly monitoringBatch?: Partial<Omit<CallLogOptions, 'days'>>;
+  /** Keep whole default exports as files sent with ranges (`--shared-exports`; off unless given). */
+  readonly sharedExports?: boolean;
 }
 
 /** A running server: its portals, and a way to reload them or stop. */
@@ -210,6 +212,7 @@ async function openPortal(
     tagKey: entityTagKey(secret, domain),
     versions: () => versions,
     responses,
+    sharedExports: options.sharedExports ?? false,
   };
   const metrics = allMetrics.portal(label, () => portal);
   const others = await portalSources(local, portal, viewPrefix, options, log);

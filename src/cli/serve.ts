@@ -87,6 +87,12 @@ export const SERVE_FLAGS = {
     wholeNumber,
     String(DEFAULT_MONITORING_DAYS),
   ),
+  sharedExports: choice(
+    'WHEN',
+    "keep each dataset's whole export in its default form (csv, parquet, json, jsonl, geojson) as a file under the portal's .exports folder, sent with ranges (docs/exports.md)",
+    ['on', 'off'],
+    'off',
+  ),
   drainTimeout: value(
     'SECONDS',
     'on SIGTERM/SIGINT, how long requests in flight may take to finish before they are cut',

@@ -105,6 +105,12 @@ function validatorsOf(ctx: Context, services: Services): Validators | null {
   };
 }
 
+/** The strong tag and date of the request's answer (set by httpCaching), or null when it has none. */
+export function answerValidators(ctx: Context): { tag: string; modified: Date } | null {
+  const validators = (ctx.state as { validators?: Validators }).validators;
+  return validators ? { tag: validators.tag, modified: validators.version.modified } : null;
+}
+
 function setValidators(ctx: Context, validators: Validators): void {
   ctx.set({
     ETag: validators.tag,
@@ -162,6 +168,7 @@ export function httpCaching(services: Services) {
       await next();
       return;
     }
+    (ctx.state as { validators?: Validators }).validators = validators;
     const matched = matchIfNoneMatch(ctx.get('If-None-Match'), validators.tag, TAG_ENCODINGS);
     if (matched !== null) {
       // The tag the client holds (maybe an encoded one) is the one this 304 confirms.
@@ -170,7 +177,8 @@ export function httpCaching(services: Services) {
       return;
     }
     await answerThroughCache(ctx, next, services, validators);
-    if (ctx.status === 200) setValidators(ctx, validators);
+    // A 206 is part of the same representation: its validators are the whole answer's (If-Range).
+    if (ctx.status === 200 || ctx.status === 206) setValidators(ctx, validators);
   };
 }
 

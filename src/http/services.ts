@@ -68,6 +68,8 @@ export interface HttpCaching {
   versions(): PortalVersions;
   /** The portal's part of the server's response cache. */
   readonly responses: CachePartition;
+  /** Whether whole default exports are kept as files and sent with ranges (src/api/shared-export-response.ts). */
+  readonly sharedExports: boolean;
 }
 
 /** API keys, users and their sessions (Identities), the secrets and the limits. */

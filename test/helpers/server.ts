@@ -34,6 +34,7 @@ export async function startTestServer(
     | 'monitoringDays'
     | 'monitoringBatch'
     | 'maxOpenDatasets'
+    | 'sharedExports'
   > = {},
 ): Promise<TestServer> {
   const logs: string[] = [];

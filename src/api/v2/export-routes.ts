@@ -7,6 +7,7 @@ import { datasetExporter, prepareDatasetExport, type ExportRequest } from '../..
 import { DATASET_EXPORT_FORMATS } from '../../exports/formats.js';
 import { DCAT_AP_FORMATS } from '../../exports/registry.js';
 import { sendExport } from '../export-response.js';
+import { sendSharedExport, sharedExportOf, startSharedExport } from '../shared-export-response.js';
 import { boolean, integer, listOf, oneOf, parseParams, text } from '../params.js';
 import { filterParams, toQueryParams } from '../query-context.js';
 import { accessOf, apiBase, requireDataSource, signalOf } from '../../http/services.js';
@@ -72,10 +73,17 @@ export function exportRoutes(router: Router, services: Services): void {
     const { dataset, engine } = served;
     const source = generationSource(ctx, dataset, served.source);
     const exporter = datasetExporter(ctx.params.format!);
-    const params = parseParams(isV20(ctx) ? v20ExportParams : exportParams, ctx.query);
+    const schema = isV20(ctx) ? v20ExportParams : exportParams;
+    const params = parseParams(schema, ctx.query);
+    const { contentType, extension: format } = exporter;
+    const shared = sharedExportOf(ctx, services, { dataset, engine, format, contentType, params, schema });
+    if (shared && (await sendSharedExport(ctx, services, shared))) return;
     const target = { engine, source, name: dataset.id, baseUrl: apiBase(ctx), signal: signalOf(ctx) };
     const filter = { ...toQueryParams(source, params), ...generationQueryParams(ctx) };
-    const file = await prepareDatasetExport(exporter, target, filter, exportRequest(params));
+    const prepare = (signal: AbortSignal) =>
+      prepareDatasetExport(exporter, { ...target, signal }, filter, exportRequest(params));
+    const file = await prepare(target.signal);
+    if (shared) startSharedExport(services, shared, prepare);
     await sendExport(ctx, services, file, params.compressed);
   });
 
