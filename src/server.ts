@@ -16,7 +16,7 @@ import {
 import type { Portal } from './catalog/portal.js';
 import { createApp, UNKNOWN_HOST_LABEL, unknownHostApp } from './server/app.js';
 import { answerClientError, MAX_HEADER_BYTES } from './api/request-guards.js';
-import type { Guard, Services } from './http/services.js';
+import type { Guard, Services, SharedExportOptions } from './http/services.js';
 import { KeyStore } from './auth/keys.js';
 import { ExportSlots, QuotaCounter, type CallCounter, type SlotCounter } from './auth/quota.js';
 import { QuotaStore } from './auth/quota-store.js';
@@ -39,7 +39,7 @@ import { operationsApp } from './api/operations.js';
 import { createLogger, type Logger } from './log.js';
 import { DEFAULT_CACHE_SIZE, DEFAULT_MAX_AGE, DEFAULT_MEMORY_LIMIT } from './server/defaults.js';
 
-export interface ServerOptions {
+export interface ServerOptions extends SharedExportOptions {
   /** The portal folders to serve; with several, each request goes to the one its Host names. */
   readonly portalDirs: readonly string[];
   readonly threads?: number;
@@ -50,8 +50,7 @@ export interface ServerOptions {
   readonly cacheBytes?: number;
   /** The longest a query should wait for a place of its engine, in ms (src/engine/admission.ts). */
   readonly targetWaitMs?: number;
-  /** The log (a JSON logger on stdout unless given). */
-  readonly log?: Logger;
+  /** The log (a JSON logger on stdout unless given). */ readonly log?: Logger;
   /** Serve /livez, /readyz and /metrics on a listener of their own (`operations`), not the API's. */
   readonly separateOperations?: boolean;
   /** Take the client's address, scheme and host from X-Forwarded-* (`--trust-proxy`). */
@@ -63,8 +62,6 @@ export interface ServerOptions {
   readonly monitoringDays?: number;
   /** How the calls are batched (src/monitoring/call-log.ts's defaults unless given). */
   readonly monitoringBatch?: Partial<Omit<CallLogOptions, 'days'>>;
-  /** Keep whole default exports as files sent with ranges (`--shared-exports`; off unless given). */
-  readonly sharedExports?: boolean;
 }
 
 /** A running server: its portals, and a way to reload them or stop. */

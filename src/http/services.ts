@@ -58,6 +58,11 @@ export interface SourceData {
   catalog(): QuerySource;
 }
 
+/** Whether whole default exports are kept as files and sent with ranges (`--shared-exports`; off unless given). */
+export interface SharedExportOptions {
+  readonly sharedExports?: boolean;
+}
+
 /** What HTTP caching needs: the data versions of the portal as loaded, the tag key, the settings. */
 export interface HttpCaching {
   /** Cache-Control max-age of anonymous answers on a public portal, in seconds. */
