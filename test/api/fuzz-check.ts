@@ -5,7 +5,7 @@
 import http from 'node:http';
 import fc from 'fast-check';
 import { decodedBody } from '../helpers/raw-http.js';
-import { urlOf } from './fuzz-requests.js';
+import { urlOf } from './fuzz-params.js';
 import type { HeaderedRequest as Request } from './fuzz-headers.js';
 import { v20ShapeProblem } from './fuzz-v20.js';
 
@@ -29,7 +29,9 @@ const LEAKS: readonly [string, RegExp][] = [
   ['a stack', /(\n|\\n)\s+at [\w.<]/],
 ];
 
-const isV1 = (path: string): boolean => /^\/api\/(records|datasets)\/1\.0\//.test(path);
+/** v1's routes, and the portal's download links, which answer v1's error object. */
+const isV1 = (path: string): boolean =>
+  /^\/api\/(records|datasets)\/1\.0\//.test(path) || /^\/explore\/dataset\/[^/]+\/download/.test(path);
 
 /** What a run tolerates besides the properties. */
 export interface FuzzOptions {
@@ -113,8 +115,15 @@ function get(base: string, request: Request, agent: http.Agent, signal: AbortSig
 /** A request's kind in the table of event-loop delays: its route, the dataset and format left out. */
 function kindOf(request: Request): string {
   const route = request.path
-    .replace(/\/catalog\/datasets\/[^/]+/, '/catalog/datasets/{id}')
-    .replace(/\/exports\/[^/]+$/, '/exports/{format}');
+    .replace(
+      /\/((?:catalog|monitoring|opendatasoft)\/datasets|datasets\/1\.0|explore\/dataset)\/(?!search$)[^/]+/,
+      '/$1/{id}',
+    )
+    .replace(
+      /\/(exports|records)\/[^/]+$/,
+      (_, what: string) => `/${what}/{${what === 'records' ? 'record_id' : 'format'}}`,
+    )
+    .replace(/(.)\/$/, '$1');
   const facets = request.params.filter(([name]) => name === 'facet').length;
   return facets > 16 ? `${route} (${facets} facets)` : route;
 }

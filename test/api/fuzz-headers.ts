@@ -2,7 +2,7 @@
 // values, two Host headers, an absolute URI as request target with a Host that agrees or not, on
 // any request.
 import fc from 'fast-check';
-import type { Request } from './fuzz-requests.js';
+import type { Request } from './fuzz-params.js';
 
 /** A request with the headers it is sent with (Host included; none: the client's own). */
 export type HeaderedRequest = Request & {

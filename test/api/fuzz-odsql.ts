@@ -125,11 +125,24 @@ function freeExpressions(fields: readonly string[]): fc.Arbitrary<string> {
     test: fc
       .tuple(
         tie('expr'),
-        fc.constantFrom('is null', 'is not null', 'in [1..5[', "in ('a', 'b')", 'in ]0..*]'),
+        fc.constantFrom('is null', 'is not null', 'in [1..5[', "in ('a', 'b')", 'in ]0..*]', 'in ]1, 5]'),
       )
       .map(([e, t]) => `${e} ${t}`),
   })).expr;
 }
+
+/** `operand` in a range from `low` to `high`, in every spelling (docs/odsql.md). */
+const inRange = (operand: fc.Arbitrary<string>, low: fc.Arbitrary<string>, high: string) =>
+  fc
+    .tuple(
+      operand,
+      fc.constantFrom(' in [', ' IN ]', ': [', ' in['),
+      low,
+      fc.constantFrom('..', ' TO ', ', '),
+    )
+    .chain(([a, open, b, to]) =>
+      fc.constantFrom(']', '[').map((close) => `${a}${open}${b}${to}${high}${close}`),
+    );
 
 /** Spatial predicates of a geo field. */
 const geoTests = (geo: fc.Arbitrary<string>): fc.Arbitrary<string> =>
@@ -178,7 +191,7 @@ function typedExpressions(f: FieldKinds) {
         .map(([a, o, b]) => `(${a} ${o} ${b})`),
       tie('bool').map((b) => `not ${b}`),
       fc.tuple(date, DATES_OK, fc.constantFrom('>', '<=', '=')).map(([d, l, o]) => `${d} ${o} ${l}`),
-      fc.tuple(date, DATES_OK).map(([d, l]) => `${d} in [${l}..now(years=-1)[`),
+      inRange(date, DATES_OK, 'now(years=-1)'),
       fc.tuple(text, fc.string({ maxLength: 5 })).map(([t, s]) => `search(${t}, ${quoted(s)})`),
       fc.tuple(text, fc.string({ maxLength: 4 })).map(([t, s]) => `startswith(${t}, ${quoted(s)})`),
       fc.string({ maxLength: 8 }).map((s) => quoted(s, '"')),
@@ -192,7 +205,7 @@ function typedExpressions(f: FieldKinds) {
         (geo) => geoTests(geo),
         NUMBERS_OK.map((n) => `${n} > 0`),
       ),
-      fc.tuple(tie('num'), tie('num')).map(([a, b]) => `${a} in [${b}..100]`),
+      inRange(tie('num'), tie('num'), '100'),
       pick([...f.text, ...f.num], 'x').map((n) => `${n} is not null`),
     ),
   }));

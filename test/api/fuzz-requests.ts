@@ -1,143 +1,23 @@
 // Requests for the fuzz test: ODSQL clauses (test/api/fuzz-odsql.ts) sent to every endpoint family
-// (v2.1 records, aggregations, facets, exports, the catalog, v2.0, v1 search and download).
+// of the sample portal (test/api/fuzz-sample.ts): v2.1 records, aggregations, facets, exports and
+// the catalog here, v2.0's routes (fuzz-v20-requests.ts), v1's and the portal's download links
+// (fuzz-v1.ts), each clean or made hostile (fuzz-params.ts).
 import fc from 'fast-check';
 import { MAX_FACETS } from '../../src/facets/facet-param.js';
-import { applyMutations, clauses, literal, mutations, type Clauses, type FieldKinds } from './fuzz-odsql.js';
-import { v1Query } from './fuzz-v1.js';
-
-const V21 = '/api/explore/v2.1';
-
-/** The small sample datasets (a few thousand rows each), by the kind of their fields. */
-const DATASETS: Record<string, FieldKinds> = {
-  airports: {
-    num: ['latitude', 'longitude'],
-    text: ['iata', 'name', 'city', 'state', 'country', 'location'],
-    date: [],
-    geo: ['geo_point_2d'],
-    multi: [],
-  },
-  movies: {
-    num: ['us_gross', 'production_budget', 'running_time_min', 'imdb_rating', 'rotten_tomatoes_rating'],
-    text: ['title', 'mpaa_rating', 'distributor', 'director', 'creative_type'],
-    date: ['release_date'],
-    geo: [],
-    multi: ['major_genre'],
-  },
-  'seattle-weather': {
-    num: ['precipitation', 'temp_max', 'temp_min', 'wind'],
-    text: ['weather'],
-    date: ['date'],
-    geo: [],
-    multi: [],
-  },
-  earthquakes: {
-    num: ['mag', 'time', 'felt', 'sig', 'dmin'],
-    text: ['id', 'place', 'status', 'net', 'magtype', 'title'],
-    date: [],
-    geo: ['geo_point_2d', 'geo_shape'],
-    multi: ['types'],
-  },
-};
-
-/** The catalog's fields (v2.1 catalog queries). */
-const CATALOG: FieldKinds = {
-  num: ['records_count'],
-  text: ['dataset_id', 'title', 'description', 'publisher', 'license', 'dcat.creator', 'default.language'],
-  date: ['modified', 'data_processed'],
-  geo: [],
-  multi: ['theme', 'keyword', 'features'],
-};
-
-const FACETS: Record<string, readonly string[]> = {
-  airports: ['state', 'country', 'location'],
-  movies: ['mpaa_rating', 'distributor', 'major_genre', 'creative_type'],
-  'seattle-weather': ['weather', 'date'],
-  earthquakes: ['status', 'net', 'types', 'magtype'],
-  catalog: ['theme', 'keyword', 'publisher', 'license', 'modified', 'features'],
-};
-
-/** A request: a path and its parameters (a parameter given twice is repeated). */
-export type Request = { readonly path: string; readonly params: readonly (readonly [string, string])[] };
-
-/** The URL of a request, its parameters encoded as a browser would. */
-export const urlOf = (request: Request): string =>
-  request.params.length
-    ? `${request.path}?${new URLSearchParams(request.params.map(([k, v]) => [k, v])).toString()}`
-    : request.path;
-
-type Param = fc.Arbitrary<readonly [string, string] | null>;
-
-const optional = (name: string, value: fc.Arbitrary<string>, weight = 1): Param =>
-  fc.option(
-    value.map((v) => [name, v] as const),
-    { freq: 1 + weight },
-  );
-
-/** refine/exclude values: `facet:value` in v2, a value of `refine.facet` in v1. */
-const facetValue = fc.oneof(
-  fc.constantFrom(
-    'CA',
-    'Drama',
-    'R',
-    'sun',
-    'rain',
-    'Transport',
-    '2014',
-    '2015/06',
-    '2012-06-15',
-    'United States/CA',
-  ),
-  fc.string({ maxLength: 8, unit: 'grapheme' }),
-  literal,
-);
-const refinement = (facets: readonly string[]) =>
-  fc.tuple(fc.constantFrom(...facets), facetValue).map(([f, v]) => `${f}:${v}`);
-const facetDeclaration = (facets: readonly string[]) =>
-  fc.oneof(
-    fc.constantFrom(...facets),
-    fc
-      .tuple(
-        fc.constantFrom(...facets),
-        fc.constantFrom('-count', 'alphanum', '-alphanum', 'count', 'x'),
-        fc.integer({ min: -1, max: 20 }),
-        fc.boolean(),
-      )
-      .map(([n, s, l, d]) => `facet(name="${n}", sort="${s}", limit=${l}, disjunctive=${d})`),
-  );
-
-const present = (params: (readonly [string, string] | null)[]) =>
-  params.filter((p): p is readonly [string, string] => p !== null);
-
-const smallInt = fc.oneof(
-  fc.integer({ min: 0, max: 20 }).map(String),
-  fc.constantFrom('-1', '100', '101', '10000', 'x', '1e3', '99999999999999999999'),
-);
-
-/** The v2 query parameters of one dataset (or the catalog), a `group_by` always when `grouped`. */
-function v2Params(
-  c: Clauses,
-  facets: readonly string[],
-  grouped: boolean,
-): fc.Arbitrary<(readonly [string, string])[]> {
-  return fc
-    .tuple(
-      optional('select', grouped ? c.aggregates : c.select, 2),
-      optional('where', c.where, 3),
-      optional('where', c.where),
-      grouped ? c.groupBy.map((g) => ['group_by', g] as const) : fc.constant(null),
-      optional('order_by', c.orderBy),
-      optional('limit', smallInt),
-      optional('offset', smallInt, 0),
-      optional('refine', refinement(facets)),
-      optional('exclude', refinement(facets), 0),
-      optional('timezone', fc.constantFrom('UTC', 'Europe/Paris', 'Pacific/Chatham')),
-      optional('lang', fc.constantFrom('fr', 'en'), 0),
-    )
-    .map(present);
-}
-
-const CLAUSES = new Map(Object.entries(DATASETS).map(([id, fields]) => [id, clauses(fields)]));
-const CATALOG_CLAUSES = clauses(CATALOG);
+import type { Clauses } from './fuzz-odsql.js';
+import {
+  cleanOrHostile,
+  facetDeclaration,
+  facetValue,
+  optional,
+  present,
+  refinement,
+  v2Params,
+  type Request,
+} from './fuzz-params.js';
+import { CATALOG_CLAUSES, CLAUSES, DATASETS, FACETS, V21 } from './fuzz-sample.js';
+import { v1Query, v1Requests } from './fuzz-v1.js';
+import { v20Requests } from './fuzz-v20-requests.js';
 
 /** Flights (3M rows): records only, with a small limit and cheap filters. */
 const flightsRequest = fc
@@ -147,6 +27,7 @@ const flightsRequest = fc
       "origin = 'SFO'",
       'delay > 100',
       "date >= date'2001-06-01'",
+      "date IN [date'2001-06-01', date'2001-06-02'[",
       "destination = 'LAX' and distance < 500",
     ),
     fc.integer({ min: 0, max: 10 }),
@@ -159,45 +40,6 @@ const flightsRequest = fc
       ['limit', String(limit)],
     ] as const,
   }));
-
-/** Parameters no request of the sample portal should accept, for hostile requests. */
-const BAD_PARAMS = fc.constantFrom(
-  ...([
-    ['limit', '-2'],
-    ['limit', '1e3'],
-    ['limit', '99999999999999999999'],
-    ['offset', '10000'],
-    ['rows', 'x'],
-    ['timezone', 'Mars/Olympus'],
-    ['lang', 'xx'],
-    ['refine', '__proto__:x'],
-    ['exclude', 'nope:1'],
-    ['facet', 'constructor'],
-    ['facet', 'facet(name="state", sort="x", limit=0)'],
-    ['refine.valueOf', 'x'],
-    ['geofilter.distance', 'a,b'],
-    ['geofilter.polygon', '(1,2)'],
-    ['select', '`__proto__`'],
-    ['include_links', 'maybe'],
-  ] as const),
-);
-
-/** A request made hostile: one parameter's value mutated, or a bad parameter added. */
-function hostile(request: fc.Arbitrary<Request>): fc.Arbitrary<Request> {
-  return fc
-    .tuple(request, fc.nat(), mutations, fc.option(BAD_PARAMS, { freq: 2 }))
-    .map(([r, which, ms, bad]) => {
-      const params = r.params.map(([name, value], i) =>
-        i === which % r.params.length
-          ? ([name, applyMutations(value, ms)] as const)
-          : ([name, value] as const),
-      );
-      return { path: r.path, params: bad ? [...params, bad] : params };
-    });
-}
-
-/** A request as generated from the grammar (half the time), else made hostile. */
-const cleanOrHostile = (request: fc.Arbitrary<Request>) => fc.oneof(request, hostile(request));
 
 /**
  * Many facets in one request (v2.1 and v1): up to MAX_FACETS and past it (a 400), the dataset's
@@ -224,36 +66,28 @@ function manyFacets(id: string): fc.Arbitrary<Request> {
     });
 }
 
-/**
- * Requests of every endpoint family over the sample datasets `ids` (all of them unless told) and
- * the catalog, weighted towards the v2.1 records and aggregations; `flights` adds cheap requests of
- * the 3M flights.
- */
-export function endpointRequests(
-  ids: readonly string[] = Object.keys(DATASETS),
-  flights = true,
-): fc.Arbitrary<Request> {
-  const dataset = fc.constantFrom(...ids);
-
+/** The v2.1 requests of the datasets `ids` and of the catalog. */
+function v21Requests(ids: readonly string[]) {
   const datasetRequest = (
     build: (id: string, c: Clauses, facets: readonly string[]) => fc.Arbitrary<Request>,
-  ) => dataset.chain((id) => build(id, CLAUSES.get(id)!, FACETS[id]!));
+  ) => fc.constantFrom(...ids).chain((id) => build(id, CLAUSES.get(id)!, FACETS[id]!));
+  const qv1 = (id: string, c: Clauses) => v1Query(DATASETS[id]!, c, facetValue);
 
-  /** v2.1 (or v2.0, by `prefix`) records of a dataset, grouped or not. */
-  const records = (prefix: string, grouped: boolean) =>
+  const records = (grouped: boolean) =>
     datasetRequest((id, c, facets) =>
-      v2Params(c, facets, grouped).map((params) => ({
-        path: `${prefix}/catalog/datasets/${id}/records`,
+      v2Params(c, facets, grouped, qv1(id, c)).map((params) => ({
+        path: `${V21}/catalog/datasets/${id}/records`,
         params,
       })),
     );
 
-  const facetRequest = datasetRequest((id, c, facets) =>
+  const facets = datasetRequest((id, c, facets) =>
     fc
       .tuple(
         fc.array(facetDeclaration(facets), { maxLength: 2 }),
         optional('where', c.where),
         optional('refine', refinement(facets)),
+        optional('qv1', qv1(id, c), 0),
       )
       .map(([declared, ...rest]) => ({
         path: `${V21}/catalog/datasets/${id}/facets`,
@@ -262,10 +96,10 @@ export function endpointRequests(
   );
 
   /** Exports stay small: a row limit (forced to 5 when missing or large) and a cheap format. */
-  const exportRequest = datasetRequest((id, c, facets) =>
+  const exports = datasetRequest((id, c, facets) =>
     fc
       .tuple(
-        v2Params(c, facets, false),
+        v2Params(c, facets, false, qv1(id, c)),
         fc.constantFrom('csv', 'json', 'jsonl', 'geojson'),
         fc.integer({ min: 0, max: 5 }),
       )
@@ -275,7 +109,7 @@ export function endpointRequests(
       })),
   );
 
-  const catalogRequest = fc.oneof(
+  const catalog = fc.oneof(
     fc
       .tuple(v2Params(CATALOG_CLAUSES, FACETS.catalog!, false), fc.constantFrom('datasets', 'facets'))
       .map(([params, what]) => ({ path: `${V21}/catalog/${what}`, params })),
@@ -283,90 +117,32 @@ export function endpointRequests(
       path: `${V21}/catalog/datasets`,
       params,
     })),
-    fc.tuple(dataset, CATALOG_CLAUSES.select).map(([id, select]) => ({
+    fc.tuple(fc.constantFrom(...ids), CATALOG_CLAUSES.select).map(([id, select]) => ({
       path: `${V21}/catalog/datasets/${id}`,
       params: [['select', select] as const],
     })),
   );
+  return { records, facets, exports, catalog };
+}
 
-  /** v2.0's own operations under either path: aggregates, the catalog, a dataset (records above). */
-  const v20 = fc.constantFrom('/api/v2', '/api/explore/v2.0');
-  const v20Request = fc.oneof(
-    datasetRequest((id, c, facets) =>
-      fc
-        .tuple(v20, v2Params(c, facets, true))
-        .map(([p, params]) => ({ path: `${p}/catalog/datasets/${id}/aggregates`, params })),
-    ),
-    fc
-      .tuple(v20, v2Params(CATALOG_CLAUSES, FACETS.catalog!, true), fc.constantFrom('aggregates', 'datasets'))
-      .map(([p, params, what]) => ({ path: `${p}/catalog/${what}`, params })),
-    fc.tuple(v20, dataset).map(([p, id]) => ({ path: `${p}/catalog/datasets/${id}`, params: [] })),
-  );
-
-  const v1Request = dataset.chain((id) => {
-    const facets = FACETS[id]!;
-    const v1Params = fc.tuple(
-      optional('q', v1Query(DATASETS[id]!, CLAUSES.get(id)!, facetValue), 4),
-      optional('facet', fc.constantFrom(...facets)),
-      fc.option(
-        fc
-          .tuple(fc.constantFrom(...facets), facetValue, fc.boolean())
-          .map(([f, v, refine]): readonly [string, string] => [`${refine ? 'refine' : 'exclude'}.${f}`, v]),
-      ),
-      optional(
-        'sort',
-        fc.oneof(
-          fc.constantFrom(...Object.values(DATASETS[id]!).flat()).map((f) => `-${f}`),
-          fc.constantFrom('dist', '-dist', 'dist,-dist'),
-        ),
-      ),
-      optional('q.extra', v1Query(DATASETS[id]!, CLAUSES.get(id)!, facetValue), 0),
-      optional('lang', fc.constantFrom('FR', 'En', 'xx'), 0),
-      optional('geofilter.distance', fc.constantFrom('40,-100,100000', '47.6,-122.3,1e9', '-47.6,122.3,0')),
-      optional('geofilter.polygon', fc.constantFrom('(30,-125),(30,-100),(50,-100)', '(0,0),(1,1),(0,0)')),
-    );
-    return fc.oneof(
-      fc
-        .tuple(
-          v1Params,
-          optional('rows', fc.oneof(smallInt, fc.constant('-1'))),
-          optional('start', smallInt, 0),
-        )
-        .map(([p, ...page]) => ({
-          path: '/api/records/1.0/search',
-          params: [['dataset', id] as const, ...present([...p, ...page])],
-        })),
-      fc
-        .tuple(v1Params, fc.constantFrom('csv', 'json', 'geojson'), fc.integer({ min: 0, max: 5 }))
-        .map(([p, format, rows]) => ({
-          path: '/api/records/1.0/download',
-          params: [
-            ['dataset', id] as const,
-            ['format', format] as const,
-            ['rows', String(rows)] as const,
-            ...present([...p]),
-          ],
-        })),
-      fc
-        .tuple(
-          optional('q', v1Query(CATALOG, CATALOG_CLAUSES, facetValue), 4),
-          optional('refine.theme', facetValue),
-          optional('rows', smallInt),
-        )
-        .map((p) => ({ path: '/api/datasets/1.0/search', params: present(p) })),
-    );
-  });
-
+/**
+ * Requests of every endpoint family over the sample datasets `ids` (all of them unless told) and
+ * the catalog, weighted towards the v2.1 records and aggregations; `flights` adds cheap requests of
+ * the 3M flights.
+ */
+export function endpointRequests(
+  ids: readonly string[] = Object.keys(DATASETS),
+  flights = true,
+): fc.Arbitrary<Request> {
+  const v21 = v21Requests(ids);
   return fc.oneof(
-    { weight: 6, arbitrary: cleanOrHostile(records(V21, false)) },
-    { weight: 4, arbitrary: cleanOrHostile(records(V21, true)) },
-    { weight: 2, arbitrary: cleanOrHostile(facetRequest) },
-    { weight: 2, arbitrary: cleanOrHostile(exportRequest) },
-    { weight: 2, arbitrary: cleanOrHostile(catalogRequest) },
-    { weight: 1, arbitrary: cleanOrHostile(records('/api/v2', false)) },
-    { weight: 1, arbitrary: cleanOrHostile(records('/api/explore/v2.0', true)) },
-    { weight: 2, arbitrary: cleanOrHostile(v20Request) },
-    { weight: 3, arbitrary: cleanOrHostile(v1Request) },
+    { weight: 6, arbitrary: cleanOrHostile(v21.records(false)) },
+    { weight: 4, arbitrary: cleanOrHostile(v21.records(true)) },
+    { weight: 2, arbitrary: cleanOrHostile(v21.facets) },
+    { weight: 2, arbitrary: cleanOrHostile(v21.exports) },
+    { weight: 2, arbitrary: cleanOrHostile(v21.catalog) },
+    { weight: 4, arbitrary: cleanOrHostile(v20Requests(ids)) },
+    { weight: 3, arbitrary: cleanOrHostile(fc.constantFrom(...ids).chain(v1Requests)) },
     { weight: 1, arbitrary: fc.constantFrom(...ids).chain(manyFacets) },
     ...(flights ? [{ weight: 1, arbitrary: cleanOrHostile(flightsRequest) }] : []),
   );

@@ -1,7 +1,10 @@
-// v1's q for the fuzz test: words, phrases, field queries, ranges, dates written as v1 writes them,
-// #now() with its parameters, and the # functions, over one dataset's fields.
+// v1 for the fuzz test: the q language (words, phrases, field queries, ranges, dates written as v1
+// writes them, #now() with its parameters, the # functions) over one dataset's fields, and the
+// requests of every v1 route and of the portal's download links, which read the same parameters.
 import fc from 'fast-check';
 import type { Clauses, FieldKinds } from './fuzz-odsql.js';
+import { facetValue, optional, present, smallInt, type Request } from './fuzz-params.js';
+import { CATALOG, CATALOG_CLAUSES, CLAUSES, DATASETS, FACETS } from './fuzz-sample.js';
 
 /** v1 date values: periods written with / or -, ISO instants, #now() with shifts and setters. */
 const v1Date = fc.oneof(
@@ -29,6 +32,7 @@ function v1Function(kinds: FieldKinds, facetValue: fc.Arbitrary<string>): fc.Arb
         facetValue,
       )
       .map(([fn, f, v]) => (fn.toLowerCase() === 'null' ? `#${fn}(${f})` : `#${fn}(${f}, "${v}")`)),
+    facetValue.map((v) => `#search("${v}")`),
     fc
       .tuple(
         geo,
@@ -36,6 +40,8 @@ function v1Function(kinds: FieldKinds, facetValue: fc.Arbitrary<string>): fc.Arb
         fc.constantFrom('1000', '1e9', '-5'),
       )
       .map(([f, c, m]) => `#distance(${f ? `${f}, ` : ''}${c}, ${m})`),
+    // One string holding the center and the distance.
+    fc.constantFrom('"37.6, -122.4, 5000"', '"47.6,-122.3,1e9"', '"1,2"', '""').map((a) => `#distance(${a})`),
     fc
       .tuple(geo, fc.constantFrom('(30,-125),(30,-100),(50,-100)', '(0,0),(1,1)', '(1,2),(3,x),(5,6)'))
       .map(([f, p]) => `#polygon(${f ? `${f}, ` : ''}"${p}")`),
@@ -76,4 +82,83 @@ export function v1Query(
   return fc
     .tuple(term, fc.array(fc.tuple(fc.constantFrom(' AND ', ' OR ', ' NOT ', ' '), term), { maxLength: 3 }))
     .map(([first, rest]) => first + rest.map(([op, t]) => op + t).join(''));
+}
+
+/** The geofilters, sort and facets of v1 over dataset `id`: what search, download and the download links read. */
+function v1Params(id: string) {
+  const facets = FACETS[id]!;
+  const q = v1Query(DATASETS[id]!, CLAUSES.get(id)!, facetValue);
+  return fc.tuple(
+    optional('q', q, 4),
+    optional('facet', fc.constantFrom(...facets)),
+    fc.option(
+      fc
+        .tuple(fc.constantFrom(...facets), facetValue, fc.boolean())
+        .map(([f, v, refine]): readonly [string, string] => [`${refine ? 'refine' : 'exclude'}.${f}`, v]),
+    ),
+    optional(
+      'sort',
+      fc.oneof(
+        fc.constantFrom(...Object.values(DATASETS[id]!).flat()).map((f) => `-${f}`),
+        fc.constantFrom('dist', '-dist', 'dist,-dist'),
+      ),
+    ),
+    optional('q.extra', q, 0),
+    optional('lang', fc.constantFrom('FR', 'En', 'xx'), 0),
+    optional('geofilter.distance', fc.constantFrom('40,-100,100000', '47.6,-122.3,1e9', '-47.6,122.3,0')),
+    optional('geofilter.polygon', fc.constantFrom('(30,-125),(30,-100),(50,-100)', '(0,0),(1,1),(0,0)')),
+  );
+}
+
+/** An export's rows and format: few rows, a cheap format. */
+const downloadParams = fc
+  .tuple(fc.constantFrom('csv', 'json', 'geojson', 'CSV', 'jsonl'), fc.integer({ min: 0, max: 5 }))
+  .map(([format, rows]) => [['format', format] as const, ['rows', String(rows)] as const]);
+
+/**
+ * Requests of v1 over dataset `id` (search, download, the dataset and a record, the dataset
+ * search) and of the portal's download link `/explore/dataset/<id>/download/`.
+ */
+export function v1Requests(id: string): fc.Arbitrary<Request> {
+  const dataset = ['dataset', id] as const;
+  return fc.oneof(
+    fc
+      .tuple(
+        v1Params(id),
+        optional('rows', fc.oneof(smallInt, fc.constant('-1'))),
+        optional('start', smallInt, 0),
+      )
+      .map(([p, ...page]) => ({
+        path: '/api/records/1.0/search',
+        params: [dataset, ...present([...p, ...page])],
+      })),
+    fc.tuple(v1Params(id), downloadParams).map(([p, download]) => ({
+      path: '/api/records/1.0/download',
+      params: [dataset, ...download, ...present([...p])],
+    })),
+    fc
+      .tuple(
+        v1Params(id),
+        downloadParams,
+        optional('use_labels_for_header', fc.constantFrom('true', 'false', 'x'), 0),
+        optional('csv_separator', fc.constantFrom(';', ',', '\t', '|', '::'), 0),
+        fc.constantFrom('', '/'),
+      )
+      .map(([p, download, labels, separator, slash]) => ({
+        path: `/explore/dataset/${id}/download${slash}`,
+        params: [...download, ...present([...p, labels, separator])],
+      })),
+    fc.constantFrom('SFO', 'r1', 'x').map((record) => ({
+      path: `/api/datasets/1.0/${id}/records/${record}`,
+      params: [],
+    })),
+    fc.constant({ path: `/api/datasets/1.0/${id}`, params: [] }),
+    fc
+      .tuple(
+        optional('q', v1Query(CATALOG, CATALOG_CLAUSES, facetValue), 4),
+        optional('refine.theme', facetValue),
+        optional('rows', smallInt),
+      )
+      .map((p) => ({ path: '/api/datasets/1.0/search', params: present(p) })),
+  );
 }

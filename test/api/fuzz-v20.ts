@@ -3,7 +3,7 @@
 // v2.0 path the request used.
 type Json = any;
 
-const V20_PATH = /^(\/api\/explore\/v2\.0|\/api\/v2)(\/catalog\/.*)$/;
+const V20_PATH = /^(\/api\/explore\/v2\.0|\/api\/v2)(\/(?:catalog|monitoring|opendatasoft)\/.*)$/;
 
 const isObject = (value: Json): boolean =>
   typeof value === 'object' && value !== null && !Array.isArray(value);
@@ -57,11 +57,11 @@ export function v20ShapeProblem(path: string, text: string): string | null {
     return Array.isArray(body.aggregations) ? linksProblem(body.links, prefix) : 'no aggregations list';
   }
   if (tail.endsWith('/records')) return recordsProblem(body, prefix);
-  if (tail === '/catalog/datasets') {
+  if (/^\/\w+\/datasets$/.test(tail)) {
     if (typeof body.total_count !== 'number') return 'catalog without total_count';
     return linksProblem(body.links, prefix) ?? nestedProblem(body.datasets, 'dataset', prefix);
   }
-  if (/^\/catalog\/datasets\/[^/]+$/.test(tail)) {
+  if (/^\/\w+\/datasets\/[^/]+$/.test(tail)) {
     return isObject(body.dataset) ? linksProblem(body.links, prefix) : 'a dataset lookup without its dataset';
   }
   return null;
