@@ -32,11 +32,21 @@ describe('v1 requests as clients write them (sample portal)', () => {
       expect(body.nhits).to.equal(await count(`airports WHERE ${FROM_SFO} <= 30000`));
     });
 
-    it('sort=-dist: farthest first (the -field rule of every v1 sort)', async () => {
+    it("sort=-dist: nearest first too, as the apps sending it ask (the public service's minus sorts ascending)", async () => {
+      for (const sort of ['-dist', '%2Ddist', '-dist,-iata', 'dist,-dist']) {
+        const { body } = await suite.server.json(
+          `${SEARCH}?dataset=airports&q=&sort=${sort}&geofilter.distance=37.619%2C+-122.375%2C+30000`,
+        );
+        expect(ids(body), sort).to.deep.equal(await nearest('ASC'));
+      }
+      // A field of the dataset keeps the rule of every v1 sort: -field is descending.
       const { body } = await suite.server.json(
-        `${SEARCH}?dataset=airports&q=&sort=-dist&geofilter.distance=37.619%2C+-122.375%2C+30000`,
+        `${SEARCH}?dataset=airports&sort=-iata&geofilter.distance=37.619,-122.375,30000&rows=100`,
       );
-      expect(ids(body)).to.deep.equal(await nearest('DESC'));
+      const iatas = await suite.reference.rows(
+        `SELECT iata FROM airports WHERE ${FROM_SFO} <= 30000 ORDER BY iata DESC`,
+      );
+      expect(ids(body)).to.deep.equal(iatas.map((r) => r.iata));
     });
 
     it('dist then a field, and dist in the download', async () => {

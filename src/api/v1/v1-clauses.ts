@@ -1,5 +1,5 @@
-// v1's `fields` and `sort` as the select and order_by of ODSQL, `sort=dist` included: the distance
-// to the center of `geofilter.distance`, nearest first.
+// v1's `fields` and `sort` as the select and order_by of ODSQL, `sort=dist` and `sort=-dist`
+// included: the distance to the center of `geofilter.distance`, nearest first either way.
 import type { QuerySource } from '../../odsql/source.js';
 import { findField, QueryLangError } from '../../odsql/index.js';
 import { distanceFilter } from './geofilter.js';
@@ -24,9 +24,11 @@ function distanceTo(source: QuerySource, center: string | undefined): string | n
 
 /**
  * v1 sort: `field` ascending, `-field` descending, as explore-api.md states (the supplement says the
- * reverse; the published interface wins, see docs/api.md). `dist` (`-dist`) is the distance to
- * the center of `geofilter.distance`, nearest (farthest) first; without that filter it is the
- * field named `dist` if there is one, else no order at all (public apps send it regardless).
+ * reverse; the published interface wins, see docs/api.md). `dist` and `-dist` are the distance to
+ * the center of `geofilter.distance`, nearest first both: under the public service's rule a minus
+ * sorts ascending, so the apps sending `-dist` (most of them) want the nearest too (docs/api.md).
+ * Without that filter it is the field named `dist` if there is one, else no order at all (public
+ * apps send it regardless).
  */
 export function orderByOf(source: QuerySource, sort: readonly string[], center?: string): string | undefined {
   const distance = distanceTo(source, center);
@@ -41,9 +43,8 @@ export function orderByOf(source: QuerySource, sort: readonly string[], center?:
   return items
     .map((s) => {
       const name = s.replace(/^-/, '');
-      const expr =
-        name === 'dist' && distance !== null ? distance : `\`${fieldName(source, name, 'order_by')}\``;
-      return `${expr} ${s.startsWith('-') ? 'DESC' : 'ASC'}`;
+      if (name === 'dist' && distance !== null) return `${distance} ASC`;
+      return `\`${fieldName(source, name, 'order_by')}\` ${s.startsWith('-') ? 'DESC' : 'ASC'}`;
     })
     .join(', ');
 }
