@@ -32,6 +32,9 @@ const FACET_LABELS = new Map([
   ['modified', 'Modified'],
 ]);
 
+/** Catalog facets whose values are lists (a search finds a dataset, whose other values come too). */
+const LIST_FACETS: ReadonlySet<string> = new Set(['theme', 'keyword', 'features']);
+
 function Card({ dataset }: { dataset: Dataset }) {
   const metas = dataset.metas.default;
   const description = excerpt(textOf(metas.description ?? ''), 220);
@@ -116,7 +119,14 @@ function Catalog() {
     <div class="with-facets">
       <div class="facets-region" aria-busy={facets.loading}>
         {facets.error && <ErrorNotice error={facets.error} onRetry={facets.retry} />}
-        <FacetList groups={facets.data?.facets ?? []} state={state} onChange={setState} label={label} />
+        <FacetList
+          groups={facets.data?.facets ?? []}
+          state={state}
+          onChange={setState}
+          label={label}
+          path="/catalog/facets"
+          searchKind={(name) => (name === 'modified' ? null : LIST_FACETS.has(name) ? 'list' : 'plain')}
+        />
       </div>
       <section class="results">
         <FilterSummary

@@ -1,9 +1,20 @@
 // The facet sidebar of the catalog and of the table tab: each facet's values with their counts;
-// a click on a value refines on it (again: removes it), its "exclude" button excludes it.
+// a click on a value refines on it (again: removes it), its "exclude" button excludes it. A long
+// facet opens on its first 8 values; opened, it pages by 100 and searches its values
+// (facet-search.tsx). What `children` holds (range facets) comes first.
+import type { ComponentChildren } from 'preact';
 import { useState } from 'preact/hooks';
 import type { FacetGroup, FacetValue } from './types.js';
 import { formatCount } from './text.js';
 import { isPicked, togglePick, type FilterState } from './url-state.js';
+import {
+  FACET_PAGE,
+  FacetPages,
+  FacetSearchBox,
+  useFacetPage,
+  type FacetSearchKind,
+} from './facet-search.js';
+import './facets.css';
 
 interface Props {
   readonly groups: readonly FacetGroup[];
@@ -11,9 +22,14 @@ interface Props {
   readonly onChange: (next: FilterState) => void;
   /** The label of a facet (a field's label), by its name. */
   readonly label: (name: string) => string;
+  /** The facets API path the sidebar's answer came from: a facet's pages and search ask it again. */
+  readonly path: string;
+  /** How a facet's values are searched (null: not at all, as a date or a hierarchy). */
+  readonly searchKind: (name: string) => FacetSearchKind;
+  readonly children?: ComponentChildren;
 }
 
-type ValueProps = { facet: string; value: FacetValue } & Omit<Props, 'groups' | 'label'>;
+type ValueProps = { facet: string; value: FacetValue } & Pick<Props, 'state' | 'onChange'>;
 
 function Value({ facet, value, state, onChange }: ValueProps) {
   const refined = isPicked(state.refine, facet, value.value);
@@ -42,7 +58,7 @@ function Value({ facet, value, state, onChange }: ValueProps) {
         </button>
       </div>
       {value.facets?.length ? (
-        <ValueList facet={facet} values={value.facets} state={state} onChange={onChange} />
+        <NestedValues facet={facet} values={value.facets} state={state} onChange={onChange} />
       ) : null}
     </li>
   );
@@ -62,27 +78,84 @@ function withExcluded(group: FacetGroup, state: FilterState): FacetValue[] {
 /** Values shown before "Show all": a long facet (50 states) would push the others out of sight. */
 const SHOWN = 8;
 
-type ListProps = { facet: string; values: readonly FacetValue[] } & Omit<Props, 'groups' | 'label'>;
+type ListProps = { facet: string; values: readonly FacetValue[]; all?: boolean } & Pick<
+  Props,
+  'state' | 'onChange'
+>;
 
-/** The values of a facet (or those below a refined value of a hierarchical one), long lists cut. */
-function ValueList({ facet, values, state, onChange }: ListProps) {
-  const [all, setAll] = useState(false);
+/** The values of a facet (or those below a refined value of a hierarchical one), cut unless `all`. */
+function ValueList({ facet, values, all = true, state, onChange }: ListProps) {
   const picked = (value: FacetValue) =>
     isPicked(state.refine, facet, value.value) || isPicked(state.exclude, facet, value.value);
   const shown = all ? values : values.filter((value, index) => index < SHOWN || picked(value));
   return (
+    <ul>
+      {shown.map((value) => (
+        <Value key={value.value} facet={facet} value={value} state={state} onChange={onChange} />
+      ))}
+    </ul>
+  );
+}
+
+/** The values below a refined value of a hierarchical facet, cut to SHOWN until asked for all. */
+function NestedValues(props: ListProps) {
+  const [all, setAll] = useState(false);
+  return (
     <>
-      <ul>
-        {shown.map((value) => (
-          <Value key={value.value} facet={facet} value={value} state={state} onChange={onChange} />
-        ))}
-      </ul>
-      {values.length > shown.length || all ? (
+      <ValueList {...props} all={all} />
+      {props.values.length > SHOWN ? (
         <button type="button" class="link" aria-expanded={all} onClick={() => setAll(!all)}>
-          {all ? 'Show fewer' : `Show all ${values.length}`}
+          {all ? 'Show fewer' : `Show all ${props.values.length}`}
         </button>
       ) : null}
     </>
+  );
+}
+
+type SectionProps = { group: FacetGroup } & Omit<Props, 'groups' | 'children'>;
+
+/** One facet: its label, its values (8, or pages of 100 once opened), a search when it is long. */
+function FacetSection({ group, state, onChange, label, path, searchKind }: SectionProps) {
+  const [open, setOpen] = useState(false);
+  const [search, setSearch] = useState('');
+  const [page, setPage] = useState(0);
+  const kind = searchKind(group.name);
+  const view = useFacetPage(path, group, state, { search, page, kind });
+  const name = label(group.name);
+  const long = group.facets.length > SHOWN || search !== '' || page > 0;
+  // Picked values the answer leaves out are listed on the first page, not in a search or a later page.
+  const values = page === 0 && !search ? withExcluded(group, state) : view.values;
+  return (
+    <section aria-busy={view.loading}>
+      <h2>{name}</h2>
+      {kind && long && (
+        <FacetSearchBox
+          label={name}
+          value={search}
+          onInput={(text) => {
+            setSearch(text);
+            setPage(0);
+            setOpen(true);
+          }}
+        />
+      )}
+      {view.error && <p class="error">{view.error}</p>}
+      {search && !view.loading && view.values.length === 0 && <p class="muted">No value matches.</p>}
+      <ValueList facet={group.name} values={values} all={open} state={state} onChange={onChange} />
+      {!open && values.length > SHOWN ? (
+        <button type="button" class="link" aria-expanded={false} onClick={() => setOpen(true)}>
+          {group.facets.length >= FACET_PAGE ? 'Show more values' : `Show all ${values.length}`}
+        </button>
+      ) : null}
+      {open && (
+        <FacetPages label={name} page={page} shown={view.values.length} more={view.more} onPage={setPage} />
+      )}
+      {open && page === 0 && !search && values.length > SHOWN ? (
+        <button type="button" class="link" aria-expanded={true} onClick={() => setOpen(false)}>
+          Show fewer
+        </button>
+      ) : null}
+    </section>
   );
 }
 
@@ -93,16 +166,9 @@ export function FacetList(props: Props) {
   );
   return (
     <aside class="facets" aria-label="Filters">
+      {props.children}
       {groups.map((group) => (
-        <section key={group.name}>
-          <h2>{props.label(group.name)}</h2>
-          <ValueList
-            facet={group.name}
-            values={withExcluded(group, props.state)}
-            state={props.state}
-            onChange={props.onChange}
-          />
-        </section>
+        <FacetSection key={group.name} group={group} {...props} />
       ))}
     </aside>
   );

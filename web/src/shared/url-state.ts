@@ -1,7 +1,10 @@
 // The state of a catalog or dataset page, held in its URL as the public service's pages hold it
-// (`q`, `refine.<field>`, `exclude.<field>`, `where`, `sort`, `page`; a column's filter as
-// `where.<field>`, an ODSQL condition of its own), and the API parameters that
-// state stands for: what a page shows is what the API answers to the same parameters.
+// (`q`, `refine.<field>`, `exclude.<field>`, `where`, `q.timerange.<field>` and `q.range.<field>`,
+// `sort`, `page`; a column's filter as `where.<field>`, an ODSQL condition of its own), and the
+// API parameters that state stands for: what a page shows is what the API answers to the same
+// parameters.
+
+import { RANGE_PREFIX, rangeQuery, readRange, type RangeFilter } from './ranges.js';
 
 /** A facet value picked in refine or exclude: [field, value]. */
 export type Pick = readonly [field: string, value: string];
@@ -15,6 +18,8 @@ export interface FilterState {
   readonly where: string;
   /** Column filters: [field, ODSQL condition on it] (`where.<field>`), each sent as a `where`. */
   readonly conditions: readonly Pick[];
+  /** Date and number ranges of the sidebar (ranges.ts). */
+  readonly ranges: readonly RangeFilter[];
   /** `field` (ascending) or `-field` (descending), or '' for the API's order. */
   readonly sort: string;
   /** 1-based page number. */
@@ -27,6 +32,7 @@ export const EMPTY_STATE: FilterState = {
   exclude: [],
   where: '',
   conditions: [],
+  ranges: [],
   sort: '',
   page: 1,
 };
@@ -50,6 +56,7 @@ export function readState(search: string): FilterState {
     exclude: picks(params, 'exclude.'),
     where: params.get('where') ?? '',
     conditions: picks(params, 'where.'),
+    ranges: [...params].flatMap(([name, value]) => readRange(name, value) ?? []),
     sort: params.get('sort') ?? '',
     page: Number.isInteger(page) && page >= 1 ? page : 1,
   };
@@ -63,6 +70,8 @@ export function stateSearch(state: FilterState): string {
   for (const [field, value] of state.exclude) params.append(`exclude.${field}`, value);
   if (state.where) params.set('where', state.where);
   for (const [field, condition] of state.conditions) params.append(`where.${field}`, condition);
+  for (const range of state.ranges)
+    params.set(`${RANGE_PREFIX[range.kind]}${range.field}`, rangeQuery(range));
   if (state.sort) params.set('sort', state.sort);
   if (state.page > 1) params.set('page', String(state.page));
   const text = params.toString();
@@ -71,7 +80,8 @@ export function stateSearch(state: FilterState): string {
 
 /** Whether a URL parameter is part of a FilterState (the others are a tab's own: the chart's axes). */
 const isStateParam = (name: string): boolean =>
-  ['q', 'where', 'sort', 'page'].includes(name) || /^(refine|exclude|where)\../.test(name);
+  ['q', 'where', 'sort', 'page'].includes(name) ||
+  /^(refine|exclude|where|q\.timerange|q\.range)\../.test(name);
 
 /** The URL query string of a state, followed by the parameters of `current` that are a tab's own. */
 export function stateSearchKeeping(state: FilterState, current: string): string {
@@ -93,17 +103,36 @@ export function odsqlField(name: string): string {
   return `\`${name.replace(/[\\`]/g, (c) => `\\${c}`)}\``;
 }
 
+/** The day after a YYYY-MM-DD day. */
+function nextDay(day: string): string {
+  return new Date(Date.parse(`${day}T00:00:00Z`) + 86_400_000).toISOString().slice(0, 10);
+}
+
+/**
+ * The ODSQL condition of a range, as the API takes it in `where` (the field back-quoted, so a
+ * field named like a keyword works: v1 cannot quote one): a date's `to` is its whole day.
+ */
+export function rangeWhere(range: RangeFilter): string {
+  const field = odsqlField(range.field);
+  const conditions =
+    range.kind === 'date'
+      ? [range.from && `${field} >= date'${range.from}'`, range.to && `${field} < date'${nextDay(range.to)}'`]
+      : [range.from && `${field} >= ${range.from}`, range.to && `${field} <= ${range.to}`];
+  return conditions.filter(Boolean).join(' and ');
+}
+
 /**
  * The API's filtering parameters of a state: `q` in v1's query language (`qv1`, as the public
  * service's pages send it: words, `field:value`, `#now()`...) and the user's `where` as a second
  * condition (each parsed on its own, so an error's position is in the user's text), each column
- * filter as one more `where`, refine and exclude as `field:value`.
+ * filter and each range as one more `where`, refine and exclude as `field:value`.
  */
 export function filterParams(state: FilterState): URLSearchParams {
   const params = new URLSearchParams();
   if (state.q.trim()) params.append('qv1', state.q.trim());
   if (state.where.trim()) params.append('where', state.where);
   for (const [, condition] of state.conditions) params.append('where', condition);
+  for (const range of state.ranges) params.append('where', rangeWhere(range));
   for (const [field, value] of state.refine) params.append('refine', `${field}:${value}`);
   for (const [field, value] of state.exclude) params.append('exclude', `${field}:${value}`);
   return params;

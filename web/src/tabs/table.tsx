@@ -15,6 +15,7 @@ import { WhereBox } from '../shared/where-box.js';
 import { FacetList } from '../shared/facet-list.js';
 import { FilterSummary } from '../shared/filter-summary.js';
 import { ErrorNotice } from '../shared/error-notice.js';
+import { RangeFacets, searchKind } from '../shared/range-facets.js';
 import { RecordDialog } from './record-dialog.js';
 import { Results, PAGE_SIZE, type Row } from './table-results.js';
 import './table.css';
@@ -37,7 +38,11 @@ function Table({ id }: { id: string }) {
           state={state}
           onChange={setState}
           label={(name) => fieldLabel(fields, name)}
-        />
+          path={datasetPath(id, '/facets')}
+          searchKind={(name) => searchKind(fields, name)}
+        >
+          <RangeFacets fields={fields} path={datasetPath(id, '/records')} state={state} onChange={setState} />
+        </FacetList>
       </div>
       <section class="results">
         <FilterSummary state={state} fields={fields} onChange={setState} />
