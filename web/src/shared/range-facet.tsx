@@ -116,6 +116,37 @@ function useHistogram(kind: RangeKind, field: Field, path: string, params: URLSe
   };
 }
 
+interface BoundProps {
+  readonly bound: 'From' | 'To';
+  /** The facet's label, which the input's name says too ("Departure from"). */
+  readonly facet: string;
+  readonly type: 'date' | 'number';
+  readonly name: string;
+  readonly value: string;
+  /** The lowest and highest values under the other filters, as the input's min and max. */
+  readonly span: { readonly lo: string; readonly hi: string };
+  readonly onInput: (text: string) => void;
+}
+
+/** One end of the range: a date or number input labelled From or To. */
+function BoundInput({ bound, facet, type, name, value, span, onInput }: BoundProps) {
+  return (
+    <label>
+      <span>{bound}</span>
+      <input
+        type={type}
+        step="any"
+        name={name}
+        aria-label={`${facet} ${bound.toLowerCase()}`}
+        value={value}
+        min={span.lo}
+        max={span.hi}
+        onInput={(e) => onInput(e.currentTarget.value)}
+      />
+    </label>
+  );
+}
+
 /** The facet: histogram, From/To inputs with Apply, and Clear while a range is set. */
 export function RangeFacet({ kind, field, label, path, state, onChange }: Props) {
   const own = state.ranges.find((r) => r.field === field.name);
@@ -155,30 +186,23 @@ export function RangeFacet({ kind, field, label, path, state, onChange }: Props)
           if (valid) onChange(withRange(state, kind, field.name, from, to));
         }}
       >
-        <label>
-          <span>From</span>
-          <input
+        {(
+          [
+            ['From', from, setFrom],
+            ['To', to, setTo],
+          ] as const
+        ).map(([bound, value, set]) => (
+          <BoundInput
+            key={bound}
+            bound={bound}
+            facet={label}
             type={inputType}
-            step="any"
-            name={`${id}-from`}
-            value={from}
-            min={histogram.lo}
-            max={histogram.hi}
-            onInput={(e) => setFrom(e.currentTarget.value)}
+            name={`${id}-${bound.toLowerCase()}`}
+            value={value}
+            span={histogram}
+            onInput={set}
           />
-        </label>
-        <label>
-          <span>To</span>
-          <input
-            type={inputType}
-            step="any"
-            name={`${id}-to`}
-            value={to}
-            min={histogram.lo}
-            max={histogram.hi}
-            onInput={(e) => setTo(e.currentTarget.value)}
-          />
-        </label>
+        ))}
         <button type="submit" disabled={!valid}>
           Apply
         </button>
