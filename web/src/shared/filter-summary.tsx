@@ -6,6 +6,7 @@ import type { Field } from './types.js';
 import { fieldLabel } from './dataset.js';
 import { EMPTY_STATE, togglePick, type FilterState } from './url-state.js';
 import { describeCondition, withCondition } from './column-conditions.js';
+import { rangeText } from './ranges.js';
 
 /** One active filter: what the page says of it and the state without it. */
 export interface SummaryItem {
@@ -40,6 +41,13 @@ export function summaryItems(state: FilterState, label: (name: string) => string
       text: words ?? `${label(field)}, where`,
       ...(words === null && { code: condition }),
       remove: (s) => withCondition(s, field, null),
+    });
+  }
+  for (const range of state.ranges) {
+    items.push({
+      key: `range.${range.field}`,
+      text: rangeText(range, label(range.field)),
+      remove: (s) => ({ ...s, ranges: s.ranges.filter((r) => r.field !== range.field) }),
     });
   }
   if (state.sort) {

@@ -30,6 +30,14 @@ export function rangeQuery(range: RangeFilter): string {
   return `${range.field}:[${range.from || '*'} TO ${range.to || '*'}]`;
 }
 
+/** A range in words, after its field's label: "Departure from 2001-02-01 to 2001-02-14", "Delay at least 5". */
+export function rangeText(range: RangeFilter, label: string): string {
+  const { from, to } = range;
+  if (from && to) return `${label} from ${from} to ${to}`;
+  if (range.kind === 'date') return from ? `${label} from ${from} on` : `${label} up to ${to}`;
+  return from ? `${label} at least ${from}` : `${label} at most ${to}`;
+}
+
 /** The range a URL parameter holds, or null when it is not one this page wrote (left out). */
 export function readRange(name: string, value: string): RangeFilter | null {
   const kind = (Object.keys(RANGE_PREFIX) as RangeKind[]).find((k) => name.startsWith(RANGE_PREFIX[k]));
