@@ -264,7 +264,7 @@ describe('web: range facets and automatic facets (fixture portal)', function () 
     );
     expect(headings).to.deep.equal(['station', 'kind', 'day']);
     expect(await page.$$eval('.facets .range-facet h2', (hs) => hs.map((h) => h.textContent))).to.deep.equal([
-      'day',
+      'day range',
     ]);
     expect(await axeViolations(page)).to.deep.equal([]);
     await page.close();

@@ -33,10 +33,12 @@ interface Props {
   readonly path: string;
   readonly state: FilterState;
   readonly onChange: (next: FilterState) => void;
+  /** Fields whose values the sidebar lists too: their range facet is headed "<label> range". */
+  readonly listed: ReadonlySet<string>;
 }
 
 /** One range facet per field that calls for one. */
-export function RangeFacets({ fields, path, state, onChange }: Props) {
+export function RangeFacets({ fields, path, state, onChange, listed }: Props) {
   return (
     <>
       {rangeFields(fields).map(({ kind, field }) => (
@@ -44,7 +46,7 @@ export function RangeFacets({ fields, path, state, onChange }: Props) {
           key={field.name}
           kind={kind}
           field={field}
-          label={fieldLabel(fields, field.name)}
+          label={`${fieldLabel(fields, field.name)}${listed.has(field.name) ? ' range' : ''}`}
           path={path}
           state={state}
           onChange={onChange}

@@ -41,7 +41,13 @@ function Table({ id }: { id: string }) {
           path={datasetPath(id, '/facets')}
           searchKind={(name) => searchKind(fields, name)}
         >
-          <RangeFacets fields={fields} path={datasetPath(id, '/records')} state={state} onChange={setState} />
+          <RangeFacets
+            fields={fields}
+            path={datasetPath(id, '/records')}
+            state={state}
+            onChange={setState}
+            listed={new Set(facets.data?.facets.map((g) => g.name))}
+          />
         </FacetList>
       </div>
       <section class="results">
