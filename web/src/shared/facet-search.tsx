@@ -68,8 +68,10 @@ export function useFacetPage(
   }, [view.search]);
   const own = search.trim() !== '' || view.page > 0;
   const loaded = useApi<FacetsAnswer>(own ? path : null, searchParams(state, group.name, search, view.page));
+  // A search typed but not yet settled is busy: the list shown is not its answer yet.
+  const settling = search !== view.search;
   if (!own)
-    return { values: group.facets, more: group.facets.length >= FACET_PAGE, loading: false, error: null };
+    return { values: group.facets, more: group.facets.length >= FACET_PAGE, loading: settling, error: null };
   const all = (loaded.data?.facets.find((g) => g.name === group.name)?.facets ?? []).filter(
     (value) => view.kind !== 'list' || !search.trim() || matchesSearch(value.name, search),
   );
@@ -77,7 +79,7 @@ export function useFacetPage(
   return {
     values: all.slice(start, start + FACET_PAGE),
     more: all.length > start + FACET_PAGE && start + FACET_PAGE < MAX_LIMIT - 1,
-    loading: loaded.loading || search !== view.search,
+    loading: loaded.loading || settling,
     error: loaded.error?.message ?? null,
   };
 }
