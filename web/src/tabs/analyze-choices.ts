@@ -1,16 +1,13 @@
-// The analyze tab's choices (X axis, series, chart type), held in the URL beside the filters
-// (`x`, `x.level`, `x.width`, `y` once per series, `chart`), and the records query they stand for:
-// the chart draws exactly what the API answers to that query.
+// The analyze tab's choices (X axis, series, split, chart type), held in the URL beside the
+// filters: `x`, `x.level` (none: chosen from the data's span), `x.width`, `y` once per series,
+// `split` and `split.top`, `chart`. The queries they stand for are in analyze-query.ts.
 import type { Field } from '../shared/types.js';
-import { filterParams, odsqlField, type FilterState } from '../shared/url-state.js';
-
-export const LEVELS = ['year', 'month', 'day', 'hour', 'minute'] as const;
-export type Level = (typeof LEVELS)[number];
+import { LEVELS, type Level } from './analyze-dates.js';
 
 export const AGGREGATES = ['count', 'sum', 'avg', 'min', 'max', 'median', 'percentile'] as const;
 export type Aggregate = (typeof AGGREGATES)[number];
 
-export const CHARTS = ['column', 'bar', 'line'] as const;
+export const CHARTS = ['column', 'bar', 'line', 'area', 'pie'] as const;
 export type Chart = (typeof CHARTS)[number];
 
 export interface Series {
@@ -24,13 +21,21 @@ export interface Series {
 export interface Choices {
   /** The field on the X axis. */
   readonly x: string;
-  /** The date level, when x is a date or datetime field. */
-  readonly level: Level;
+  /** The date level, when x is a date or datetime field: '' chooses it from the data's span. */
+  readonly level: Level | '';
   /** The range width, when x is a number field: '' groups on each value. */
   readonly width: string;
   readonly series: readonly Series[];
   readonly chart: Chart;
+  /** The text field whose values split each series into one per value ('' for none). */
+  readonly split: string;
+  /** How many of the split field's values (the most frequent) are drawn; the rest are "Others". */
+  readonly top: number;
 }
+
+/** The number of split values drawn when the URL names none, and the most it may name. */
+export const TOP_DEFAULT = 10;
+export const TOP_MOST = 20;
 
 const NUMERIC = new Set(['int', 'double']);
 const DATES = new Set(['date', 'datetime']);
@@ -40,9 +45,12 @@ const X_TYPES = new Set(['text', ...NUMERIC, ...DATES]);
 export const xFields = (fields: readonly Field[]) => fields.filter((f) => X_TYPES.has(f.type));
 /** Fields a series can aggregate. */
 export const numericFields = (fields: readonly Field[]) => fields.filter((f) => NUMERIC.has(f.type));
+/** Fields a series can be split by. */
+export const splitFields = (fields: readonly Field[], x: string) =>
+  fields.filter((f) => f.type === 'text' && f.name !== x);
 /** The date levels a field has (hours and minutes only for datetimes). */
 export const levelsOf = (field: Field | undefined): readonly Level[] =>
-  field?.type === 'datetime' ? LEVELS : field?.type === 'date' ? LEVELS.slice(0, 3) : [];
+  field?.type === 'datetime' ? LEVELS : field?.type === 'date' ? LEVELS.slice(0, 4) : [];
 export const isNumeric = (field: Field | undefined) => NUMERIC.has(field?.type ?? '');
 
 const oneOf = <T extends string>(list: readonly T[], value: string | null): T | null =>
@@ -76,6 +84,8 @@ export function readChoices(search: string, fields: readonly Field[]): Choices {
   const x = asked && X_TYPES.has(asked.type) ? asked : (preferred ?? candidates[0]);
   const levels = levelsOf(x);
   const width = Number(params.get('x.width'));
+  const split = byName.get(params.get('split') ?? '');
+  const top = Number(params.get('split.top') ?? TOP_DEFAULT);
   const series = params
     .getAll('y')
     .map(readSeries)
@@ -84,10 +94,12 @@ export function readChoices(search: string, fields: readonly Field[]): Choices {
     .filter((s) => s.fn !== 'percentile' || (Number.isInteger(s.p) && s.p >= 1 && s.p <= 99));
   return {
     x: x?.name ?? '',
-    level: oneOf(levels, params.get('x.level')) ?? levels[0] ?? 'year',
+    level: oneOf(levels, params.get('x.level')) ?? '',
     width: isNumeric(x) && width > 0 ? String(width) : '',
     series: series.length ? series : [{ fn: 'count', field: '', p: 50 }],
     chart: oneOf(CHARTS, params.get('chart')) ?? 'column',
+    split: split && splitFields(fields, x?.name ?? '').includes(split) ? split.name : '',
+    top: Number.isInteger(top) && top >= 1 && top <= TOP_MOST ? top : TOP_DEFAULT,
   };
 }
 
@@ -95,56 +107,12 @@ export function readChoices(search: string, fields: readonly Field[]): Choices {
 export function choicesParams(choices: Choices, fields: readonly Field[]): URLSearchParams {
   const params = new URLSearchParams({ x: choices.x });
   const field = fields.find((f) => f.name === choices.x);
-  if (levelsOf(field).length) params.set('x.level', choices.level);
+  if (levelsOf(field).length && choices.level) params.set('x.level', choices.level);
   if (choices.width) params.set('x.width', choices.width);
   for (const series of choices.series) params.append('y', seriesParam(series));
   params.set('chart', choices.chart);
-  return params;
-}
-
-const UNIT: Record<Level, string> = {
-  year: '',
-  month: '1 month',
-  day: '1 day',
-  hour: '1 hour',
-  minute: '1 minute',
-};
-
-/** The group_by expression of the X axis. */
-export function xExpression(choices: Choices, fields: readonly Field[]): string {
-  const field = fields.find((f) => f.name === choices.x);
-  const name = odsqlField(choices.x);
-  if (levelsOf(field).length) {
-    return choices.level === 'year' ? `year(${name})` : `range(${name}, ${UNIT[choices.level]})`;
-  }
-  return choices.width ? `range(${name}, ${choices.width})` : name;
-}
-
-/** The aggregate expression of a series. */
-export function seriesExpression(series: Series): string {
-  if (series.fn === 'count') return 'count(*)';
-  const field = odsqlField(series.field);
-  return series.fn === 'percentile' ? `percentile(${field}, ${series.p})` : `${series.fn}(${field})`;
-}
-
-/** Groups asked for: a text axis shows its largest values, an ordered axis its first ones. */
-const TEXT_LIMIT = 50;
-const ORDERED_LIMIT = 1000;
-
-/** Whether the X axis is ordered (dates, numbers) rather than categories sorted by the first series. */
-export function isOrderedAxis(choices: Choices, fields: readonly Field[]): boolean {
-  const field = fields.find((f) => f.name === choices.x);
-  return field !== undefined && field.type !== 'text';
-}
-
-/** The records query of the chart: the filters, one aggregate per series (s0, s1...), grouped by x. */
-export function chartParams(state: FilterState, choices: Choices, fields: readonly Field[]): URLSearchParams {
-  const params = filterParams(state);
-  const ordered = isOrderedAxis(choices, fields);
-  params.set('select', choices.series.map((s, i) => `${seriesExpression(s)} as s${i}`).join(', '));
-  params.set('group_by', `${xExpression(choices, fields)} as x`);
-  params.set('order_by', ordered ? 'x' : 's0 desc, x');
-  params.set('limit', String(ordered ? ORDERED_LIMIT : TEXT_LIMIT));
+  if (choices.split) params.set('split', choices.split);
+  if (choices.split && choices.top !== TOP_DEFAULT) params.set('split.top', String(choices.top));
   return params;
 }
 
@@ -176,3 +144,23 @@ export function seriesLabel(series: Series, label: (field: string) => string): s
 
 /** The aggregate functions' names for the form. */
 export const aggregateLabel = (fn: Aggregate) => FN_LABEL[fn];
+
+/** Whether the X axis is ordered (dates, numbers) rather than categories sorted by the first series. */
+export function isOrderedAxis(choices: Choices, fields: readonly Field[]): boolean {
+  const field = fields.find((f) => f.name === choices.x);
+  return field !== undefined && field.type !== 'text';
+}
+
+/** Aggregates whose values add up to a whole: they may stack, and make a pie. */
+export const isAdditive = (series: Series) => series.fn === 'count' || series.fn === 'sum';
+
+/**
+ * Whether a chart type fits the choices: an area needs an ordered X axis (dates, numbers), a pie
+ * one count or sum over a text field, unsplit (its number of groups is checked once drawn).
+ */
+export function chartFits(chart: Chart, choices: Choices, fields: readonly Field[]): boolean {
+  if (chart === 'area') return isOrderedAxis(choices, fields);
+  if (chart !== 'pie') return true;
+  const [first, ...more] = choices.series;
+  return !isOrderedAxis(choices, fields) && !choices.split && more.length === 0 && isAdditive(first!);
+}

@@ -1,11 +1,13 @@
-// The analyze tab's form: the X axis (a field, a date level, a range width), the series and the
-// chart type. Every change is a new URL (analyze.tsx); typed numbers count once committed.
-import { useEffect, useState } from 'preact/hooks';
+// The analyze tab's form: the X axis (a field, a date level, a range width), the series, the
+// split and the chart type. Every change is a new URL (analyze.tsx); typed numbers count once
+// committed.
 import type { Field } from '../shared/types.js';
+import type { Level } from './analyze-dates.js';
+import { ChartType, Split } from './analyze-form-more.js';
+import { NumberInput } from './analyze-number-input.js';
 import {
   aggregateLabel,
   AGGREGATES,
-  CHARTS,
   isNumeric,
   levelsOf,
   numericFields,
@@ -18,41 +20,13 @@ interface Props {
   readonly fields: readonly Field[];
   readonly choices: Choices;
   readonly onChange: (next: Choices) => void;
+  /** The date level drawn (what "automatic" chose), when x is a date. */
+  readonly level: Level | null;
 }
 
 const label = (field: Field) => field.label || field.name;
 
-/**
- * A number typed freely (its own text, so a redraw while typing does not reset it), counted once
- * committed: on Enter or when the focus leaves.
- */
-function NumberInput(props: {
-  value: string;
-  onCommit: (text: string) => void;
-  min: string;
-  max?: string;
-  step: string;
-  placeholder?: string;
-  label?: string;
-}) {
-  const [text, setText] = useState(props.value);
-  useEffect(() => setText(props.value), [props.value]);
-  return (
-    <input
-      type="number"
-      min={props.min}
-      max={props.max}
-      step={props.step}
-      placeholder={props.placeholder}
-      aria-label={props.label}
-      value={text}
-      onInput={(e) => setText(e.currentTarget.value)}
-      onChange={(e) => props.onCommit(e.currentTarget.value)}
-    />
-  );
-}
-
-function XAxis({ fields, choices, onChange }: Props) {
+function XAxis({ fields, choices, onChange, level }: Props) {
   const field = fields.find((f) => f.name === choices.x);
   const levels = levelsOf(field);
   return (
@@ -62,7 +36,16 @@ function XAxis({ fields, choices, onChange }: Props) {
         Field{' '}
         <select
           value={choices.x}
-          onChange={(e) => onChange({ ...choices, x: e.currentTarget.value, width: '' })}
+          onChange={(e) => {
+            const x = e.currentTarget.value;
+            onChange({
+              ...choices,
+              x,
+              width: '',
+              level: '',
+              split: choices.split === x ? '' : choices.split,
+            });
+          }}
         >
           {xFields(fields).map((f) => (
             <option key={f.name} value={f.name}>
@@ -78,9 +61,10 @@ function XAxis({ fields, choices, onChange }: Props) {
             value={choices.level}
             onChange={(e) => onChange({ ...choices, level: e.currentTarget.value as Choices['level'] })}
           >
-            {levels.map((level) => (
-              <option key={level} value={level}>
-                {level}
+            <option value="">automatic{level && !choices.level ? ` (${level})` : ''}</option>
+            {levels.map((each) => (
+              <option key={each} value={each}>
+                {each}
               </option>
             ))}
           </select>
@@ -192,33 +176,14 @@ function SeriesList({ fields, choices, onChange }: Props) {
   );
 }
 
-function ChartType({ choices, onChange }: Omit<Props, 'fields'>) {
-  return (
-    <fieldset>
-      <legend>Chart</legend>
-      {CHARTS.map((chart) => (
-        <label key={chart}>
-          <input
-            type="radio"
-            name="chart"
-            value={chart}
-            checked={choices.chart === chart}
-            onChange={() => onChange({ ...choices, chart })}
-          />{' '}
-          {chart}
-        </label>
-      ))}
-    </fieldset>
-  );
-}
-
 /** The whole form. */
 export function AnalyzeForm(props: Props) {
   return (
     <form class="analyze-form" onSubmit={(e) => e.preventDefault()}>
       <XAxis {...props} />
       <SeriesList {...props} />
-      <ChartType choices={props.choices} onChange={props.onChange} />
+      <Split {...props} />
+      <ChartType {...props} />
     </form>
   );
 }

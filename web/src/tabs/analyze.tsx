@@ -1,28 +1,37 @@
 // The analyze tab: a chart of the records matching the page's filters, grouped on an X axis, with
-// one aggregate per series. The chart's data is one records query, whose URL is shown to copy;
-// the choices live in the URL beside the filters.
+// one aggregate per series, optionally split by a second field. The chart's data is what the API
+// answers to the queries of analyze-query.ts (the main one's URL is shown to copy); the choices
+// live in the URL beside the filters.
 import { useEffect, useRef, useState } from 'preact/hooks';
+import type { View } from 'vega';
 import type { Result } from 'vega-embed';
 import { mount } from '../shared/mount.js';
 import { pageData } from '../shared/page.js';
-import { apiUrl } from '../shared/api.js';
-import { useApi } from '../shared/use-api.js';
+import { ApiFailure } from '../shared/api.js';
 import { useUrlState } from '../shared/use-url-state.js';
 import { datasetPath, fieldLabel, useDataset } from '../shared/dataset.js';
 import { FilterSummary } from '../shared/filter-summary.js';
 import { CopyButton } from '../shared/copy-button.js';
-import { counted, formatCount, noun } from '../shared/text.js';
-import { formatValue } from '../shared/format-value.js';
-import type { Field, Page } from '../shared/types.js';
-import { chartParams, choicesParams, readChoices, seriesLabel, type Choices } from './analyze-choices.js';
-import { chartSpec, drawChart, type Point } from './analyze-chart.js';
+import { formatCount } from '../shared/text.js';
+import type { Field } from '../shared/types.js';
+import type { FilterState } from '../shared/url-state.js';
+import {
+  chartFits,
+  choicesParams,
+  isAdditive,
+  readChoices,
+  seriesLabel,
+  type Choices,
+} from './analyze-choices.js';
+import { chartSpec, drawChart, layoutOf, PIE_MOST, type Layout } from './analyze-chart.js';
+import type { Drawing } from './analyze-spec.js';
+import { loadChart, type ChartData } from './analyze-load.js';
+import { ChartDownloads } from './analyze-download.js';
 import { AnalyzeForm } from './analyze-form.js';
 import './analyze.css';
 
-type Row = Readonly<Record<string, unknown>>;
-
 /** The URL parameters the choices own; the others (the filters) are left as they are. */
-const OWN = ['x', 'x.level', 'x.width', 'y', 'chart'];
+const OWN = ['x', 'x.level', 'x.width', 'y', 'chart', 'split', 'split.top'];
 
 /** The choices in the URL, and a setter pushing a new URL with them. */
 function useChoices(fields: readonly Field[]): [Choices, (next: Choices) => void] {
@@ -42,81 +51,129 @@ function useChoices(fields: readonly Field[]): [Choices, (next: Choices) => void
   return [readChoices(search, fields), set];
 }
 
-/** The API's rows as the chart's points: one per group and series. */
-function pointsOf(rows: readonly Row[], labels: readonly string[]): Point[] {
-  return rows.flatMap((row) =>
-    labels.map((series, i) => {
-      const value = row[`s${i}`];
-      return {
-        x: row.x === null ? '(empty)' : formatValue(row.x),
-        series,
-        value: typeof value === 'number' ? value : null,
-      };
-    }),
-  );
+interface Loaded {
+  /** The last chart loaded (kept while the next one loads, so the page does not flicker). */
+  readonly data: ChartData | null;
+  readonly error: ApiFailure | null;
+  readonly loading: boolean;
+  readonly retry: () => void;
 }
 
-function ChartView({ points, spec }: { points: readonly Point[]; spec: Parameters<typeof drawChart>[1] }) {
-  const element = useRef<HTMLDivElement>(null);
+/** Loads the chart's data again whenever the filters or choices change; a later ask aborts the earlier. */
+function useChart(path: string, fields: readonly Field[], state: FilterState, choices: Choices): Loaded {
+  const [attempt, setAttempt] = useState(0);
+  const [held, setHeld] = useState<Omit<Loaded, 'retry'>>({ data: null, error: null, loading: true });
+  const measures = choices.series.map((s) => seriesLabel(s, (name) => fieldLabel(fields, name)));
+  const key = `${attempt} ${JSON.stringify([state, choices, measures])}`;
   useEffect(() => {
+    const controller = new AbortController();
+    const take = (next: (last: typeof held) => typeof held) => {
+      if (!controller.signal.aborted) setHeld(next);
+    };
+    setHeld((last) => ({ ...last, loading: true }));
+    loadChart({ path, fields, state, choices, measures }, controller.signal).then(
+      (data) => take(() => ({ data, error: null, loading: false })),
+      (error: unknown) => {
+        const failure = error instanceof ApiFailure ? error : new ApiFailure(0, '', String(error));
+        take((last) => ({ data: last.data, error: failure, loading: false }));
+      },
+    );
+    return () => controller.abort();
+  }, [key]);
+  return { ...held, retry: () => setAttempt((n) => n + 1) };
+}
+
+/** The chart drawn at the element's width (again when that changes); its view handed up for downloads. */
+function ChartView(props: {
+  data: ChartData;
+  drawing: Omit<Drawing, 'width'>;
+  layout: Layout;
+  onView: (view: View | null) => void;
+}) {
+  const element = useRef<HTMLDivElement>(null);
+  const [width, setWidth] = useState(0);
+  useEffect(() => {
+    const observer = new ResizeObserver(([entry]) => {
+      const next = Math.floor(entry?.contentRect.width ?? 0);
+      setWidth((last) => (Math.abs(next - last) > 8 ? next : last));
+    });
+    observer.observe(element.current!);
+    return () => observer.disconnect();
+  }, []);
+  useEffect(() => {
+    if (!width) return;
     let drawn: Result | null = null;
     let gone = false;
+    const spec = chartSpec(props.data, { ...props.drawing, width }, props.layout);
     drawChart(element.current!, spec).then(
       (result) => {
-        if (gone) result.finalize();
-        else drawn = result;
+        if (gone) return result.finalize();
+        drawn = result;
+        props.onView(result.view);
       },
       () => undefined,
     );
     return () => {
       gone = true;
+      props.onView(null);
       drawn?.finalize();
     };
-  }, [spec]);
+  }, [props.data, props.layout, width, JSON.stringify(props.drawing)]);
+  const groups = formatCount(props.data.groups);
+  return <div class="chart" ref={element} role="img" aria-label={`Chart of ${groups} groups`} />;
+}
+
+/** What the chart holds in words: its groups and series, and what was not drawn. */
+function Summary({ data, pieRefused }: { data: ChartData; pieRefused: boolean }) {
+  const groups = data.groups;
   return (
-    <div class="chart" ref={element} role="img" aria-label={`Chart of ${counted(points.length, 'value')}`} />
+    <p class="total">
+      <output>{formatCount(groups)}</output> {groups === 1 ? 'group' : 'groups'}
+      {data.level ? ` by ${data.level}` : ''}
+      {data.split ? `, ${formatCount(data.colours.length)} series` : ''}
+      {data.more ? '; the API holds more groups than drawn (narrow the filters or choose wider groups)' : ''}
+      {pieRefused ? `. A pie takes 2 to ${PIE_MOST} groups, none negative: drawn as columns.` : ''}
+    </p>
   );
 }
 
 function Analysis({ id, fields }: { id: string; fields: readonly Field[] }) {
   const [state, setState] = useUrlState();
   const [choices, setChoices] = useChoices(fields);
-  const params = chartParams(state, choices, fields);
-  const path = datasetPath(id, '/records');
-  const answer = useApi<Page<Row>>(path, params);
-  const url = `${location.origin}${apiUrl(path, params)}`;
+  const [view, setView] = useState<View | null>(null);
+  const answer = useChart(datasetPath(id, '/records'), fields, state, choices);
+  const data = answer.data;
   const label = (name: string) => fieldLabel(fields, name);
-  const labels = choices.series.map((s) => seriesLabel(s, label));
-  const rows = answer.data && !answer.error ? answer.data.results : null;
-  const [spec, setSpec] = useState<{ points: Point[]; spec: ReturnType<typeof chartSpec> } | null>(null);
-  useEffect(() => {
-    if (!rows) return;
-    const points = pointsOf(rows, labels);
-    setSpec({
-      points,
-      spec: chartSpec(points, { chart: choices.chart, xTitle: label(choices.x), series: labels }),
-    });
-  }, [rows, choices.chart]);
+  const fits = chartFits(choices.chart, choices, fields);
+  const layout = data ? layoutOf(data, fits && choices.chart === 'pie') : 'single';
+  const drawing: Omit<Drawing, 'width'> = {
+    chart: !fits || choices.chart === 'pie' ? 'column' : choices.chart,
+    xTitle: data?.level ? `${label(choices.x)}, by ${data.level}` : label(choices.x),
+    colourTitle: choices.split ? label(choices.split) : null,
+    stack: choices.split !== '' && choices.series.every(isAdditive),
+  };
+  const url = data ? `${location.origin}${data.url}` : '';
   return (
     <>
       <FilterSummary state={state} fields={fields} onChange={setState} />
-      <AnalyzeForm fields={fields} choices={choices} onChange={setChoices} />
-      <section class="chart-panel" aria-busy={answer.loading}>
+      <AnalyzeForm fields={fields} choices={choices} level={data?.level ?? null} onChange={setChoices} />
+      <section class="chart-panel" aria-busy={answer.loading} aria-label="Chart">
         {answer.error ? (
-          <p role="alert" class="error">
-            <strong>{answer.error.errorCode || 'Error'}:</strong> {answer.error.message}
-          </p>
-        ) : (
-          answer.data && (
-            <p class="total">
-              <output>{formatCount(answer.data.total_count)}</output> {noun(answer.data.total_count, 'group')}
-              {answer.data.total_count > answer.data.results.length
-                ? `, the first ${formatCount(answer.data.results.length)} drawn`
-                : ''}
+          <div role="alert" class="error">
+            <p>
+              <strong>{answer.error.errorCode || 'Error'}:</strong> {answer.error.message}
             </p>
-          )
+            <button type="button" onClick={answer.retry}>
+              Retry
+            </button>
+          </div>
+        ) : (
+          data && <Summary data={data} pieRefused={choices.chart === 'pie' && fits && layout !== 'pie'} />
         )}
-        {spec && !answer.error && <ChartView points={spec.points} spec={spec.spec} />}
+        {data && !answer.error && (
+          <ChartView data={data} drawing={drawing} layout={layout} onView={setView} />
+        )}
+        <ChartDownloads view={answer.error ? null : view} name={`${id}-chart`} />
         <label for="chart-url">The chart's data from the API</label>
         <div class="copy-row">
           <input
