@@ -1,175 +1,206 @@
-// The analyze tab in a real browser: the values the chart draws (read from the marks vega drew)
-// are the API's group_by answer for the same filters, X axis and series; the API URL it shows
-// answers the same; the choices live in the URL beside the filters; nothing leaves the origin.
+// The analyze tab's charts read as a person reads them, checked on the SVG vega drew in chromium:
+// date axes labelled at their level (no `T00:00:00`), the level chosen from the data's span,
+// series of different scales on their own axes, labels that never overlap, a split drawing one
+// series per top value plus Others with the API's numbers, pies, PNG and SVG files, no axe-core
+// violation.
+import { mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
 import { expect } from 'chai';
 import type { Page } from 'puppeteer-core';
 import { axeViolations } from '../helpers/axe.js';
 import { useBrowserSuite } from '../helpers/browser.js';
+import { axes, drawnValues, legendEntries, near, xLabels } from './analyze-marks.js';
 
-const RECORDS = '/api/explore/v2.1/catalog/datasets/movies/records';
-const ANALYZE = '/explore/dataset/movies/analyze/';
+const datasetUrl = (id: string) => `/api/explore/v2.1/catalog/datasets/${id}/records`;
+const analyze = (id: string, query = '') => `/explore/dataset/${id}/analyze/${query ? `?${query}` : ''}`;
 
-/**
- * The drawn bars or points, X label -> series label -> value, read from the marks' labels (the X
- * axis's field is `xTitle`), once the chart is drawn (and shows
- * a mark whose label holds `showing`, when a change is to be drawn).
- */
-async function drawnValues(
-  page: Page,
-  xTitle: string,
-  showing = '',
-): Promise<Map<string, Map<string, number>>> {
-  await page.waitForSelector('.chart-panel[aria-busy=false] .chart svg path[aria-roledescription]');
-  await page.waitForFunction(
-    (text) =>
-      [...document.querySelectorAll('.chart svg [aria-label]')].some((m) =>
-        m.getAttribute('aria-label')!.includes(text),
-      ),
-    {},
-    showing,
+/** An API date group as the chart must label it, written by Intl (months from January to July only). */
+const UTC = { timeZone: 'UTC' } as const;
+const monthLabel = (iso: string) =>
+  new Intl.DateTimeFormat('en-GB', { ...UTC, month: 'short', year: 'numeric' }).format(new Date(iso));
+const dayLabel = (iso: string) =>
+  new Intl.DateTimeFormat('en-GB', { ...UTC, day: 'numeric', month: 'short', year: 'numeric' }).format(
+    new Date(iso),
   );
-  const labels = await page.$$eval(
-    '.chart svg [aria-roledescription=bar], .chart svg [aria-roledescription=point]',
-    (marks) => marks.map((m) => m.getAttribute('aria-label') ?? ''),
-  );
-  const values = new Map<string, Map<string, number>>();
-  for (const label of labels) {
-    // "<X title>: <x>; <value title>: <number>; series: <series>", the X first or second.
-    const pairs = new Map(
-      label
-        .split('; ')
-        .map((part) => [part.slice(0, part.indexOf(': ')), part.slice(part.indexOf(': ') + 2)]),
-    );
-    const x = pairs.get(xTitle) ?? '';
-    const series = pairs.get('series') ?? '';
-    const [value = ''] = [...pairs]
-      .filter(([title]) => title !== xTitle && title !== 'series')
-      .map(([, v]) => v);
-    if (!values.has(x)) values.set(x, new Map());
-    values.get(x)!.set(series, Number(value.replace(/,/g, '')));
+
+/** Saves what a click on the download button `type` gives, and returns the file's bytes. */
+async function download(page: Page, type: 'PNG' | 'SVG'): Promise<Buffer> {
+  const folder = await mkdtemp(path.join(os.tmpdir(), 'duckportal-download-'));
+  try {
+    const session = await page.createCDPSession();
+    await session.send('Browser.setDownloadBehavior', { behavior: 'allow', downloadPath: folder });
+    await page.click(`.downloads button:${type === 'PNG' ? 'first' : 'last'}-of-type`);
+    const name = `flights-chart.${type.toLowerCase()}`;
+    for (;;) {
+      const files = await readdir(folder);
+      if (files.includes(name)) return await readFile(path.join(folder, name));
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+  } finally {
+    await rm(folder, { recursive: true, force: true });
   }
-  return values;
 }
 
-/** `actual` within the rounding of the chart's labels (12 significant digits) of `expected`. */
-function near(actual: number | undefined, expected: number, what: string): void {
-  expect(actual, what).to.be.a('number');
-  expect(Math.abs(actual! - expected), `${what}: ${actual} vs ${expected}`).to.be.at.most(
-    Math.abs(expected) * 1e-9,
-  );
-}
-
-describe('web: the analyze tab', function () {
-  this.timeout(60_000);
+describe('web: the analyze tab draws charts that read', function () {
+  this.timeout(90_000);
   const suite = useBrowserSuite();
-  const api = async (query: string) => (await suite.server.json(`${RECORDS}?${query}`)).body;
+  const api = async (id: string, query: string) =>
+    (await suite.server.json(`${datasetUrl(id)}?${query}`)).body;
+  const open = (url: string, width = 1280) =>
+    suite.browser.open(`${suite.server.base}${url}`, { width, height: 900 });
 
-  it("draws a field's groups with the API's avg and percentile, for a refine", async () => {
+  it('labels a month level `Jan 2001` (never T00:00:00) with the API counts, and a day level `12 Jan 2001`', async () => {
     const expected = await api(
-      `refine=mpaa_rating:R&group_by=major_genre&limit=100&select=${encodeURIComponent('avg(imdb_rating) as a, percentile(us_gross, 90) as p')}`,
+      'flights',
+      `group_by=${encodeURIComponent('range(date, 1 month) as m')}&select=count(*) as n`,
     );
-    expect(expected.results.length).to.be.greaterThan(5);
-    const page = await suite.browser.open(
-      `${suite.server.base}${ANALYZE}?refine.mpaa_rating=R&x=major_genre&y=avg:imdb_rating&y=percentile:90:us_gross`,
-    );
-    const drawn = await drawnValues(page, 'Genres');
-    expect(drawn.size).to.equal(expected.results.length);
-    for (const row of expected.results) {
-      const genre = row.major_genre ?? '(empty)';
-      near(drawn.get(genre)?.get('Average of IMDB Rating'), row.a, `avg ${genre}`);
-      near(drawn.get(genre)?.get('90th percentile of US Gross'), row.p, `p90 ${genre}`);
-    }
-    // vega-embed's actions menu (links to the online editor) is off.
-    expect(await page.$('.vega-actions')).to.equal(null);
+    const page = await open(analyze('flights', 'x.level=month'));
+    const drawn = await drawnValues(page, 'Departure, by month');
+    const labels = (await xLabels(page)).map((l) => l.text);
+    expect(labels).to.deep.equal(expected.results.map((r: any) => monthLabel(r.m)));
+    expect(labels.join(' ')).not.to.match(/T\d\d:|\+00:00/);
+    for (const row of expected.results)
+      expect(drawn.get(monthLabel(row.m))?.get('Count'), row.m).to.equal(row.n);
     await page.close();
+    const days = await open(analyze('flights', 'x.level=day&refine.origin=ORD&chart=line'), 390);
+    await drawnValues(days, 'Departure, by day');
+    const shown = (await xLabels(days)).filter((l) => l.shown);
+    expect(shown.length).to.be.greaterThan(1);
+    for (const label of shown) expect(label.text).to.match(/^\d{1,2} [A-Z][a-z]{2} 2001$/);
+    await days.close();
   });
 
-  it('draws year(date) with avg as columns, and its API URL answers what it drew', async () => {
-    const expected = await api(`group_by=year(release_date)&select=avg(imdb_rating)&limit=1000`);
-    const page = await suite.browser.open(
-      `${suite.server.base}${ANALYZE}?x=release_date&x.level=year&y=avg:imdb_rating&chart=column`,
-    );
-    const drawn = await drawnValues(page, 'Release Date');
-    const years = expected.results.filter((row: any) => row['avg(imdb_rating)'] !== null);
-    expect(years.length).to.be.greaterThan(50);
-    for (const row of years) {
-      near(
-        drawn.get(String(row['year(release_date)']))?.get('Average of IMDB Rating'),
-        row['avg(imdb_rating)'],
-        `year ${row['year(release_date)']}`,
-      );
-    }
-    const url = await page.$eval('#chart-url', (input) => (input as HTMLInputElement).value);
-    expect(url.startsWith(`${suite.server.base}${RECORDS}?`)).to.equal(true);
-    const viaUrl = await suite.server.json(url.slice(suite.server.base.length));
-    expect(viaUrl.status).to.equal(200);
-    expect(viaUrl.body.results.map((r: any) => [r.x, r.s0])).to.deep.equal(
-      expected.results.map((r: any) => [r['year(release_date)'], r['avg(imdb_rating)']]),
-    );
-    await page.close();
-  });
-
-  it('keeps every choice in the URL, with the filters, operated with the keyboard at 375 px', async () => {
-    const page = await suite.browser.open(`${suite.server.base}${ANALYZE}?refine.mpaa_rating=PG`, {
-      width: 375,
-      height: 800,
-    });
-    await drawnValues(page, 'Release Date');
-    expect(await page.evaluate(() => document.documentElement.scrollWidth)).to.be.at.most(375);
-    await page.select('.analyze-form select', 'running_time_min');
-    await page.waitForSelector('.analyze-form input[type=number]');
-    await page.focus('.analyze-form input[type=number]');
-    await page.keyboard.type('30');
-    await page.keyboard.press('Tab');
-    await page.focus('input[name=chart][value=column]');
-    await page.keyboard.press('ArrowRight'); // to "bar"
-    await page.waitForFunction(() => new URL(location.href).searchParams.get('chart') === 'bar');
-    const params = new URL(page.url()).searchParams;
-    expect(params.get('x')).to.equal('running_time_min');
-    expect(params.get('x.width')).to.equal('30');
-    expect(params.get('refine.mpaa_rating')).to.equal('PG');
+  it('chooses the level from the span: six months of flights by week, four years of weather by month', async () => {
+    const page = await open(analyze('flights'));
+    const drawn = await drawnValues(page, 'Departure, by week');
+    expect(drawn.size).to.be.within(10, 60);
     const expected = await api(
-      `refine=mpaa_rating:PG&group_by=${encodeURIComponent('range(running_time_min, 30)')}&select=count(*)&limit=100`,
+      'flights',
+      `group_by=${encodeURIComponent('range(date, 1 week) as w')}&select=count(*) as n`,
     );
-    const key = (row: any) => row['range(running_time_min, 30)'] ?? '(empty)';
-    const drawn = await drawnValues(
-      page,
-      'Running Time min',
-      `Running Time min: ${key(expected.results[0])};`,
+    for (const row of expected.results)
+      expect(drawn.get(dayLabel(row.w))?.get('Count'), row.w).to.equal(row.n);
+    const chosen = await page.$eval('.analyze-form select:nth-of-type(1)', () =>
+      [...document.querySelectorAll('.analyze-form option')]
+        .map((o) => o.textContent)
+        .find((t) => t?.startsWith('automatic')),
     );
-    expect(drawn.size).to.equal(expected.results.length);
+    expect(chosen).to.equal('automatic (week)');
+    expect(new URL(page.url()).searchParams.has('x.level'), 'the URL keeps "automatic"').to.equal(false);
+    await page.close();
+    const weather = await open(analyze('seattle-weather'));
+    const months = await drawnValues(weather, 'Date, by month');
+    expect(months.size).to.equal(48);
+    await weather.close();
+  });
+
+  it('draws two series of different scales on two Y axes (one each), of the same scale on one', async () => {
+    const page = await open(analyze('flights', 'y=count&y=avg:delay&x.level=month'));
+    const drawn = await drawnValues(page, 'Departure, by month');
+    const yAxes = await axes(page, 'Y-axis');
+    expect(yAxes).to.have.length(2);
+    expect(yAxes[0]).to.include("'Count'");
+    expect(yAxes[1]).to.include("'Average of Delay (minutes)'");
+    const expected = await api(
+      'flights',
+      `group_by=${encodeURIComponent('range(date, 1 month) as m')}&select=${encodeURIComponent('count(*) as n, avg(delay) as d')}`,
+    );
     for (const row of expected.results) {
-      expect(drawn.get(key(row))?.get('Count'), key(row)).to.equal(row['count(*)']);
+      expect(drawn.get(monthLabel(row.m))?.get('Count')).to.equal(row.n);
+      near(drawn.get(monthLabel(row.m))?.get('Average of Delay (minutes)'), row.d, row.m);
     }
-    // Removing the filter keeps the chart's choices.
-    await page.click('.filters button');
-    await page.waitForFunction(() => !new URL(location.href).searchParams.has('refine.mpaa_rating'));
-    expect(new URL(page.url()).searchParams.get('x.width')).to.equal('30');
-    expect(new URL(page.url()).searchParams.get('chart')).to.equal('bar');
     await page.close();
+    const same = await open(analyze('movies', 'x=major_genre&y=avg:imdb_rating&y=median:imdb_rating'));
+    await drawnValues(same, 'Genres');
+    expect(await axes(same, 'Y-axis')).to.have.length(1);
+    await same.close();
+    const three = await open(analyze('movies', 'x=major_genre&y=count&y=avg:imdb_rating&y=sum:us_gross'));
+    await drawnValues(three, 'Genres');
+    expect(await axes(three, 'Y-axis'), 'one row per series').to.have.length(3);
+    await three.close();
   });
 
-  it("shows the API's error for a where the API refuses, and draws again once it is removed", async () => {
-    const page = await suite.browser.open(
-      `${suite.server.base}${ANALYZE}?where=${encodeURIComponent('nope >')}`,
-    );
-    const error = await page.waitForSelector('.chart-panel .error');
-    const answer = await suite.server.json(`${RECORDS}?where=${encodeURIComponent('nope >')}`);
-    expect(await error!.evaluate((e) => e.textContent)).to.include(answer.body.message);
-    await page.click('.filters button');
-    await drawnValues(page, 'Release Date');
-    await page.close();
-  });
-
-  it('has no axe-core violation, at 1280 and 390 px', async () => {
+  it('keeps the X labels from overlapping at any count: turned, then thinned', async () => {
     for (const width of [1280, 390]) {
-      const page = await suite.browser.open(
-        `${suite.server.base}${ANALYZE}?x=major_genre&y=count&y=avg:imdb_rating`,
-        { width, height: 800 },
-      );
-      await drawnValues(page, 'Genres');
-      expect(await axeViolations(page), `${width} px`).to.deep.equal([]);
+      const page = await open(analyze('flights', 'x.level=day'), width);
+      await drawnValues(page, 'Departure, by day');
+      const labels = await xLabels(page);
+      expect(labels.length, 'one label per day').to.equal(182);
+      const shown = labels.filter((l) => l.shown);
+      expect(shown.length).to.be.within(2, 181);
+      expect(
+        shown.every((l) => /rotate\((315|-45)\)/.test(l.transform)),
+        'turned',
+      ).to.equal(true);
+      for (let i = 1; i < shown.length; i++) {
+        const [a, b] = [shown[i - 1]!.box, shown[i]!.box];
+        const apart = a.right <= b.left || b.right <= a.left || a.bottom <= b.top || b.bottom <= a.top;
+        expect(apart, `${shown[i - 1]!.text} and ${shown[i]!.text} at ${width} px`).to.equal(true);
+      }
+      expect(await page.evaluate(() => document.documentElement.scrollWidth)).to.be.at.most(width);
       await page.close();
+    }
+  });
+
+  it('splits by a field: the top 10 values and Others, each equal to the API group_by answer', async () => {
+    const page = await open(analyze('flights', 'x.level=month&split=origin'));
+    const drawn = await drawnValues(page, 'Departure, by month', '', 'Origin airport');
+    const top = await api('flights', 'group_by=origin&select=count(*) as n&order_by=n desc&limit=10');
+    const names = top.results.map((r: any) => r.origin as string);
+    expect(await legendEntries(page)).to.deep.equal([...names, 'Others']);
+    expect(new URL(page.url()).searchParams.get('split')).to.equal('origin');
+    const all = await api(
+      'flights',
+      `group_by=${encodeURIComponent('range(date, 1 month) as m, origin')}&select=count(*) as n&limit=20000`,
+    );
+    const expected = new Map<string, Map<string, number>>();
+    for (const row of all.results) {
+      const month = expected.get(monthLabel(row.m)) ?? new Map<string, number>();
+      const series = names.includes(row.origin) ? row.origin : 'Others';
+      month.set(series, (month.get(series) ?? 0) + row.n);
+      expected.set(monthLabel(row.m), month);
+    }
+    expect(drawn).to.deep.equal(expected);
+    await page.close();
+  });
+
+  it('draws a pie of a few text groups, refuses one of too many, and downloads PNG and SVG files', async () => {
+    const page = await open(analyze('movies', 'x=mpaa_rating&chart=pie'));
+    const drawn = await drawnValues(page, 'MPAA rating', '', 'MPAA rating');
+    const expected = await api('movies', 'group_by=mpaa_rating&select=count(*) as n&limit=100');
+    expect(await page.$$('.chart svg [aria-roledescription="arc mark"]')).to.have.length(
+      expected.results.length,
+    );
+    expect(drawn.size).to.equal(expected.results.length);
+    await page.close();
+    const many = await open(analyze('movies', 'x=major_genre&chart=pie'));
+    await drawnValues(many, 'Genres');
+    expect(await many.$eval('.total', (p) => p.textContent)).to.include('drawn as columns');
+    await many.close();
+    const chart = await open(analyze('flights', 'x.level=month'));
+    await drawnValues(chart, 'Departure, by month');
+    const png = await download(chart, 'PNG');
+    expect(png.subarray(0, 8).toString('hex')).to.equal('89504e470d0a1a0a');
+    const svg = (await download(chart, 'SVG')).toString('utf8');
+    expect(svg).to.match(/^<svg/);
+    expect(svg).to.include('Jan 2001');
+    await chart.close();
+  });
+
+  it('has no axe-core violation with a split, two axes and a pie, at 1280 and 390 px', async () => {
+    const pages = [
+      analyze('flights', 'split=origin&y=count&y=avg:delay'),
+      analyze('flights', 'y=count&y=avg:delay'),
+      analyze('movies', 'x=mpaa_rating&chart=pie'),
+    ];
+    for (const url of pages) {
+      for (const width of [1280, 390]) {
+        const page = await open(url, width);
+        await page.waitForSelector('.chart-panel[aria-busy=false] .chart svg');
+        expect(await axeViolations(page), `${url} at ${width} px`).to.deep.equal([]);
+        await page.close();
+      }
     }
   });
 });

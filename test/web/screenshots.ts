@@ -23,10 +23,17 @@ const SHOTS: readonly { file: string; path: string; width: number; height: numbe
   },
   {
     file: 'analyze.png',
-    path: '/explore/dataset/movies/analyze/?x=major_genre&y=avg:imdb_rating&y=median:rotten_tomatoes_rating&chart=column',
+    path: '/explore/dataset/flights/analyze/?split=origin',
     width: 1280,
-    height: 980,
+    height: 1100,
     ready: '.chart-panel[aria-busy=false] .chart svg path[aria-roledescription=bar]',
+  },
+  {
+    file: 'analyze-390.png',
+    path: '/explore/dataset/flights/analyze/?y=count&y=avg:delay&chart=line',
+    width: 390,
+    height: 1500,
+    ready: '.chart-panel[aria-busy=false] .chart svg path[aria-roledescription=point]',
   },
   {
     file: 'table-375.png',

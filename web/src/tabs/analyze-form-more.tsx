@@ -1,7 +1,7 @@
 // The analyze form's last groups: the split (a text field whose top values each become a series,
 // the rest "Others") and the chart type (area and pie offered only where they fit).
 import type { Field } from '../shared/types.js';
-import { NumberInput } from './analyze-number-input.js';
+import { FieldSelect, NumberInput } from './analyze-inputs.js';
 import { chartFits, CHARTS, splitFields, TOP_MOST, type Choices } from './analyze-choices.js';
 
 interface Props {
@@ -15,20 +15,13 @@ export function Split({ fields, choices, onChange }: Props) {
   return (
     <fieldset>
       <legend>Split by</legend>
-      <label>
-        Field{' '}
-        <select
-          value={choices.split}
-          onChange={(e) => onChange({ ...choices, split: e.currentTarget.value })}
-        >
-          <option value="">none</option>
-          {splitFields(fields, choices.x).map((f) => (
-            <option key={f.name} value={f.name}>
-              {f.label || f.name}
-            </option>
-          ))}
-        </select>
-      </label>
+      <FieldSelect
+        text="Field"
+        value={choices.split}
+        fields={splitFields(fields, choices.x)}
+        none="none"
+        onChange={(split) => onChange({ ...choices, split })}
+      />
       {choices.split && (
         <label>
           Top{' '}

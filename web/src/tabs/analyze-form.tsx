@@ -4,7 +4,7 @@
 import type { Field } from '../shared/types.js';
 import type { Level } from './analyze-dates.js';
 import { ChartType, Split } from './analyze-form-more.js';
-import { NumberInput } from './analyze-number-input.js';
+import { FieldSelect, NumberInput } from './analyze-inputs.js';
 import {
   aggregateLabel,
   AGGREGATES,
@@ -24,36 +24,20 @@ interface Props {
   readonly level: Level | null;
 }
 
-const label = (field: Field) => field.label || field.name;
-
 function XAxis({ fields, choices, onChange, level }: Props) {
   const field = fields.find((f) => f.name === choices.x);
   const levels = levelsOf(field);
   return (
     <fieldset>
       <legend>X axis</legend>
-      <label>
-        Field{' '}
-        <select
-          value={choices.x}
-          onChange={(e) => {
-            const x = e.currentTarget.value;
-            onChange({
-              ...choices,
-              x,
-              width: '',
-              level: '',
-              split: choices.split === x ? '' : choices.split,
-            });
-          }}
-        >
-          {xFields(fields).map((f) => (
-            <option key={f.name} value={f.name}>
-              {label(f)}
-            </option>
-          ))}
-        </select>
-      </label>
+      <FieldSelect
+        text="Field"
+        value={choices.x}
+        fields={xFields(fields)}
+        onChange={(x) =>
+          onChange({ ...choices, x, width: '', level: '', split: choices.split === x ? '' : choices.split })
+        }
+      />
       {levels.length > 0 && (
         <label>
           By{' '}
@@ -121,17 +105,12 @@ function SeriesRow(props: {
         />
       )}
       {series.fn !== 'count' && (
-        <select
-          aria-label={`Series ${index + 1}: field`}
+        <FieldSelect
+          label={`Series ${index + 1}: field`}
           value={series.field}
-          onChange={(e) => onChange({ ...series, field: e.currentTarget.value })}
-        >
-          {numeric.map((f) => (
-            <option key={f.name} value={f.name}>
-              {label(f)}
-            </option>
-          ))}
-        </select>
+          fields={numeric}
+          onChange={(field) => onChange({ ...series, field })}
+        />
       )}
       {index > 0 && (
         <button type="button" onClick={() => onChange(null)}>
