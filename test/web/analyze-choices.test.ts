@@ -105,6 +105,8 @@ describe('web: the analyze tab, its choices and the API', function () {
     const error = await page.waitForSelector('.chart-panel .error');
     const answer = await suite.server.json(`${RECORDS}?where=${encodeURIComponent('nope >')}`);
     expect(await error!.evaluate((e) => e.textContent)).to.include(answer.body.message);
+    expect(await page.$eval('.chart-panel .error button', (b) => b.textContent)).to.equal('Retry');
+    expect(await page.$('.chart svg'), 'no chart beside the error').to.equal(null);
     await page.click('.filters button');
     await drawnValues(page, 'Release Date');
     await page.close();

@@ -7,12 +7,14 @@ import type { View } from 'vega';
 import type { Result } from 'vega-embed';
 import { mount } from '../shared/mount.js';
 import { pageData } from '../shared/page.js';
-import { ApiFailure } from '../shared/api.js';
+import type { ApiFailure } from '../shared/api.js';
+import { failureOf } from '../shared/use-api.js';
+import { ErrorNotice } from '../shared/error-notice.js';
 import { useUrlState } from '../shared/use-url-state.js';
 import { datasetPath, fieldLabel, useDataset } from '../shared/dataset.js';
 import { FilterSummary } from '../shared/filter-summary.js';
 import { CopyButton } from '../shared/copy-button.js';
-import { formatCount } from '../shared/text.js';
+import { counted, formatCount, noun } from '../shared/text.js';
 import type { Field } from '../shared/types.js';
 import type { FilterState } from '../shared/url-state.js';
 import {
@@ -73,10 +75,7 @@ function useChart(path: string, fields: readonly Field[], state: FilterState, ch
     setHeld((last) => ({ ...last, loading: true }));
     loadChart({ path, fields, state, choices, measures }, controller.signal).then(
       (data) => take(() => ({ data, error: null, loading: false })),
-      (error: unknown) => {
-        const failure = error instanceof ApiFailure ? error : new ApiFailure(0, '', String(error));
-        take((last) => ({ data: last.data, error: failure, loading: false }));
-      },
+      (error: unknown) => take((last) => ({ data: last.data, error: failureOf(error), loading: false })),
     );
     return () => controller.abort();
   }, [key]);
@@ -119,8 +118,14 @@ function ChartView(props: {
       drawn?.finalize();
     };
   }, [props.data, props.layout, width, JSON.stringify(props.drawing)]);
-  const groups = formatCount(props.data.groups);
-  return <div class="chart" ref={element} role="img" aria-label={`Chart of ${groups} groups`} />;
+  return (
+    <div
+      class="chart"
+      ref={element}
+      role="img"
+      aria-label={`Chart of ${counted(props.data.groups, 'group')}`}
+    />
+  );
 }
 
 /** What the chart holds in words: its groups and series, and what was not drawn. */
@@ -128,7 +133,7 @@ function Summary({ data, pieRefused }: { data: ChartData; pieRefused: boolean })
   const groups = data.groups;
   return (
     <p class="total">
-      <output>{formatCount(groups)}</output> {groups === 1 ? 'group' : 'groups'}
+      <output>{formatCount(groups)}</output> {noun(groups, 'group')}
       {data.level ? ` by ${data.level}` : ''}
       {data.split ? `, ${formatCount(data.colours.length)} series` : ''}
       {data.more ? '; the API holds more groups than drawn (narrow the filters or choose wider groups)' : ''}
@@ -159,14 +164,7 @@ function Analysis({ id, fields }: { id: string; fields: readonly Field[] }) {
       <AnalyzeForm fields={fields} choices={choices} level={data?.level ?? null} onChange={setChoices} />
       <section class="chart-panel" aria-busy={answer.loading} aria-label="Chart">
         {answer.error ? (
-          <div role="alert" class="error">
-            <p>
-              <strong>{answer.error.errorCode || 'Error'}:</strong> {answer.error.message}
-            </p>
-            <button type="button" onClick={answer.retry}>
-              Retry
-            </button>
-          </div>
+          <ErrorNotice error={answer.error} onRetry={answer.retry} />
         ) : (
           data && <Summary data={data} pieRefused={choices.chart === 'pie' && fits && layout !== 'pie'} />
         )}
