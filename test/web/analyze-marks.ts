@@ -3,6 +3,9 @@
 import { expect } from 'chai';
 import type { Page } from 'puppeteer-core';
 
+/** How long a chart may take to come: the 3M flights under a machine's full load take seconds a query. */
+export const WAIT_MS = 60_000;
+
 /** Drawn values: X label -> series (colour) label -> value. */
 export type Drawn = Map<string, Map<string, number>>;
 
@@ -16,13 +19,15 @@ export async function drawnValues(
   showing = '',
   colourTitle = 'series',
 ): Promise<Drawn> {
-  await page.waitForSelector('.chart-panel[aria-busy=false] .chart svg path[aria-roledescription]');
+  await page.waitForSelector('.chart-panel[aria-busy=false] .chart svg path[aria-roledescription]', {
+    timeout: WAIT_MS,
+  });
   await page.waitForFunction(
     (text) =>
       [...document.querySelectorAll('.chart svg [aria-label]')].some((m) =>
         m.getAttribute('aria-label')!.includes(text),
       ),
-    {},
+    { timeout: WAIT_MS },
     showing,
   );
   const labels = await page.$$eval(
