@@ -74,11 +74,18 @@ function rawAnswer(status: number, reason: string, errorCode: string, message: s
 /**
  * The HTTP server's `clientError` listener: a request line and headers over MAX_HEADER_BYTES
  * (in practice a URL of 64 KiB or more; the app answers shorter ones past MAX_URL_LENGTH) get
- * the same JSON 414 as the app's, other malformed requests a JSON 400; the rest of what the
- * client sends is read and dropped, so that it reads the answer instead of a reset.
+ * the same JSON 414 as the app's, a request not complete in time a 408, other malformed requests
+ * a JSON 400; the rest of what the client sends is read and dropped, so that it reads the answer
+ * instead of a reset. A connection that timed out after it carried an answer (kept alive, idle)
+ * is closed without one, as Node's own listener does: a browser reusing it would read that late
+ * answer as the answer to its next request, where a closed connection makes it ask again.
  */
-export function answerClientError(error: Error & { code?: string }, socket: Duplex): void {
-  if (!socket.writable || error.code === 'ECONNRESET') {
+export function answerClientError(
+  error: Error & { code?: string },
+  socket: Duplex & { bytesWritten?: number },
+): void {
+  const idle = error.code === 'ERR_HTTP_REQUEST_TIMEOUT' && (socket.bytesWritten ?? 0) > 0;
+  if (!socket.writable || error.code === 'ECONNRESET' || idle) {
     socket.destroy();
     return;
   }
@@ -90,7 +97,9 @@ export function answerClientError(error: Error & { code?: string }, socket: Dupl
           'URITooLong',
           `The request line and headers are over ${MAX_HEADER_BYTES / 1024} KiB; URLs of at most ${MAX_URL_LENGTH} characters are accepted.`,
         )
-      : rawAnswer(400, 'Bad Request', 'BadRequest', 'The request is not valid HTTP/1.1.');
+      : error.code === 'ERR_HTTP_REQUEST_TIMEOUT'
+        ? rawAnswer(408, 'Request Timeout', 'RequestTimeout', 'The request did not arrive in time.')
+        : rawAnswer(400, 'Bad Request', 'BadRequest', 'The request is not valid HTTP/1.1.');
   socket.resume();
   socket.end(answer);
 }

@@ -19,17 +19,26 @@ export async function drawnValues(
   showing = '',
   colourTitle = 'series',
 ): Promise<Drawn> {
-  await page.waitForSelector('.chart-panel[aria-busy=false] .chart svg path[aria-roledescription]', {
-    timeout: WAIT_MS,
-  });
-  await page.waitForFunction(
-    (text) =>
-      [...document.querySelectorAll('.chart svg [aria-label]')].some((m) =>
-        m.getAttribute('aria-label')!.includes(text),
-      ),
-    { timeout: WAIT_MS },
-    showing,
-  );
+  try {
+    await page.waitForSelector('.chart-panel[aria-busy=false] .chart svg path[aria-roledescription]', {
+      timeout: WAIT_MS,
+    });
+    await page.waitForFunction(
+      (text) =>
+        [...document.querySelectorAll('.chart svg [aria-label]')].some((m) =>
+          m.getAttribute('aria-label')!.includes(text),
+        ),
+      { timeout: WAIT_MS },
+      showing,
+    );
+  } catch (error) {
+    // What the panel shows instead (an error, a busy state, a summary) says why no chart came.
+    const panel = await page.$eval(
+      '.chart-panel',
+      (p) => `busy=${p.getAttribute('aria-busy')}: ${p.textContent}`,
+    );
+    throw new Error(`${String(error)}; ${page.url()}; ${panel.slice(0, 600)}`);
+  }
   const labels = await page.$$eval(
     '.chart svg [aria-roledescription=bar], .chart svg [aria-roledescription=point], .chart svg [aria-roledescription="arc mark"]',
     (marks) => marks.map((m) => m.getAttribute('aria-label') ?? ''),
