@@ -2,7 +2,7 @@
 // and back: text contains (LIKE, the API's case-insensitive substring match) or equals, a number
 // range, a date range. Identifiers are backquoted and strings escaped by url-state's quoting, so
 // any field name and any typed text make one valid condition.
-import { odsqlField, odsqlString, type FilterState, type Pick } from './url-state.js';
+import { boundsCondition, odsqlField, odsqlString, type FilterState, type Pick } from './url-state.js';
 
 /** What a column filter asks, as its form holds it ('' for an open end). */
 export type ColumnFilter =
@@ -19,23 +19,16 @@ function numberLiteral(text: string): string | null {
   return text.trim() !== '' && Number.isFinite(value) ? String(value) : null;
 }
 
-/** The two bounds joined by `and`, each present only when given. */
-function bounds(field: string, low: string | null, high: string | null): string | null {
-  const name = odsqlField(field);
-  const parts = [low === null ? null : `${name} >= ${low}`, high === null ? null : `${name} <= ${high}`];
-  const given = parts.filter((part) => part !== null);
-  return given.length ? given.join(' and ') : null;
-}
-
 /**
  * The condition of a filter on `field`, or null when the filter asks nothing. Dates are the
  * API's day-granular literals: `<= date'2001-02-03'` keeps the whole 3rd.
  */
 export function conditionOf(field: string, filter: ColumnFilter): string | null {
-  if (filter.kind === 'range') return bounds(field, numberLiteral(filter.min), numberLiteral(filter.max));
+  if (filter.kind === 'range')
+    return boundsCondition(field, numberLiteral(filter.min), numberLiteral(filter.max));
   if (filter.kind === 'dates') {
     const day = (text: string) => (DAY.test(text) ? `date'${text}'` : null);
-    return bounds(field, day(filter.from), day(filter.to));
+    return boundsCondition(field, day(filter.from), day(filter.to));
   }
   if (filter.value === '') return null;
   return `${odsqlField(field)} ${filter.kind === 'contains' ? 'like' : '='} ${odsqlString(filter.value)}`;

@@ -103,9 +103,16 @@ export function odsqlField(name: string): string {
   return `\`${name.replace(/[\\`]/g, (c) => `\\${c}`)}\``;
 }
 
-/** The day after a YYYY-MM-DD day. */
-function nextDay(day: string): string {
-  return new Date(Date.parse(`${day}T00:00:00Z`) + 86_400_000).toISOString().slice(0, 10);
+/**
+ * `field >= low and field <= high`, either bound alone (ODSQL literals; null: open), or null when
+ * neither is given. A day-granular date literal as the high bound keeps that whole day: the
+ * compiler reads `<= date'2001-02-03'` as `< date'2001-02-04'`.
+ */
+export function boundsCondition(field: string, low: string | null, high: string | null): string | null {
+  const name = odsqlField(field);
+  const parts = [low === null ? null : `${name} >= ${low}`, high === null ? null : `${name} <= ${high}`];
+  const given = parts.filter((part) => part !== null);
+  return given.length ? given.join(' and ') : null;
 }
 
 /**
@@ -113,12 +120,9 @@ function nextDay(day: string): string {
  * field named like a keyword works: v1 cannot quote one): a date's `to` is its whole day.
  */
 export function rangeWhere(range: RangeFilter): string {
-  const field = odsqlField(range.field);
-  const conditions =
-    range.kind === 'date'
-      ? [range.from && `${field} >= date'${range.from}'`, range.to && `${field} < date'${nextDay(range.to)}'`]
-      : [range.from && `${field} >= ${range.from}`, range.to && `${field} <= ${range.to}`];
-  return conditions.filter(Boolean).join(' and ');
+  const literal = (bound: string): string | null =>
+    bound === '' ? null : range.kind === 'date' ? `date'${bound}'` : bound;
+  return boundsCondition(range.field, literal(range.from), literal(range.to)) ?? '';
 }
 
 /**
