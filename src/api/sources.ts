@@ -19,7 +19,13 @@ const SOURCE_PATH =
 
 /** Each API path's handlers (v2.1's, v2.0's) over `source`'s datasets and catalog in place of the portal's. */
 function routersOver(services: Services, source: SourceData): Map<string, Router> {
-  const over = { ...services, portal: () => source.portal(), catalog: () => source.catalog() };
+  // A source defines its own views (src/server/sources.ts): nothing of it is opened on demand.
+  const over: Services = {
+    ...services,
+    portal: () => source.portal(),
+    catalog: () => source.catalog(),
+    openDataset: undefined,
+  };
   const v20 = v20Routers(over);
   return new Map([[V21_PREFIX, v21Router(over)], ...V20_PREFIXES.map((p, i) => [p, v20[i]!] as const)]);
 }

@@ -54,8 +54,7 @@ export class OpenDatasets {
 
   /** Opens `dataset` (of `portal`) unless open, for one user; the release lets it be closed again. */
   async acquire(portal: Portal, dataset: Dataset): Promise<() => void> {
-    // Attached datasets have no view here; the sources' (monitoring) are defined by their source.
-    if (dataset.file.engine || dataset.view !== portal.viewPrefix + dataset.id) return () => undefined;
+    if (dataset.file.engine) return () => undefined;
     const stamp = portal.load?.lines.get(dataset.id)?.stamp ?? '';
     let entry = this.open.get(dataset.view);
     if (!entry || entry.stamp !== stamp) entry = await this.openOnce(portal, dataset, stamp);
