@@ -140,7 +140,7 @@ export interface CatalogTable {
   /** The table's columns, the hidden record id and ordinal first. */
   readonly columns: readonly TableColumn[];
   /** Its rows, one JSON object a line, in chunks (read once). */
-  readonly rowsJson: AsyncIterable<Buffer>;
+  readonly rowLines: AsyncIterable<Buffer>;
 }
 
 /** Rows gathered into one chunk of the catalog table's lines (each chunk one write). */
@@ -215,6 +215,6 @@ export function catalogTable(portal: Portal): CatalogTable {
   return {
     source: { table: portal.viewPrefix + CATALOG_TABLE, searchTable: null, fields },
     columns: [...hidden, ...columns.map(({ name, type, multivalued }) => ({ name, type, multivalued }))],
-    rowsJson: rowLines(portal, columns),
+    rowLines: rowLines(portal, columns),
   };
 }

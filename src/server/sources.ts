@@ -25,7 +25,7 @@ export const monitoringDirectory = (portalDir: string): string => path.join(port
 /** Defines the catalog table of `portal`'s datasets in the engine; its query source. */
 export async function defineCatalog(engine: Engine, portal: Portal): Promise<QuerySource> {
   const table = catalogTable(portal);
-  await engine.defineJsonTable(table.source.table, table.columns, table.rowsJson);
+  await engine.defineJsonTable(table.source.table, table.columns, table.rowLines);
   return table.source;
 }
 
