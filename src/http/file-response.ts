@@ -3,7 +3,6 @@
 // one range (206 with Content-Range), several (206 multipart/byteranges), a range past the end
 // (416 with `bytes */size`), If-Range against the answer's strong tag or date, HEAD without a read.
 import { randomBytes } from 'node:crypto';
-import { createReadStream } from 'node:fs';
 import { open, type FileHandle } from 'node:fs/promises';
 import { PassThrough, Readable } from 'node:stream';
 import type { Context } from 'koa';
@@ -61,9 +60,25 @@ function ifRangeHolds(header: string, answer: FileAnswer): boolean {
   return !Number.isNaN(date) && date === Math.floor(answer.modified.getTime() / 1000) * 1000;
 }
 
-/** The bytes `start`..`end` (inclusive) of an open file, which the stream does not close. */
-const slice = (handle: FileHandle, { start, end }: ByteRange): Readable =>
-  createReadStream('', { fd: handle.fd, autoClose: false, start, end, highWaterMark: READ_CHUNK });
+/**
+ * The bytes `start`..`end` (inclusive) of an open file, read through its handle. Not an
+ * fs.ReadStream over `handle.fd`: destroying one closes that descriptor whatever `autoClose` says,
+ * and the handle's own close then closed the same number again, by then another request's file.
+ */
+async function* slice(handle: FileHandle, { start, end }: ByteRange): AsyncGenerator<Buffer> {
+  for (let position = start; position <= end; ) {
+    const { bytesRead, buffer } = await handle.read({
+      buffer: Buffer.allocUnsafe(Math.min(READ_CHUNK, end - position + 1)),
+      position,
+    });
+    if (bytesRead === 0) return;
+    yield buffer.subarray(0, bytesRead);
+    position += bytesRead;
+  }
+}
+
+const sliceStream = (handle: FileHandle, range: ByteRange): Readable =>
+  Readable.from(slice(handle, range), { objectMode: false, highWaterMark: READ_CHUNK });
 
 /** The parts of a multipart/byteranges body, each headed by its type and range, then the closing delimiter. */
 function multipartBody(handle: FileHandle, ranges: readonly ByteRange[], type: string, size: number) {
@@ -122,14 +137,14 @@ export async function sendFile(ctx: Context, file: string, answer: FileAnswer): 
     if (ranges === null || ranges.length === 0) {
       ctx.status = 200;
       ctx.type = answer.contentType;
-      ctx.body = closingWith(ctx, () => slice(handle, { start: 0, end: Math.max(0, size - 1) }), handle);
+      ctx.body = closingWith(ctx, () => sliceStream(handle, { start: 0, end: size - 1 }), handle);
       ctx.length = size;
     } else if (ranges.length === 1) {
       const range = ranges[0]!;
       ctx.status = 206;
       ctx.type = answer.contentType;
       ctx.set('Content-Range', `bytes ${range.start}-${range.end}/${size}`);
-      ctx.body = closingWith(ctx, () => slice(handle, range), handle);
+      ctx.body = closingWith(ctx, () => sliceStream(handle, range), handle);
       ctx.length = range.end - range.start + 1;
     } else {
       const { boundary, length, body } = multipartBody(handle, ranges, answer.contentType, size);

@@ -26,6 +26,8 @@ interface OpenDataset {
 export class OpenDatasets {
   private readonly open = new Map<string, OpenDataset>();
   private readonly opening = new Map<string, Promise<OpenDataset>>();
+  /** The drops of closed datasets' views, by view: a new opening of the view waits for them. */
+  private readonly dropping = new Map<string, Promise<void>>();
   /** Datasets opened since the start (a cold dataset's first request opens one). */
   opened = 0;
 
@@ -57,7 +59,7 @@ export class OpenDatasets {
     if (dataset.file.engine) return () => undefined;
     const stamp = portal.load?.lines.get(dataset.id)?.stamp ?? '';
     let entry = this.open.get(dataset.view);
-    if (!entry || entry.stamp !== stamp) entry = await this.openOnce(portal, dataset, stamp);
+    if (!entry || entry.stamp !== stamp) entry = await this.openOnce(dataset, stamp);
     entry.users++;
     this.open.delete(dataset.view);
     this.open.set(dataset.view, entry);
@@ -71,17 +73,17 @@ export class OpenDatasets {
   }
 
   /** One opening per dataset version at a time: concurrent first requests share it. */
-  private openOnce(portal: Portal, dataset: Dataset, stamp: string): Promise<OpenDataset> {
+  private openOnce(dataset: Dataset, stamp: string): Promise<OpenDataset> {
     const key = `${dataset.view}\n${stamp}`;
     let pending = this.opening.get(key);
     if (!pending) {
-      pending = this.define(portal, dataset, stamp).finally(() => this.opening.delete(key));
+      pending = this.define(dataset, stamp).finally(() => this.opening.delete(key));
       this.opening.set(key, pending);
     }
     return pending;
   }
 
-  private async define(portal: Portal, dataset: Dataset, stamp: string): Promise<OpenDataset> {
+  private async define(dataset: Dataset, stamp: string): Promise<OpenDataset> {
     if (stamp !== '' && folderStamp(dataset.dir) !== stamp) {
       throw new ApiError(
         503,
@@ -90,13 +92,13 @@ export class OpenDatasets {
         { 'Retry-After': '5' },
       );
     }
+    await this.dropping.get(dataset.view);
     const served = await pinAndDefine(this.engine, this.folder, dataset);
     const before = this.open.get(dataset.view);
     if (before) this.close(before, served);
     const entry = { stamp, served, users: 0 };
     this.open.set(dataset.view, entry);
     this.opened++;
-    void portal;
     return entry;
   }
 
@@ -119,10 +121,12 @@ export class OpenDatasets {
         if (!next.valueCountsPaths.has(field)) void this.drop(valueCountsViewName(served.view, field));
       return;
     }
-    void this.drop(served.view);
-    void this.drop(searchViewName(served.view));
-    for (const field of served.valueCountsPaths.keys())
-      void this.drop(valueCountsViewName(served.view, field));
+    const views = [served.view, searchViewName(served.view)];
+    for (const field of served.valueCountsPaths.keys()) views.push(valueCountsViewName(served.view, field));
+    const dropped = Promise.all(views.map((view) => this.drop(view))).then(() => {
+      if (this.dropping.get(served.view) === dropped) this.dropping.delete(served.view);
+    });
+    this.dropping.set(served.view, dropped);
   }
 
   private async drop(view: string): Promise<void> {
