@@ -66,7 +66,7 @@ function ifRangeHolds(header: string, answer: FileAnswer): boolean {
  * and the handle's own close then closed the same number again, by then another request's file.
  */
 async function* slice(handle: FileHandle, { start, end }: ByteRange): AsyncGenerator<Buffer> {
-  for (let position = start; position <= end; ) {
+  for (let position = start; position <= end;) {
     const { bytesRead, buffer } = await handle.read({
       buffer: Buffer.allocUnsafe(Math.min(READ_CHUNK, end - position + 1)),
       position,
