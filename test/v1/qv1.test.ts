@@ -2,6 +2,7 @@
 // boxes send it): records, exports, facets and the catalog answer as v1's q does, checked against
 // plain DuckDB over the same Parquet files.
 import { expect } from 'chai';
+import { addFixtureDataset, startFixtureServer } from '../helpers/fixture-portal.js';
 import { useSampleSuite } from '../helpers/sample-portal.js';
 
 const V21 = '/api/explore/v2.1/catalog';
@@ -50,4 +51,40 @@ describe('qv1 on v2.1 (sample portal)', () => {
     expect(status).to.equal(400);
     expect(body.message).to.match(/north is not a number for field latitude/);
   });
+});
+
+describe('qv1 over fields named like ODSQL keywords (fixture portal)', () => {
+  // v1's q has no reserved words but its operators: a field named `count`, `not` or `to` is read
+  // as the field (ODSQL would want it back-quoted; the q reader quotes every name it resolves).
+  const field = (name: string) =>
+    ({ name, label: name, type: 'int', description: null, annotations: {} }) as const;
+  let server: Awaited<ReturnType<typeof startFixtureServer>>;
+  before(async () => {
+    server = await startFixtureServer((dir) =>
+      addFixtureDataset(
+        dir,
+        'tallies',
+        `SELECT 'r' || i AS _recordid, i AS "count", i % 2 AS "not", i % 3 AS "to" FROM range(10) t(i)`,
+        [field('count'), field('not'), field('to')],
+      ),
+    );
+  });
+  after(() => server.close());
+
+  for (const [q, expected] of [
+    ['count:[3 TO *]', 7],
+    ['count>=8', 2],
+    ['count:4', 1],
+    ['not:1 AND to:0', 2],
+    ['NOT not:1', 5],
+    ['#null(count)', 0],
+  ] as const) {
+    it(`${q} counts ${expected}`, async () => {
+      const { status, body } = await server.json(
+        `${V21}/datasets/tallies/records?limit=0&qv1=${encodeURIComponent(q)}`,
+      );
+      expect(status, JSON.stringify(body)).to.equal(200);
+      expect(body.total_count).to.equal(expected);
+    });
+  }
 });

@@ -27,7 +27,7 @@ export function defaultGeoField(fields: readonly Field[]): Field | null {
 /** The records of `field` within `meters` of a point given latitude first. */
 export function withinMeters(field: string, lat: number, lon: number, meters: number): Expr {
   return node.call('within_distance', [
-    node.field(field),
+    node.field(field, true),
     node.geometry(`POINT(${lon} ${lat})`),
     node.quantity(Math.abs(meters), 'm'),
   ]);
@@ -36,5 +36,5 @@ export function withinMeters(field: string, lat: number, lon: number, meters: nu
 /** The records of `field` that meet the polygon of latitude-first points (closed here). */
 export function meetsPolygon(field: string, points: readonly (readonly [number, number])[]): Expr {
   const ring = [...points, points[0]!].map(([lat, lon]) => `${lon} ${lat}`);
-  return node.call('intersects', [node.field(field), node.geometry(`POLYGON((${ring.join(', ')}))`)]);
+  return node.call('intersects', [node.field(field, true), node.geometry(`POLYGON((${ring.join(', ')}))`)]);
 }

@@ -50,7 +50,7 @@ const BUILDERS = {
   },
   'geofilter.bbox': (source: QuerySource, text: string): Expr => {
     const bounds = numbers('geofilter.bbox', text, 4).map((n) => node.number(n));
-    return node.call('in_bbox', [node.field(geoField(source, 'geofilter.bbox')), ...bounds]);
+    return node.call('in_bbox', [node.field(geoField(source, 'geofilter.bbox'), true), ...bounds]);
   },
 } satisfies Record<keyof GeoFilters, (source: QuerySource, text: string) => Expr>;
 

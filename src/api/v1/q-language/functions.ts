@@ -71,17 +71,17 @@ const polygon: Builder = (args, fields) => {
 const CONDITIONS: Record<string, Builder> = {
   null: (args, fields) =>
     args.length === 1
-      ? node.is(node.field(fieldOf(fields, args[0], 'null').name), 'null')
+      ? node.is(node.field(fieldOf(fields, args[0], 'null').name, true), 'null')
       : fail('#null expects a field'),
   exact: fieldAndValue('exact', (field, value) => matches(field, value, true)),
   startswith: fieldAndValue('startswith', (field, value) =>
-    node.call('startswith', [node.field(field.name), node.string(value.text)]),
+    node.call('startswith', [node.field(field.name, true), node.string(value.text)]),
   ),
   search: (args, fields) =>
     args.length === 1
       ? node.call('search', [node.star(), node.string(args[0]!.text)])
       : fieldAndValue('search', (field, value) =>
-          node.call('search', [node.field(field.name), node.string(value.text)]),
+          node.call('search', [node.field(field.name, true), node.string(value.text)]),
         )(args, fields),
   distance,
   polygon,

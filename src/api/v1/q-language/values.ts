@@ -51,7 +51,7 @@ const PERIOD_ENDS = {
 
 /** `field <op> value`; a partial date compares with its period (`<= 2016/09`: up to September's end). */
 export function compare(field: Field, op: Comparison, value: Value): Expr {
-  const ref = node.field(field.name);
+  const ref = node.field(field.name, true);
   const whole = period(field, value);
   if (!whole) return node.comparison(op, ref, literal(field, value));
   const [operator, end] = PERIOD_ENDS[op];
@@ -70,7 +70,7 @@ export function between(field: Field, low: Bound, high: Bound): Expr {
     ...(low.value ? [compare(field, low.inclusive ? '>=' : '>', low.value)] : []),
     ...(high.value ? [compare(field, high.inclusive ? '<=' : '<', high.value)] : []),
   ];
-  if (conditions.length === 0) return node.is(node.field(field.name), 'not_null');
+  if (conditions.length === 0) return node.is(node.field(field.name, true), 'not_null');
   return conditions.length === 1 ? conditions[0]! : node.logical('and', conditions);
 }
 
@@ -79,7 +79,7 @@ export function between(field: Field, low: Bound, high: Bound): Expr {
  * one, the period of a partial date, or an equal value; `field:*` is any value.
  */
 export function matches(field: Field, value: Value, exact: boolean): Expr {
-  const ref = node.field(field.name);
+  const ref = node.field(field.name, true);
   if ('expr' in value) return node.comparison('=', ref, value.expr);
   if (value.text === '*' && !value.quoted) return node.is(ref, 'not_null');
   if (field.annotations.multivalued !== undefined) return node.member(node.string(value.text), ref);
