@@ -9,7 +9,7 @@ import { prepareDownload } from '../exports/download.js';
 import { datasetExporter, prepareDatasetExport, type ExportRequest } from '../exports/dataset-export.js';
 import { DATASET_EXPORT_FORMATS } from '../exports/formats.js';
 import { DOWNLOAD_FORMATS, type DownloadFormatName } from '../exports/registry.js';
-import { apiBase, requireDataSource, signalOf, type Services } from '../http/services.js';
+import { sourceBase, requireDataSource, signalOf, type Services } from '../http/services.js';
 import { sendExport } from './export-response.js';
 import { EXPLORE_DOWNLOAD_PATH } from './link-paths.js';
 import { oneOf, parseParams } from './params.js';
@@ -58,7 +58,12 @@ export function exploreDownloadRouter(services: Services): Router {
       useExtension: true,
     };
     const exporter = datasetExporter(format);
-    const file = await prepareDatasetExport(exporter, { ...target, baseUrl: apiBase(ctx) }, query, request);
+    const file = await prepareDatasetExport(
+      exporter,
+      { ...target, sourceUrl: sourceBase(ctx) },
+      query,
+      request,
+    );
     await sendExport(ctx, services, file, false);
   });
   return router;

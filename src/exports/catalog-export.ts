@@ -81,7 +81,7 @@ export async function prepareCatalogExport(
     write: async () => {
       const found = await target.engine.queryJson(compiled.sql, [], target.signal);
       const text = writeCatalogRdf(document, found, {
-        base: target.baseUrl,
+        source: target.sourceUrl,
         title: portal.title,
         includeExports: request.includeExports,
         useLabels: request.useLabelsInExports,

@@ -8,7 +8,8 @@ import { GEO_EXPORT_FORMATS, type CatalogDocumentFormat } from './registry.js';
 
 /** Options of a catalog document. */
 export interface CatalogDocumentOptions {
-  readonly base: string;
+  /** The absolute URL of the source read through (`<api>/catalog`, `<api>/monitoring`): the documents name datasets under it. */
+  readonly source: string;
   /** The portal's title (portal.json), naming the catalog and the feed. */
   readonly title: string;
   /** Export formats listed as distributions (null: all a dataset offers). */
@@ -49,7 +50,7 @@ function distributionsOf(row: Row, options: CatalogDocumentOptions): string[] {
 /** The DCAT triples of one dataset row. */
 function datasetTriples(row: Row, options: CatalogDocumentOptions, index: number): Triple[] {
   const id = asText(row.dataset_id!);
-  const self = `${options.base}/catalog/datasets/${encodeURIComponent(id)}`;
+  const self = `${options.source}/datasets/${encodeURIComponent(id)}`;
   const subject = iri(self);
   const { dcat, dct, foaf, rdf, xsd } = PREFIXES;
   const triples: Triple[] = [
@@ -120,7 +121,7 @@ function catalogTriples(
   options: CatalogDocumentOptions,
 ): Triple[] {
   const { dcat, dct, rdf } = PREFIXES;
-  const catalog = iri(`${options.base}/catalog`);
+  const catalog = iri(options.source);
   const triples: Triple[] = [
     [catalog, `${rdf}type`, iri(`${dcat}Catalog`)],
     [catalog, `${dct}title`, literal(options.title)],
@@ -130,7 +131,7 @@ function catalogTriples(
     triples.push([
       catalog,
       `${dcat}dataset`,
-      iri(`${options.base}/catalog/datasets/${encodeURIComponent(asText(row.dataset_id!))}`),
+      iri(`${options.source}/datasets/${encodeURIComponent(asText(row.dataset_id!))}`),
     ]),
   );
   rows.forEach((row, i) => triples.push(...datasetTriples(row, options, i)));
@@ -147,7 +148,7 @@ const xml = (text: string): string =>
 /** RSS 2.0: one item per dataset, newest first as the rows come. */
 function toRss(rows: readonly Row[], options: CatalogDocumentOptions): string {
   const items = rows.map((row) => {
-    const link = `${options.base}/catalog/datasets/${encodeURIComponent(asText(row.dataset_id!))}`;
+    const link = `${options.source}/datasets/${encodeURIComponent(asText(row.dataset_id!))}`;
     const modified = textOf(row.modified);
     return [
       '<item>',
@@ -160,7 +161,7 @@ function toRss(rows: readonly Row[], options: CatalogDocumentOptions): string {
       '</item>',
     ].join('');
   });
-  return `<?xml version="1.0" encoding="UTF-8"?>\n<rss version="2.0"><channel><title>${xml(options.title)}</title><link>${xml(options.base)}/catalog/datasets</link><description>Datasets of this portal</description>\n${items.join('\n')}\n</channel></rss>\n`;
+  return `<?xml version="1.0" encoding="UTF-8"?>\n<rss version="2.0"><channel><title>${xml(options.title)}</title><link>${xml(options.source)}/datasets</link><description>Datasets of this portal</description>\n${items.join('\n')}\n</channel></rss>\n`;
 }
 
 /** Dataset ids are identifiers (ASCII), whose code unit order is the engine's byte order. */

@@ -29,7 +29,8 @@ export interface ExportTarget {
   readonly source: QuerySource;
   /** File name stem and the namespace of RDF properties. */
   readonly name: string;
-  readonly baseUrl: string;
+  /** The absolute URL of the source read through (`<api>/catalog`, `<api>/monitoring`): RDF and links name datasets under it. */
+  readonly sourceUrl: string;
   readonly signal: AbortSignal;
 }
 
@@ -110,7 +111,7 @@ async function exportContext(
   return {
     engine: target.engine,
     name: target.name,
-    baseUrl: target.baseUrl,
+    sourceUrl: target.sourceUrl,
     query: compiled,
     columns: compiled.columns,
     recordIds: exporter.recordIds === true && !compiled.grouped,

@@ -14,7 +14,7 @@ export interface DownloadCsv {
 /** The v1 download of the records `query` selects (its page included) in `format`. */
 export function prepareDownload(
   format: DownloadFormatName,
-  target: Omit<ExportTarget, 'baseUrl'> & { readonly recordTimestamp: string | null },
+  target: Omit<ExportTarget, 'sourceUrl'> & { readonly recordTimestamp: string | null },
   query: QueryParams,
   csv: DownloadCsv = { useLabels: false, delimiter: ';' },
 ): PreparedExport {

@@ -18,7 +18,8 @@ export interface ExportContext {
   readonly engine: Engine;
   /** File name stem and the namespace of RDF properties. */
   readonly name: string;
-  readonly baseUrl: string;
+  /** The absolute URL of the source read through (`<api>/catalog`, `<api>/monitoring`): RDF and links name datasets under it. */
+  readonly sourceUrl: string;
   /** The compiled query, which writers shape (src/odsql/shape.ts), and its output columns. */
   readonly query: CompiledQuery;
   readonly columns: readonly OutputColumn[];

@@ -15,7 +15,7 @@ export const safeIri = (text: string): string =>
 
 /** The dataset's IRI: its page of the API. */
 export const datasetIri = (context: ExportContext): string =>
-  safeIri(`${context.baseUrl}/catalog/datasets/${encodeURIComponent(context.name)}`);
+  safeIri(`${context.sourceUrl}/datasets/${encodeURIComponent(context.name)}`);
 
 /** The namespace of a dataset's field properties. */
 export const fieldNamespace = (context: ExportContext): string => `${datasetIri(context)}/fields#`;

@@ -95,6 +95,27 @@ describe('monitoring: the API calls as a dataset admins query', () => {
     ]);
   });
 
+  it('links and names the dataset under the monitoring source, not the catalog', async () => {
+    const base = `${server.base}${MONITORING}`;
+    const lookup = await asAdmin(`${MONITORING}?include_links=true`);
+    expect(lookup.body.links.map((l: any) => l.href)).to.deep.equal([
+      base,
+      `${server.base}/api/explore/v2.1/monitoring/datasets`,
+      `${base}/records`,
+      `${base}/exports`,
+      `${base}/facets`,
+      `${base}/attachments`,
+    ]);
+    const listed = await asAdmin('/api/explore/v2.1/monitoring/datasets?include_links=true');
+    expect(listed.body.results[0].links[0].href).to.equal(base);
+    const turtle = await server.get(`${MONITORING}/exports/turtle?limit=1`, {
+      headers: { Authorization: `Apikey ${admin}` },
+    });
+    const text = await turtle.text();
+    expect(text).to.include(`<${base}`);
+    expect(text).not.to.match(/<[^>]*\/catalog\//); // an IRI under the catalog (values may name it)
+  });
+
   it('refuses the data to anyone but an admin, as a restricted dataset (listed, data_visible false, 403)', async () => {
     for (const headers of [{}, { Authorization: `Apikey ${alice}` }] as Record<string, string>[]) {
       for (const route of [`${MONITORING}/records`, `${MONITORING}/facets`, `${MONITORING}/exports/csv`]) {

@@ -5,7 +5,7 @@ import { z } from 'zod';
 import type { Dataset } from '../../catalog/portal.js';
 import { compileQuery } from '../../odsql/index.js';
 import { parseParams, timezone } from '../params.js';
-import { apiBase, requireDataset, signalOf, type Services } from '../../http/services.js';
+import { sourceBase, requireDataset, signalOf, type Services } from '../../http/services.js';
 import { datasetShape } from '../v2/dataset-shape.js';
 import { callerMetas } from '../caller-metas.js';
 import { v1FacetGroups } from './record-shape.js';
@@ -51,7 +51,7 @@ export async function v1Dataset(
   timezone: string,
 ): Promise<Record<string, unknown>> {
   const v2 = datasetShape(services.portal(), dataset, {
-    baseUrl: apiBase(ctx),
+    sourceUrl: sourceBase(ctx),
     timezone,
     includeLinks: false,
     includeAppMetas: false,

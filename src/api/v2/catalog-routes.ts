@@ -5,7 +5,6 @@ import type { RouterContext } from '@koa/router';
 import { z } from 'zod';
 import {
   accessOf,
-  apiBase,
   requireDataSource,
   requireDataset,
   signalOf,
@@ -50,7 +49,7 @@ async function shapeOptions(
   dataset: Dataset,
 ): Promise<ShapeOptions> {
   return {
-    baseUrl: apiBase(ctx),
+    sourceUrl: sourceBase(ctx),
     timezone: params.timezone,
     includeLinks: params.include_links,
     includeAppMetas: params.include_app_metas,

@@ -7,7 +7,8 @@ import type { CallerMetas } from '../caller-metas.js';
 
 /** Request options that change the shape: links, app metas, the zone of timestamps. */
 export interface ShapeOptions {
-  readonly baseUrl: string;
+  /** The absolute URL of the source the dataset is read through (`<api>/catalog`, `<api>/monitoring`). */
+  readonly sourceUrl: string;
   readonly timezone: string;
   readonly includeLinks: boolean;
   readonly includeAppMetas: boolean;
@@ -73,11 +74,11 @@ function attachmentRefs(
 }
 
 /** Links of one dataset, as HATEOAS relations (present only with include_links=true). */
-export function datasetLinks(baseUrl: string, id: string): { rel: string; href: string }[] {
-  const self = `${baseUrl}/catalog/datasets/${encodeURIComponent(id)}`;
+export function datasetLinks(sourceUrl: string, id: string): { rel: string; href: string }[] {
+  const self = `${sourceUrl}/datasets/${encodeURIComponent(id)}`;
   return [
     { rel: 'self', href: self },
-    { rel: 'datasets', href: `${baseUrl}/catalog/datasets` },
+    { rel: 'datasets', href: `${sourceUrl}/datasets` },
     { rel: 'records', href: `${self}/records` },
     { rel: 'exports', href: `${self}/exports` },
     { rel: 'facets', href: `${self}/facets` },
@@ -121,7 +122,7 @@ export function datasetShape(
     metas: { ...metas, default: defaultMetas(portal, dataset, options.timezone, view) },
     features: datasetFeatures(dataset, view),
   };
-  if (options.includeLinks) shape.links = datasetLinks(options.baseUrl, dataset.id);
+  if (options.includeLinks) shape.links = datasetLinks(options.sourceUrl, dataset.id);
   if (options.includeAppMetas) shape.app_metas = dataset.file.app_metas;
   return shape;
 }

@@ -10,7 +10,7 @@ import { sendExport } from '../export-response.js';
 import { sendSharedExport, sharedExportOf, startSharedExport } from '../shared-export-response.js';
 import { boolean, integer, listOf, oneOf, parseParams, text } from '../params.js';
 import { filterParams, toQueryParams } from '../query-context.js';
-import { accessOf, apiBase, requireDataSource, signalOf } from '../../http/services.js';
+import { accessOf, sourceBase, requireDataSource, signalOf } from '../../http/services.js';
 import type { Services } from '../../http/services.js';
 import { generationQueryParams, isV20 } from '../v20/generation.js';
 import { generationSource } from '../v20/source.js';
@@ -78,7 +78,7 @@ export function exportRoutes(router: Router, services: Services): void {
     const { contentType, extension: format } = exporter;
     const shared = sharedExportOf(ctx, services, { dataset, engine, format, contentType, params, schema });
     if (shared && (await sendSharedExport(ctx, services, shared))) return;
-    const target = { engine, source, name: dataset.id, baseUrl: apiBase(ctx), signal: signalOf(ctx) };
+    const target = { engine, source, name: dataset.id, sourceUrl: sourceBase(ctx), signal: signalOf(ctx) };
     const filter = { ...toQueryParams(source, params), ...generationQueryParams(ctx) };
     const prepare = (signal: AbortSignal) =>
       prepareDatasetExport(exporter, { ...target, signal }, filter, exportRequest(params));
@@ -94,7 +94,7 @@ export function exportRoutes(router: Router, services: Services): void {
       engine: services.engine,
       source,
       name: 'catalog',
-      baseUrl: apiBase(ctx),
+      sourceUrl: sourceBase(ctx),
       signal: signalOf(ctx),
     };
     const viewOf = (id: string) => {
