@@ -6,6 +6,7 @@ import { readFileSync } from 'node:fs';
 import { Command } from 'commander';
 import { KEY_CREATE_FLAGS, PORTAL_FLAGS, USER_ADD_FLAGS } from './cli/accounts.js';
 import { ATTACH_FLAGS } from './cli/attach.js';
+import { ATTACH_FILE_FLAGS, DETACH_FILE_FLAGS } from './cli/attach-file.js';
 import { buildCommand } from './command-line/flags.js';
 import { runProgram } from './command-line/program.js';
 import { INGEST_FLAGS, SAMPLE_FLAGS } from './cli/ingest.js';
@@ -37,6 +38,24 @@ const COMMANDS: readonly Command[] = [
     summary: 'add a dataset whose records live in a ClickHouse table (or a Distributed table over shards)',
     flags: ATTACH_FLAGS,
     action: onPortal(false, async (flags) => (await import('./cli/attach-command.js')).main(flags)),
+  }),
+  buildCommand({
+    name: 'attach-file',
+    summary: "add a file to a dataset's attachments (or replace the one of the same name)",
+    args: { '<dataset>': 'the dataset id', '<file>': 'the file attached' },
+    flags: ATTACH_FILE_FLAGS,
+    action: onPortal(false, async (flags, [id, file]) =>
+      (await import('./cli/attach-file-command.js')).attach(flags, id!, file!),
+    ),
+  }),
+  buildCommand({
+    name: 'detach-file',
+    summary: "remove a file from a dataset's attachments",
+    args: { '<dataset>': 'the dataset id', '<file>': 'its file name or attachment id' },
+    flags: DETACH_FILE_FLAGS,
+    action: onPortal(false, async (flags, [id, file]) =>
+      (await import('./cli/attach-file-command.js')).detach(flags, id!, file!),
+    ),
   }),
   group('keys', 'API keys', [
     buildCommand({

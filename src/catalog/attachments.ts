@@ -1,16 +1,28 @@
-// A dataset's attachments: the regular files of its attachments/ folder, addressed by slug only.
+// A dataset's attachments: the regular files of its attachments/ folder, addressed by slug only,
+// with the title and MIME type dataset.json records for each (else its file name and extension's).
 import { readdir } from 'node:fs/promises';
 import path from 'node:path';
 import mime from 'mime-types';
+import type { AttachmentEntry, DatasetFile } from './schema.js';
 
 /** One attachment file; `id` is the only handle a client ever uses (never a path). */
 export interface Attachment {
   readonly id: string;
   readonly fileName: string;
   readonly filePath: string;
+  /** The title dataset.json gives it, else its file name. */
+  readonly title: string;
   readonly mimeType: string;
   /** Marked `all_audiences` in dataset.json: served to audiences under a row filter or hidden fields too. */
   readonly allAudiences: boolean;
+}
+
+/** What dataset.json says of each attachment, by file name (a name with no file is ignored). */
+export type AttachmentEntries = ReadonlyMap<string, Partial<AttachmentEntry>>;
+
+/** The entries of a dataset.json's `attachments`, by file name. */
+export function attachmentEntries(file: Pick<DatasetFile, 'attachments'>): AttachmentEntries {
+  return new Map(file.attachments.map((entry) => [entry.file, entry]));
 }
 
 /** The attachment id of a file name, as the public service spells it: `cities1000.zip` -> `cities1000_zip`. */
@@ -23,25 +35,32 @@ export function attachmentId(fileName: string): string {
     .replace(/^_+|_+$/g, '');
 }
 
+/** The MIME type of a file name by its extension (`application/octet-stream` when unknown). */
+export function mimeTypeOf(fileName: string): string {
+  return mime.lookup(fileName) || 'application/octet-stream';
+}
+
 /**
- * Lists the regular files of `dir` (no sub-folders, no links, no hidden files), sorted by name;
- * `marked` names the files dataset.json marks for all audiences (a name with no file is ignored).
+ * Lists the regular files of `dir` (no sub-folders, no links, no hidden files), sorted by name,
+ * each described by its entry in `entries`.
  */
-export async function listAttachments(dir: string, marked: ReadonlySet<string>): Promise<Attachment[]> {
-  const entries = await readdir(dir, { withFileTypes: true }).catch(() => []);
-  return entries
+export async function listAttachments(dir: string, entries: AttachmentEntries): Promise<Attachment[]> {
+  const found = await readdir(dir, { withFileTypes: true }).catch(() => []);
+  return found
     .filter((entry) => entry.isFile() && !entry.name.startsWith('.'))
-    .map((entry) => attachmentOf(dir, entry.name, marked))
+    .map((entry) => attachmentOf(dir, entry.name, entries))
     .sort((a, b) => a.fileName.localeCompare(b.fileName));
 }
 
 /** The attachment of the file `fileName` of `dir` (the catalog's index keeps the names alone). */
-export function attachmentOf(dir: string, fileName: string, marked: ReadonlySet<string>): Attachment {
+export function attachmentOf(dir: string, fileName: string, entries: AttachmentEntries): Attachment {
+  const entry = entries.get(fileName);
   return {
     id: attachmentId(fileName),
     fileName,
     filePath: path.join(dir, fileName),
-    mimeType: mime.lookup(fileName) || 'application/octet-stream',
-    allAudiences: marked.has(fileName),
+    title: entry?.title ?? fileName,
+    mimeType: entry?.mime_type ?? mimeTypeOf(fileName),
+    allAudiences: entry?.all_audiences ?? false,
   };
 }

@@ -4,7 +4,7 @@ import { open, readFile, stat } from 'node:fs/promises';
 import path from 'node:path';
 import type { ZodError, ZodType } from 'zod';
 import { datasetFileSchema, type DatasetFile } from './schema.js';
-import { listAttachments } from './attachments.js';
+import { attachmentEntries, listAttachments } from './attachments.js';
 import { valueCountsPath } from './dataset-shelf.js';
 import type { Dataset, DatasetChecks, RowFilterCheck } from './dataset-types.js';
 
@@ -46,10 +46,7 @@ export async function loadDataset(
     searchIndexPath: !file.engine && (await isFile(searchPath)) ? searchPath : null,
     valueCountsPaths: file.engine ? new Map() : await valueCountsPaths(dir, file.computed.value_counts),
     file,
-    attachments: await listAttachments(
-      path.join(dir, 'attachments'),
-      new Set(file.attachments.filter((a) => a.all_audiences).map((a) => a.file)),
-    ),
+    attachments: await listAttachments(path.join(dir, 'attachments'), attachmentEntries(file)),
   };
 }
 

@@ -3,7 +3,7 @@
 // validated when written) and kept among the most recently asked. 100,000 parsed datasets took
 // 4.5 KiB of heap each (450 MB); a line's place in the file takes a few dozen bytes.
 import path from 'node:path';
-import { attachmentOf } from './attachments.js';
+import { attachmentEntries, attachmentOf } from './attachments.js';
 import { IndexFile, type IndexLine, type StoredDataset } from './catalog-index.js';
 import type { Dataset } from './dataset-types.js';
 
@@ -18,7 +18,7 @@ export function valueCountsPath(datasetDir: string, field: string): string {
 /** The dataset a stored record describes, in the folder `dir`. */
 export function storedDataset(id: string, dir: string, viewPrefix: string, stored: StoredDataset): Dataset {
   const { file } = stored;
-  const marked = new Set(file.attachments.filter((a) => a.all_audiences).map((a) => a.file));
+  const entries = attachmentEntries(file);
   return {
     id,
     view: viewPrefix + id,
@@ -27,7 +27,7 @@ export function storedDataset(id: string, dir: string, viewPrefix: string, store
     searchIndexPath: stored.search ? path.join(dir, 'search.parquet') : null,
     valueCountsPaths: new Map(stored.counts.map((field) => [field, valueCountsPath(dir, field)])),
     file,
-    attachments: stored.attachments.map((name) => attachmentOf(path.join(dir, 'attachments'), name, marked)),
+    attachments: stored.attachments.map((name) => attachmentOf(path.join(dir, 'attachments'), name, entries)),
   };
 }
 

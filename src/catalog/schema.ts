@@ -103,6 +103,9 @@ export const audienceSchema = z
   .strict();
 export type Audience = z.output<typeof audienceSchema>;
 
+/** A MIME type without parameters: `type/subtype`. */
+const MIME_TYPE = /^[a-z0-9][a-z0-9!#$&^_.+-]*\/[a-z0-9][a-z0-9!#$&^_.+-]*$/i;
+
 /**
  * What the publisher says of one file of the dataset's attachments/ folder (by its file name):
  * `all_audiences` true when it holds nothing an audience under a row filter or hidden fields may
@@ -111,6 +114,10 @@ export type Audience = z.output<typeof audienceSchema>;
 export const attachmentEntrySchema = z
   .object({
     file: z.string().min(1),
+    /** Shown instead of the file name (`ingest --attach FILE=Title`, `attach-file --title`). */
+    title: z.string().min(1).optional(),
+    /** Served as Content-Type; absent: the one of the file's extension. */
+    mime_type: z.string().regex(MIME_TYPE, 'a MIME type such as text/csv').optional(),
     all_audiences: z.boolean().default(false),
   })
   .strict();
@@ -167,7 +174,7 @@ export const datasetFileSchema = z
     visibility: visibilitySchema,
     /** Who sees what: the first audience naming the caller applies (docs/access-control.md). */
     access: z.array(audienceSchema).default([]),
-    /** Attachment files the publisher marked (an unlisted file is served to whole readers only). */
+    /** What the publisher says of attachment files: title, MIME type, all audiences (an unlisted file: its name and extension, whole readers only). */
     attachments: z.array(attachmentEntrySchema).default([]),
     metas: metasSchema,
     fields: z.array(fieldSchema),

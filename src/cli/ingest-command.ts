@@ -5,6 +5,7 @@ import type { MetasInput } from '../ingest/dataset-file.js';
 import { ingest, type IngestOptions } from '../ingest/ingest.js';
 import { stderrProgress } from '../ingest/progress.js';
 import type { IngestFlags } from './ingest.js';
+import { reloadServers } from './reload-servers.js';
 
 /** The ingest options the flags ask for. */
 export function ingestOptions(flags: IngestFlags, file: string): IngestOptions {
@@ -26,6 +27,8 @@ export function ingestOptions(flags: IngestFlags, file: string): IngestOptions {
     ...(flags.maxDownload !== undefined ? { maxDownload: flags.maxDownload } : {}),
     ...(flags.strict ? { strict: true } : {}),
     ...(flags.sortBy !== undefined ? { sortBy: flags.sortBy } : {}),
+    ...(flags.attach.length > 0 ? { attachments: flags.attach } : {}),
+    ...(flags.attachSource ? { attachSource: true } : {}),
     ...stderrProgress(flags.quiet),
   };
 }
@@ -54,4 +57,5 @@ export async function main(flags: IngestFlags, file: string): Promise<void> {
   process.stdout.write(
     `${report.datasetId}: ${report.recordsCount} records, ${report.fields.length} fields -> ${report.directory}\n`,
   );
+  if (flags.reload) await reloadServers(flags.portal, flags.quiet);
 }

@@ -38,6 +38,15 @@ export function sortKey(text: string): string[] {
   return text.trim() === 'none' ? [] : commaList(text);
 }
 
+/** `--attach FILE=Title`: the file (up to the first `=`) and its title; `FILE` alone: no title. */
+export function attachment(text: string): { file: string; title?: string } {
+  const equals = text.indexOf('=');
+  if (equals === 0) throw new Error('expected FILE or FILE=Title');
+  if (equals < 0) return { file: text };
+  const title = text.slice(equals + 1).trim();
+  return { file: text.slice(0, equals), ...(title !== '' ? { title } : {}) };
+}
+
 /** `public` or `restricted`. */
 export function visibility(text: string): Visibility {
   const found = VISIBILITIES.find((v) => v === text);
@@ -81,6 +90,9 @@ export const INGEST_FLAGS = {
   null: repeated('TOKEN', 'a cell meaning "no value", beyond NA, N/A, null, - ...'),
   sheet: optionalText('NAME', 'the sheet of an .xlsx workbook (default: the first)'),
   maxDownload: optionalValue('BYTES', 'the most bytes downloaded from a URL (default: 2G)', downloadSize),
+  attach: repeated('FILE[=TITLE]', 'copy a file into the attachments, with its title', attachment),
+  attachSource: toggle('keep the source file (a URL: its download) as an attachment too'),
+  reload: negatable("signal no server: by default this host's servers of the portal reload (SIGHUP)"),
   strict: toggle('fail, writing nothing, when a value cannot be stored as written'),
   sortBy: optionalValue(
     'F,...|none',

@@ -88,7 +88,7 @@ function datasetTriples(row: Row, options: CatalogDocumentOptions, index: number
   for (const attachment of options.attachmentsOf(id)) {
     const url = `${self}/attachments/${encodeURIComponent(attachment.id)}`;
     const mediaType = iri(`https://www.iana.org/assignments/media-types/${attachment.mimeType}`);
-    const about = { iri: url, url, title: attachment.fileName, license };
+    const about = { iri: url, url, title: attachment.title, license };
     triples.push(...distributionTriples(subject, about, [`${dcat}mediaType`, mediaType]));
   }
   return triples;

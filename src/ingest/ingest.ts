@@ -7,7 +7,12 @@ import type { DatasetFile, Field } from '../catalog/schema.js';
 import { buildSearchIndex } from '../search/build-index.js';
 import { autoFacetsWanted, chooseAutoFacets, withoutAutoFacets } from './auto-facets.js';
 import { computeFacts, isoNow } from './computed.js';
-import { copyAttachments } from './copy-attachments.js';
+import {
+  attachmentsOf,
+  copyAttachments,
+  withAttachmentEntries,
+  type AttachedInput,
+} from './copy-attachments.js';
 import {
   buildDatasetFile,
   readPreviousDatasetFile,
@@ -66,8 +71,10 @@ export interface IngestOptions {
   readonly metas?: MetasInput;
   /** Labels, descriptions and annotations by field (name or source header). */
   readonly fields?: Readonly<Record<string, FieldSettings>>;
-  /** Files copied into attachments/ (beside those the previous version had). */
-  readonly attachments?: readonly string[];
+  /** Files copied into attachments/ (beside those the previous version had), each with its title. */
+  readonly attachments?: readonly AttachedInput[];
+  /** Keep the source file (a URL's download) as an attachment too. */
+  readonly attachSource?: boolean;
   /** Fail, writing nothing, when any value cannot be stored as the source wrote it (see IngestProblems). */
   readonly strict?: boolean;
   /** Fields data.parquet is sorted on ([]: the file's order); default: chosen by sortKey. */
@@ -130,6 +137,7 @@ async function ingestFile(options: IngestOptions, source = options.file): Promis
     throw new Error(`invalid dataset id "${options.id}": use lowercase letters, digits, _ and - (not first)`);
   }
   await checkSourceFile(options.file);
+  attachmentsOf(options);
   const format = options.format ?? (await detectInputFormat(options.file));
   const datasetsDir = path.join(options.portal, 'datasets');
   const finalDir = path.join(datasetsDir, options.id);
@@ -183,7 +191,7 @@ async function buildDataset(context: BuildContext): Promise<Omit<IngestReport, '
   progress.phase('building the search index');
   await buildSearchIndex(connection, staging, datasetFile.fields);
   progress.stop();
-  await copyAttachments(context.finalDir, staging, options.attachments ?? []);
+  await copyAttachments(context.finalDir, staging, attachmentsOf(options));
   return {
     datasetId: options.id,
     format: context.format,
@@ -257,7 +265,7 @@ async function describeDataset(
     ? await chooseAutoFacets(connection, dataPath, fields, facts)
     : [];
   const facets = [...(options.facets ?? []), ...automatic];
-  const next = buildDatasetFile({
+  const built = buildDatasetFile({
     id: options.id,
     previous: kept,
     fields,
@@ -276,6 +284,7 @@ async function describeDataset(
       resolveField(option, name, names),
     ),
   });
+  const next = withAttachmentEntries(built, attachmentsOf(options));
   const dataUnchanged = await sameFileContent(dataPath, path.join(context.finalDir, 'data.parquet'));
   return carryProcessingDates(next, previous, dataUnchanged);
 }

@@ -3,7 +3,7 @@
 // portal folder: a replica starting must not wipe the pipes of another. Removed when the portal
 // closes; the folders left by processes of this host that are gone are removed at start.
 import { randomBytes } from 'node:crypto';
-import { link, mkdir, readdir, rm, unlink } from 'node:fs/promises';
+import { link, mkdir, readdir, readFile, rm, unlink } from 'node:fs/promises';
 import { rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -19,14 +19,10 @@ export class ProcessFolder {
   /** Makes `<portal>/.tmp/<host>-<pid>-<random>`, after removing those of this host's dead processes. */
   static async open(portalDir: string): Promise<ProcessFolder> {
     const root = path.join(portalDir, '.tmp');
-    const prefix = `${os.hostname()}-`;
-    for (const name of await readdir(root).catch(() => [])) {
-      const pid = Number(name.slice(prefix.length).split('-')[0]);
-      if (name.startsWith(prefix) && Number.isInteger(pid) && !isAlive(pid))
-        await rm(path.join(root, name), { recursive: true, force: true });
-    }
+    for (const { name, pid } of await hostFolders(root))
+      if (!isAlive(pid)) await rm(path.join(root, name), { recursive: true, force: true });
     const folder = new ProcessFolder(
-      path.join(root, `${prefix}${process.pid}-${randomBytes(4).toString('hex')}`),
+      path.join(root, `${os.hostname()}-${process.pid}-${randomBytes(4).toString('hex')}`),
     );
     await mkdir(folder.pinDirectory, { recursive: true });
     return folder;
@@ -72,6 +68,34 @@ export class ProcessFolder {
   remove(): void {
     rmSync(this.dir, { recursive: true, force: true });
   }
+}
+
+/**
+ * The ids of this host's live `serve` processes with a folder in `portalDir` (those a command that
+ * changed the portal signals to reload). Where /proc is, a process whose arguments hold no `serve`
+ * is left out: its id was reused since a server that died without removing its folder.
+ */
+export async function servingProcesses(portalDir: string): Promise<number[]> {
+  const pids = new Set<number>();
+  for (const { pid } of await hostFolders(path.join(portalDir, '.tmp')))
+    if (pid !== process.pid && isAlive(pid)) pids.add(pid);
+  const serving = await Promise.all([...pids].map(async (pid) => ((await runsServe(pid)) ? pid : null)));
+  return serving.filter((pid): pid is number => pid !== null).sort((a, b) => a - b);
+}
+
+/** The process folders of this host's processes in `root`, and the id of each one's process. */
+async function hostFolders(root: string): Promise<{ name: string; pid: number }[]> {
+  const prefix = `${os.hostname()}-`;
+  return (await readdir(root).catch(() => []))
+    .filter((name) => name.startsWith(prefix))
+    .map((name) => ({ name, pid: Number(name.slice(prefix.length).split('-')[0]) }))
+    .filter(({ pid }) => Number.isInteger(pid) && pid > 0);
+}
+
+/** Whether process `pid` runs `serve` (true where /proc cannot say). */
+async function runsServe(pid: number): Promise<boolean> {
+  const cmdline = await readFile(`/proc/${pid}/cmdline`, 'utf8').catch(() => null);
+  return cmdline === null ? process.platform !== 'linux' : cmdline.split('\0').includes('serve');
 }
 
 function isAlive(pid: number): boolean {

@@ -196,7 +196,7 @@ describe('ingest: re-ingest and atomic replace', () => {
     );
   });
 
-  it('keeps previous attachments and their marks for all audiences, and adds new ones', async () => {
+  it('keeps previous attachments and their marks for all audiences, and adds new ones with their titles and types', async () => {
     const notes = await fixture(temp.dir, 'notes.txt', 'v1');
     await ingest({ file, portal: temp.portal, id: 'towns', attachments: [notes] });
     const marks = [{ file: 'notes.txt', all_audiences: true }];
@@ -207,7 +207,10 @@ describe('ingest: re-ingest and atomic replace', () => {
     const attachments = path.join(temp.portal, 'datasets', 'towns', 'attachments');
     expect((await readdir(attachments)).sort()).to.deep.equal(['map.png', 'notes.txt']);
     expect(await readFile(path.join(attachments, 'notes.txt'), 'utf8')).to.equal('v1');
-    expect((await readDatasetFile(temp.portal, 'towns')).attachments).to.deep.equal(marks);
+    expect((await readDatasetFile(temp.portal, 'towns')).attachments).to.deep.equal([
+      ...marks,
+      { file: 'map.png', title: 'map.png', mime_type: 'image/png', all_audiences: false },
+    ]);
   });
 
   it('refuses to overwrite a dataset.json that no longer validates', async () => {

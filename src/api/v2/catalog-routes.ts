@@ -151,7 +151,7 @@ export function attachmentRoutes(router: Router, services: Services): void {
       links: [{ rel: 'self', href: base }],
       attachments: servedAttachments(dataset, accessOf(ctx, dataset)).map((a) => ({
         href: `${base}/${a.id}`,
-        metas: { 'mime-type': a.mimeType, title: a.fileName, url: `odsfile://${a.fileName}`, id: a.id },
+        metas: { 'mime-type': a.mimeType, title: a.title, url: `odsfile://${a.fileName}`, id: a.id },
       })),
     };
   });

@@ -68,7 +68,7 @@ function attachmentRefs(
   return attachments.map((a) => ({
     mimetype: a.mimeType,
     id: a.id,
-    title: a.fileName,
+    title: a.title,
     url: `odsfile://${a.fileName}`,
   }));
 }
