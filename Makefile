@@ -11,7 +11,7 @@ SOURCES := $(shell find src test bench -name '*.ts' 2>/dev/null)
 WEB_SOURCES := $(shell find web/src -type f 2>/dev/null)
 WEB_MANIFEST := dist/web/manifest.json
 
-.PHONY: install build grammar data run test test-node test-deps check lint typecheck unit bench screenshots clean architecture
+.PHONY: install build grammar data run test test-node test-deps bench-deps check lint typecheck unit bench screenshots clean architecture
 
 install: node_modules/.installed
 
@@ -107,7 +107,12 @@ screenshots: build data test-deps
 architecture: build
 	$(NODE) dist/test/structure/draw-layers.js
 
-bench: build data
+# The bench's own baselines: nginx (the downloads section's static file server) and curl.
+BENCH_TOOLS := nginx:nginx curl:curl
+bench-deps:
+	@$(MAKE) --no-print-directory test-deps TEST_TOOLS="$(BENCH_TOOLS)" TEST_PYTHON_MODULES=
+
+bench: build data bench-deps
 	$(NODE) dist/bench/main.js --portal $(PORTAL) $(BENCH_FLAGS)
 
 clean:

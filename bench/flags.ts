@@ -20,6 +20,7 @@ export const BENCH_SECTIONS = [
   'http-cache',
   'replicas',
   'monitoring',
+  'downloads',
   'peers',
   'clickhouse',
 ] as const;

@@ -4,6 +4,7 @@ import { AGGREGATIONS } from './aggregations.js';
 import { attachedText } from './clickhouse-attached.js';
 import { clickHouseText } from './clickhouse.js';
 import type { Comparison } from './compare.js';
+import { downloadsText } from './downloads-report.js';
 import { machine, markdownTable, RATIO_ERROR, type MeasuredRatio } from './harness.js';
 import type { Peer } from './peers.js';
 import {
@@ -130,7 +131,7 @@ function tablesSections({ facets, scaling }: SectionResults): string[] {
 
 /** The sections about the server as a whole: load, HTTP caching, replicas, ClickHouse. */
 function serverSections(results: SectionResults, { host, loadSeconds }: RunFacts): string[] {
-  const { load, httpCache, replicas, monitoring, clickhouse } = results;
+  const { load, httpCache, replicas, monitoring, downloads, clickhouse } = results;
   return [
     ...(load
       ? [
@@ -170,6 +171,14 @@ function serverSections(results: SectionResults, { host, loadSeconds }: RunFacts
           'the default) and one keeping none (`--monitoring-days 0`), response caches off, asked the same request mix in turns.',
           '',
           monitoringTable(monitoring, ratioCell(2)),
+          '',
+        ]
+      : []),
+    ...(downloads
+      ? [
+          '## Downloads: shared export files against nginx serving the same files',
+          '',
+          ...downloadsText(downloads, ratioCell(2)),
           '',
         ]
       : []),

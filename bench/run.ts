@@ -24,7 +24,7 @@ export async function main(flags: BenchFlags): Promise<void> {
   const portalDir = await buildBenchPortal(
     flags.portal,
     log,
-    needsDuckDB(sections) || sections.has('scaling'),
+    needsDuckDB(sections) || sections.has('scaling') || sections.has('downloads'),
   );
   const peersDir = path.join(os.tmpdir(), `duckportal-peers-${process.pid}`);
   const served = await servePortal(portalDir, flags.port, flags.threads, NO_CACHE);
@@ -61,8 +61,18 @@ export async function main(flags: BenchFlags): Promise<void> {
 
 /** The report's JSON (what a later run compares its ratios with): sections left out are empty or null. */
 function reportJson(results: SectionResults, peers: readonly Peer[], facts: RunFacts) {
-  const { aggregations, facets, scaling, load, httpCache, replicas, monitoring, clickhouse, exports } =
-    results;
+  const {
+    aggregations,
+    facets,
+    scaling,
+    load,
+    httpCache,
+    replicas,
+    monitoring,
+    downloads,
+    clickhouse,
+    exports,
+  } = results;
   return {
     date: facts.date,
     machine: facts.host,
@@ -79,6 +89,7 @@ function reportJson(results: SectionResults, peers: readonly Peer[], facts: RunF
     httpCache,
     replicas,
     monitoring,
+    downloads,
     clickhouse,
     exports: exports ?? [],
   };

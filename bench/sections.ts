@@ -10,6 +10,7 @@ import {
 } from './aggregations.js';
 import { benchAttached, withAttachedFlights, type AttachedResult } from './clickhouse-attached.js';
 import { benchClickHouse, withClickHouse, type ClickHouseResult } from './clickhouse.js';
+import { benchDownloads, type DownloadsResult } from './downloads.js';
 import { MEMORY_CASES } from './export-cases.js';
 import { benchExports, type ExportResult } from './exports.js';
 import { benchFacets, type FacetBench } from './facets.js';
@@ -56,6 +57,7 @@ export interface SectionResults {
   readonly httpCache: HttpCacheResult | null;
   readonly replicas: ReplicaResult[] | null;
   readonly monitoring: MonitoringResult[] | null;
+  readonly downloads: DownloadsResult | null;
   /** Per peer of the run's `peers`, its time of each aggregation. */
   readonly peerTimes: (PeerTime | null)[][];
   readonly clickhouse: { peer: ClickHouseResult; attached: AttachedResult } | null;
@@ -90,6 +92,9 @@ export async function runSections(run: BenchRun): Promise<SectionResults> {
   const monitoring = await section('monitoring', () =>
     benchMonitoring(portalDir, flags.port + 4, threads, runs, NO_CACHE),
   );
+  const downloads = await section('downloads', () =>
+    benchDownloads(portalDir, flags.port + 5, threads, runs, NO_CACHE, run.log),
+  );
   const peerTimes: (PeerTime | null)[][] = [];
   if (flags.peers && sections.has('peers')) {
     run.log('bench: loading PostgreSQL and SQLite');
@@ -106,6 +111,7 @@ export async function runSections(run: BenchRun): Promise<SectionResults> {
     httpCache,
     replicas,
     monitoring,
+    downloads,
     peerTimes,
     clickhouse,
   };

@@ -1,5 +1,6 @@
 // The real components of a deployment, started by tests in a temporary folder on free loopback
-// ports and stopped after: redis-server, and HAProxy running deploy/haproxy.cfg.
+// ports and stopped after: redis-server, HAProxy running deploy/haproxy.cfg, and nginx serving a
+// folder (the bench's static file server to measure downloads against).
 import { spawn, type ChildProcessByStdio } from 'node:child_process';
 import { once } from 'node:events';
 import { readFile, writeFile } from 'node:fs/promises';
@@ -110,4 +111,65 @@ async function ask(socketPath: string, command: string): Promise<string> {
   let answer = '';
   for await (const chunk of connection) answer += String(chunk);
   return answer;
+}
+
+/** nginx serving a folder, with the config it was started with (the bench prints it). */
+export interface Nginx extends Component {
+  readonly base: string;
+  readonly command: string;
+  readonly config: string;
+}
+
+/**
+ * Debian's nginx serving the files under `root` on a free loopback port, its config, pid, logs and
+ * temp folders in `dir`: one worker (duckportal is one process), `sendfile` and `tcp_nopush` on
+ * as Debian's own nginx.conf has them, no access log.
+ */
+export async function startNginx(dir: string, root: string): Promise<Nginx> {
+  const port = await freePort();
+  const temp = (name: string): string => `  ${name}_temp_path ${path.join(dir, name)};`;
+  const config = [
+    'daemon off;',
+    'worker_processes 1;',
+    `pid ${path.join(dir, 'nginx.pid')};`,
+    `error_log ${path.join(dir, 'error.log')};`,
+    'events { worker_connections 256; }',
+    'http {',
+    '  sendfile on;',
+    '  tcp_nopush on;',
+    '  access_log off;',
+    '  default_type application/octet-stream;',
+    ...['client_body', 'proxy', 'fastcgi', 'uwsgi', 'scgi'].map(temp),
+    `  server { listen 127.0.0.1:${port}; root ${root}; }`,
+    '}',
+    '',
+  ].join('\n');
+  const file = path.join(dir, 'nginx.conf');
+  await writeFile(file, config);
+  const args = ['-p', dir, '-c', file, '-e', path.join(dir, 'error.log')];
+  const nginx = await startChild('nginx', args, () => true);
+  for (;;) {
+    if (nginx.child.exitCode !== null) throw new Error(`nginx exited: ${nginx.output()}`);
+    if (await accepts(port)) break;
+    await sleep(20);
+  }
+  return {
+    port,
+    base: `http://127.0.0.1:${port}`,
+    command: `nginx ${args.join(' ')}`,
+    config,
+    stop: nginx.stop,
+  };
+}
+
+/** Whether a loopback port accepts a connection. */
+function accepts(port: number): Promise<boolean> {
+  return new Promise((resolve) => {
+    const socket = net.connect(port, '127.0.0.1');
+    socket.once('connect', () => {
+      socket.destroy();
+      resolve(true);
+    });
+    socket.once('error', () => resolve(false));
+  });
 }

@@ -8,6 +8,8 @@ export interface LazyRead {
   /** The file's size, its row groups' row counts. */
   readonly fileBytes: number;
   readonly groupRows: readonly number[];
+  /** The row group read. */
+  readonly group: number;
   /** Body bytes and requests the reader took (a HEAD for the size included). */
   readonly bytes: number;
   readonly requests: number;
@@ -16,11 +18,14 @@ export interface LazyRead {
   readonly rowStart: number;
 }
 
-/** Reads `columns` of row group `group` of the Parquet file at `url` by Range requests. */
+/**
+ * Reads `columns` of row group `which` (or the one `which` picks from the row groups' row counts)
+ * of the Parquet file at `url` by Range requests.
+ */
 export async function readRowGroupLazily(
   url: string,
   columns: readonly string[],
-  group: number,
+  which: number | ((groupRows: readonly number[]) => number),
   headers: Record<string, string> = {},
 ): Promise<LazyRead> {
   let bytes = 0;
@@ -35,6 +40,7 @@ export async function readRowGroupLazily(
   const file = await asyncBufferFromUrl({ url, fetch: counting, requestInit: { headers } });
   const metadata = await parquetMetadataAsync(file);
   const groupRows = metadata.row_groups.map((g) => Number(g.num_rows));
+  const group = typeof which === 'number' ? which : which(groupRows);
   const rowStart = groupRows.slice(0, group).reduce((a, b) => a + b, 0);
   const rows = await parquetReadObjects({
     file,
@@ -43,5 +49,5 @@ export async function readRowGroupLazily(
     rowStart,
     rowEnd: rowStart + groupRows[group]!,
   });
-  return { fileBytes: file.byteLength, groupRows, bytes, requests, rows, rowStart };
+  return { fileBytes: file.byteLength, groupRows, group, bytes, requests, rows, rowStart };
 }
