@@ -39,6 +39,11 @@ export interface LineFacts {
   readonly filters?: readonly string[];
   /** Whether it names audiences (`access`): only then do two identified callers see it apart. */
   readonly audiences?: boolean;
+  /**
+   * Whether its visibility is `restricted` (the catalog page leaves out those a visitor cannot
+   * open): always written, so a line without it predates it and its folder is read again.
+   */
+  readonly restricted?: boolean;
 }
 
 /** One line of the index, its record read only when asked (`IndexFile.record`). */

@@ -42,6 +42,14 @@ function sharedView(dataset: Dataset): FeatureView {
   return { recordsCount: sharedCount(dataset), hiddenFields };
 }
 
+/**
+ * The `visibility` meta of a dataset as the public service writes it: `domain` (open to everyone
+ * who can see the portal) or `restricted` (open to its audiences only).
+ */
+export function visibilityMeta(dataset: Dataset): 'domain' | 'restricted' {
+  return dataset.file.visibility === 'restricted' ? 'restricted' : 'domain';
+}
+
 const STANDARD_COLUMNS: readonly Column[] = [
   text('dataset_id', (d) => d.id),
   text('dataset_uid', (d) => d.file.dataset_uid),
@@ -75,6 +83,7 @@ const STANDARD_COLUMNS: readonly Column[] = [
     multivalued: false,
     value: (d) => (sharedCount(d) === null ? null : d.file.computed.records_count > 0),
   },
+  text('visibility', visibilityMeta),
 ];
 
 const FACETS = new Set(['theme', 'keyword', 'publisher', 'license', 'language', 'features', 'modified']);

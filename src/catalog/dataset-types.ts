@@ -62,6 +62,8 @@ export interface PortalLoad {
   readonly changed: boolean;
   /** The datasets that name audiences (the others read alike by every identified caller). */
   readonly guarded: readonly string[];
+  /** The datasets whose visibility is `restricted` (the others are open to every caller). */
+  readonly restricted: readonly string[];
   /** The folders read that did not load: why, and whether the version loaded before is kept. */
   readonly failures: ReadonlyMap<string, { readonly reasons: readonly string[]; readonly kept: boolean }>;
 }

@@ -50,10 +50,14 @@ async function stampsOf(root: string, ids: readonly string[]): Promise<(string |
   return stamps;
 }
 
-/** Whether a line's checks still pass (its engine kind registered, its row filters conditions). */
+/**
+ * Whether a line's checks still pass (its engine kind registered, its row filters conditions) and
+ * it holds every fact (a line written before `restricted` existed is read again once).
+ */
 function stillHolds(line: IndexLine, checks: DatasetChecks): boolean {
-  const { engine, filters = [] } = line.facts;
+  const { engine, filters = [], restricted } = line.facts;
   return (
+    typeof restricted === 'boolean' &&
     (engine === undefined || checks.engineKinds.has(engine)) &&
     filters.every((f) => checks.rowFilter(f) === null)
   );
@@ -74,6 +78,7 @@ async function newLine(dataset: Dataset, stamp: string): Promise<NewLine> {
       ...(file.engine && { engine: file.engine.kind }),
       ...(filters.length > 0 && { filters }),
       ...(file.access.length > 0 && { audiences: true }),
+      restricted: file.visibility === 'restricted',
     },
     row: JSON.stringify(row),
     record: {
@@ -188,6 +193,8 @@ export async function loadPortal(
     order.some((id) => previous.load!.lines.get(id) !== served.get(id));
   const datasets = new DatasetShelf(served, root, viewPrefix, parsed);
   const guarded = order.filter((id) => served.get(id)!.facts.audiences === true);
-  const load = { index: index!, lines: served, reread: work.map((w) => w.id), changed, failures, guarded };
+  const restricted = order.filter((id) => served.get(id)!.facts.restricted === true);
+  const reading = { index: index!, lines: served, reread: work.map((w) => w.id), changed, failures };
+  const load = { ...reading, guarded, restricted };
   return { dir, viewPrefix, settings, datasets, problems, unloaded, load };
 }

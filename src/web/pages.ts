@@ -9,6 +9,8 @@ import { accessOf } from '../http/services.js';
 import { callerState } from '../http/auth-middleware.js';
 import { escapeHtml, PAGE_API_BASE, renderPage, type PageShell } from './layout.js';
 import { tabsOf } from './tabs.js';
+import { catalogScope } from './catalog-scope.js';
+import { ACCOUNT_PATHS } from './account-page.js';
 import type { Dataset } from '../catalog/portal.js';
 
 /** A page's shell without what every page takes from the portal. */
@@ -21,6 +23,11 @@ export function answerPage(ctx: Context, services: Services, status: number, she
   ctx.type = 'text/html; charset=utf-8';
   ctx.set('Cache-Control', 'no-cache');
   ctx.body = renderPage({ lang: settings.language, portalTitle: settings.title, ...shell });
+}
+
+/** The sign-in form, going back to the page at `url` once signed in. */
+function signInUrl(url: string): string {
+  return `${ACCOUNT_PATHS.page}?next=${encodeURIComponent(url)}`;
 }
 
 /** A page of one message: `text` is HTML, the link goes on from there. */
@@ -42,6 +49,18 @@ function datasetNotFound(id: string): Shell {
   return messagePage(
     'Dataset not found or not allowed',
     `The dataset <code>${escapeHtml(id)}</code> does not exist, or you are not allowed to see it.`,
+  );
+}
+
+/**
+ * The page of a restricted dataset asked anonymously: sign in, then back to `url`. It tells no more
+ * than the catalog API, which lists the dataset to anonymous callers with `data_visible` false.
+ */
+function signInOffer(id: string, url: string): Shell {
+  return messagePage(
+    'Sign in to see this dataset',
+    `The dataset <code>${escapeHtml(id)}</code> is open only to some users. Sign in to see it, if you are one of them.`,
+    `<a href="${escapeHtml(signInUrl(url))}">Sign in</a> or <a href="/explore/">go back to the catalog</a>`,
   );
 }
 
@@ -77,7 +96,10 @@ export function pagesRouter(services: Services): Router {
     entry: 'catalog',
     main: '<h1>Datasets</h1><div id="app"></div>',
   };
-  router.get(['/', '/explore'], (ctx) => answerPage(ctx, services, 200, catalog));
+  router.get(['/', '/explore'], async (ctx) => {
+    const scope = await catalogScope(ctx, services);
+    answerPage(ctx, services, 200, scope === null ? catalog : { ...catalog, data: { scope } });
+  });
   const apiConsole: Shell = {
     title: 'API console',
     section: 'console',
@@ -90,8 +112,12 @@ export function pagesRouter(services: Services): Router {
     // The download link is an export, answered by the API's router below (src/api/explore-download.ts).
     if (tab === DOWNLOAD_TAB) return next();
     const dataset = services.portal().datasets.get(id);
-    if (!dataset || !accessOf(ctx, dataset).dataVisible)
+    if (!dataset) return answerPage(ctx, services, 404, datasetNotFound(id));
+    if (!accessOf(ctx, dataset).dataVisible) {
+      // Signing in may open it to an anonymous visitor; a signed-in one learns nothing more.
+      if (callerState(ctx).owner === null) return answerPage(ctx, services, 401, signInOffer(id, ctx.url));
       return answerPage(ctx, services, 404, datasetNotFound(id));
+    }
     const page = datasetPage(dataset, tab);
     if (!page)
       return answerPage(ctx, services, 404, messagePage('Page not found', 'This dataset has no such tab.'));
@@ -121,7 +147,7 @@ export function pageErrors(services: Services) {
     if (refusal?.errorCode === 'AuthenticationRequired') {
       ctx.status = 303;
       ctx.set('Cache-Control', 'no-store');
-      return ctx.redirect(`/account/?next=${encodeURIComponent(ctx.url)}`);
+      return ctx.redirect(signInUrl(ctx.url));
     }
     if (refusal) {
       const signIn = messagePage(

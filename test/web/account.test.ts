@@ -111,7 +111,8 @@ describe('web: the account page and the API console', function () {
     const anonymous = await browser.browser.createBrowserContext();
     const other = await anonymous.newPage();
     const answer = await other.goto(`${server.base}/explore/dataset/towns/table/`);
-    expect(answer!.status()).to.equal(404);
+    expect(answer!.status()).to.equal(401);
+    expect(await other.$eval('h1', (h1) => h1.textContent)).to.equal('Sign in to see this dataset');
     expect(browser.foreign(server.base)).to.deep.equal([]);
     await anonymous.close();
     await page.close();

@@ -1,6 +1,7 @@
 // The pages as HTTP answers (no browser): HTML shells in the portal's language, the bundle with
-// immutable caching, HTML 404s outside /api/ and JSON ones inside, the same page for an unknown
-// dataset and one the caller may not see, the sign-in form first on a private portal, 405 for
+// immutable caching, HTML 404s outside /api/ and JSON ones inside, a restricted dataset's sign-in
+// offer to anonymous visitors and the 404 of an unknown one to a signed-in outsider, the catalog
+// page's scope, the sign-in form first on a private portal, 405 for
 // methods other than GET/HEAD; scripts and stylesheets sent precompressed by Accept-Encoding.
 import { expect } from 'chai';
 import http from 'node:http';
@@ -27,10 +28,12 @@ async function page(server: TestServer, url: string, init?: RequestInit) {
 describe('web: pages over HTTP (fixture portal)', () => {
   let server: TestServer;
   let staffKey: string;
+  let outsiderKey: string;
 
   before(async () => {
     server = await startFixtureServer(async (dir) => {
       staffKey = new KeyStore(dir).create('alice', ['staff']).key;
+      outsiderKey = new KeyStore(dir).create('bob').key;
       await editJson(path.join(dir, 'portal.json'), (p) => (p.language = 'fr'));
       await editJson(path.join(dir, 'datasets', 'towns', 'dataset.json'), (d) => {
         d.visibility = 'restricted';
@@ -89,20 +92,46 @@ describe('web: pages over HTTP (fixture portal)', () => {
     expect((await page(server, '/explore/dataset/words/information/')).status).to.equal(200);
   });
 
-  it('answers an unknown dataset and a restricted one alike: the HTML 404 page', async () => {
+  it('offers an anonymous visitor of a restricted dataset sign-in; to a signed-in outsider it is the 404 of an unknown one', async () => {
     const unknown = await page(server, '/explore/dataset/nope/information/');
-    const restricted = await page(server, '/explore/dataset/towns/information/');
-    for (const answer of [unknown, restricted]) {
+    const anonymous = await page(server, '/explore/dataset/towns/table/?sort=name');
+    expect(anonymous.status).to.equal(401);
+    expect(anonymous.type).to.equal('text/html; charset=utf-8');
+    expect(anonymous.html).to.include('Sign in to see this dataset');
+    expect(anonymous.html).to.include(
+      `<a href="/account/?next=${encodeURIComponent('/explore/dataset/towns/table/?sort=name')}">Sign in</a>`,
+    );
+    expect(anonymous.html, 'no more than the catalog API tells').not.to.include('Towns');
+    const outsider = await page(server, '/explore/dataset/towns/information/', {
+      headers: { Authorization: `Apikey ${outsiderKey}` },
+    });
+    for (const answer of [unknown, outsider]) {
       expect(answer.status).to.equal(404);
       expect(answer.type).to.equal('text/html; charset=utf-8');
       expect(answer.html).to.include('Dataset not found or not allowed');
     }
-    expect(restricted.html.replace(/towns/g, 'nope')).to.equal(unknown.html);
+    expect(outsider.html.replace(/towns/g, 'nope')).to.equal(unknown.html);
     const withRights = await page(server, '/explore/dataset/towns/', {
       headers: { Authorization: `Apikey ${staffKey}` },
     });
     expect(withRights.status).to.equal(200);
     expect(withRights.html).to.include('<h1>Towns</h1>');
+  });
+
+  it("scopes the catalog page to the datasets its visitor can open, as the API's data_visible says", async () => {
+    const scope = `data-scope="visibility = &#39;domain&#39;"`;
+    expect((await page(server, '/explore/')).html).to.include(scope);
+    const asOutsider = { headers: { Authorization: `Apikey ${outsiderKey}` } };
+    expect((await page(server, '/explore/', asOutsider)).html).to.include(scope);
+    const asStaff = { headers: { Authorization: `Apikey ${staffKey}` } };
+    expect((await page(server, '/explore/', asStaff)).html).not.to.include('data-scope');
+    const listed = await server.json('/api/explore/v2.1/catalog/datasets?select=dataset_id');
+    const scoped = await server.json(
+      `/api/explore/v2.1/catalog/datasets?select=dataset_id&where=${encodeURIComponent("visibility = 'domain'")}`,
+    );
+    const ids = (body: any) => body.results.map((r: { dataset_id: string }) => r.dataset_id);
+    expect(ids(listed.body)).to.include('towns');
+    expect(ids(scoped.body)).to.deep.equal(ids(listed.body).filter((id: string) => id !== 'towns'));
   });
 
   it('gives an HTML 404 outside /api/ and keeps the JSON 404 of the API', async () => {

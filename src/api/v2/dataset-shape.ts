@@ -2,6 +2,7 @@
 import type { Dataset, Portal } from '../../catalog/portal.js';
 import type { Attachment } from '../../catalog/attachments.js';
 import { bboxPolygon, datasetFeatures } from '../../catalog/features.js';
+import { visibilityMeta } from '../../catalog/catalog-table.js';
 import { isoInZone } from '../time-format.js';
 import type { CallerMetas } from '../caller-metas.js';
 
@@ -31,7 +32,7 @@ function defaultMetas(
     ...metas.default,
     domain: portal.settings.domain,
     staged: false,
-    visibility: 'domain',
+    visibility: visibilityMeta(dataset),
     federated: false,
     metadata_processed: isoInZone(computed.metadata_processed, timezone),
     data_processed: isoInZone(computed.data_processed, timezone),

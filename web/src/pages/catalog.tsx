@@ -44,6 +44,10 @@ function Card({ dataset }: { dataset: Dataset }) {
         <a href={`/explore/dataset/${encodeURIComponent(dataset.dataset_id)}/`}>{metas.title}</a>
       </h2>
       {description && <p>{description}</p>}
+      {!dataset.data_visible && (
+        // Listed only past the bound of the page's scope (src/web/catalog-scope.ts).
+        <p class="restricted">Open to some users only: sign in to see its data.</p>
+      )}
       <dl>
         {typeof metas.records_count === 'number' && (
           <>

@@ -13,9 +13,23 @@ export class ApiFailure extends Error {
   }
 }
 
-/** The URL of an API path (`/catalog/datasets`) with its parameters, on the page's origin (v2.1 unless `base` says). */
+/** The catalog's lists, which the catalog page's scope narrows (its total and facet counts with it). */
+const SCOPED_PATHS: ReadonlySet<string> = new Set(['/catalog/datasets', '/catalog/facets']);
+
+function scoped(path: string, params: URLSearchParams): URLSearchParams {
+  const { scope } = pageData();
+  if (scope === null || !SCOPED_PATHS.has(path)) return params;
+  const sent = new URLSearchParams(params);
+  sent.append('where', scope);
+  return sent;
+}
+
+/**
+ * The URL of an API path (`/catalog/datasets`) with its parameters, on the page's origin (v2.1
+ * unless `base` says); a catalog list also gets the page's scope as one more `where`.
+ */
 export function apiUrl(path: string, params?: URLSearchParams, base = pageData().api): string {
-  const query = params?.toString() ?? '';
+  const query = scoped(path, params ?? new URLSearchParams()).toString();
   return `${base}${path}${query ? `?${query}` : ''}`;
 }
 

@@ -7,10 +7,20 @@ export interface PageData {
   readonly dataset: string | null;
   /** The dataset tab shown, or null. */
   readonly tab: string | null;
+  /**
+   * The catalog page's ODSQL condition leaving out the datasets its visitor cannot open (the
+   * server decides, src/web/catalog-scope.ts), or null.
+   */
+  readonly scope: string | null;
 }
 
 /** The page's data attributes. */
 export function pageData(): PageData {
   const data = document.body.dataset;
-  return { api: data.api ?? '/api/explore/v2.1', dataset: data.dataset ?? null, tab: data.tab ?? null };
+  return {
+    api: data.api ?? '/api/explore/v2.1',
+    dataset: data.dataset ?? null,
+    tab: data.tab ?? null,
+    scope: data.scope ?? null,
+  };
 }
