@@ -47,6 +47,9 @@ export class CallLog {
   private sequence = 0;
   private lastTidy = 0;
   private readonly token = randomBytes(4).toString('hex');
+  /** Record ids: 12 random hex digits drawn once, then a counter of 8 (no random draw per call). */
+  private idPrefix = randomBytes(6).toString('hex');
+  private idCounter = 0;
   /** Calls not kept because the buffer was full. */
   dropped = 0;
 
@@ -70,8 +73,17 @@ export class CallLog {
       return;
     }
     const ordinal = Date.now() * 1000 + (this.buffer.length % 1000);
-    this.buffer.push({ ...call, _recordid: randomBytes(10).toString('hex'), _ordinal: ordinal });
+    this.buffer.push({ ...call, _recordid: this.nextRecordId(), _ordinal: ordinal });
     if (this.buffer.length === this.options.flushRows) void this.flush();
+  }
+
+  /** A record id of 20 hex digits, unique in this process, as unlikely as a random one to meet another's. */
+  private nextRecordId(): string {
+    if (this.idCounter === 0xffffffff) {
+      this.idPrefix = randomBytes(6).toString('hex');
+      this.idCounter = 0;
+    }
+    return this.idPrefix + (this.idCounter++).toString(16).padStart(8, '0');
   }
 
   /** Writes what the buffer holds now (after any write under way), then tidies at most hourly. */
