@@ -6,13 +6,13 @@ import type { FieldType } from '../catalog/schema.js';
 import { quoteIdentifier } from '../sql/quoting.js';
 import {
   cellSql,
-  codeTest,
   DEFAULT_DIALECT,
   MONTH_FIRST_TWIN,
   textTests,
   type TextDialect,
   type TextTest,
 } from './text-tests.js';
+import { countTests, type Counts } from './type-counts.js';
 
 /** A column to infer: `text` is a SQL expression giving its cells as VARCHAR. */
 export interface TextCandidate {
@@ -48,45 +48,6 @@ const MISFIT_SHARE = 0.01;
 const SAMPLE_MISFIT_SHARE = 0.02;
 
 const NUMERIC: ReadonlySet<FieldType> = new Set(['int', 'double']);
-
-/** Counts over one relation for one candidate: non-empty cells, nested JSON values, codes, cells passing each test. */
-interface Counts {
-  readonly filled: number;
-  readonly nested: number;
-  /** Cells with leading zeros (`00501`): a column holding any is never numeric. */
-  readonly codes: number;
-  readonly passed: readonly number[];
-}
-
-interface Probe {
-  readonly candidate: TextCandidate;
-  readonly tests: readonly TextTest[];
-}
-
-/** Runs every probe's tests over `from` in one scan. */
-async function count(
-  connection: DuckDBConnection,
-  from: string,
-  probes: readonly Probe[],
-  dialect: TextDialect,
-): Promise<Counts[]> {
-  if (probes.length === 0) return [];
-  const cells = probes.map((p, i) => `${cellSql(p.candidate.text, dialect)} AS ${quoteIdentifier(`v${i}`)}`);
-  const aggregates = probes.flatMap(({ candidate, tests }, i) => {
-    const v = quoteIdentifier(`v${i}`);
-    const nested = candidate.json ? `count_if(json_type(${candidate.json}) IN ('OBJECT', 'ARRAY'))` : '0';
-    return [`count(${v})`, nested, `count_if(${codeTest(v)})`, ...tests.map((t) => `count_if(${t.test(v)})`)];
-  });
-  const reader = await connection.runAndReadAll(
-    `SELECT ${aggregates.join(', ')} FROM (SELECT *, ${cells.join(', ')} FROM ${from})`,
-  );
-  const row = (reader.getRows()[0] ?? []).map((value) => Number(value));
-  let offset = 0;
-  return probes.map(({ tests }) => {
-    const [filled = 0, nested = 0, codes = 0, ...passed] = row.slice(offset, (offset += 3 + tests.length));
-    return { filled, nested, codes, passed };
-  });
-}
 
 /** Counts of a candidate and the tests they are for. */
 interface Verdict {
@@ -182,20 +143,27 @@ function afterUnconfirmed(all: readonly TextTest[], verdict: Verdict): readonly 
   return all.slice(all.indexOf(tested) + 1);
 }
 
-/** Runs, over `from`, the tests `next` asks for; other verdicts stay as they were. */
+/** What every pass of one inference shares: its connection, the dialect's tests in order, the dialect. */
+interface Inference {
+  readonly connection: DuckDBConnection;
+  readonly tests: readonly TextTest[];
+  readonly dialect: TextDialect;
+}
+
+/** Runs, over `from`, the tests `next` asks for, in one statement; other verdicts stay as they were. */
 async function retest(
-  connection: DuckDBConnection,
+  inference: Inference,
   from: string,
   candidates: readonly TextCandidate[],
   verdicts: readonly Verdict[],
   next: (candidate: TextCandidate, verdict: Verdict, index: number) => readonly TextTest[] | null,
-  dialect: TextDialect,
 ): Promise<Verdict[]> {
   const pending = candidates.flatMap((candidate, index) => {
     const tests = next(candidate, verdicts[index]!, index);
     return tests ? [{ index, candidate, tests }] : [];
   });
-  const counts = await count(connection, from, pending, dialect);
+  const columns = pending.map(({ candidate, tests }) => ({ ...candidate, tests }));
+  const counts = await countTests(inference.connection, from, columns, inference.tests, inference.dialect);
   const updated = [...verdicts];
   pending.forEach((p, k) => (updated[p.index] = { counts: counts[k]!, tests: p.tests }));
   return updated;
@@ -231,21 +199,22 @@ export async function inferTextColumns(
     counts: { filled: 0, nested: 0, codes: 0, passed: [] },
     tests: [],
   }));
-  const sample = await retest(connection, from, candidates, none, () => tests, dialect);
+  const inference: Inference = { connection, tests, dialect };
+  const sample = await retest(inference, from, candidates, none, () => tests);
   let verdicts = sample;
   let nearly = sample;
   if (sampled) {
     const confirm = (c: TextCandidate, v: Verdict) => toConfirm(tests, c, v);
-    verdicts = await retest(connection, all, candidates, verdicts, confirm, dialect);
+    verdicts = await retest(inference, all, candidates, verdicts, confirm);
     const after = (_: TextCandidate, v: Verdict) => afterUnconfirmed(tests, v);
-    verdicts = await retest(connection, all, candidates, verdicts, after, dialect);
+    verdicts = await retest(inference, all, candidates, verdicts, after);
     // A sample without values had every test run over the table already.
     const near = (_: TextCandidate, v: Verdict, i: number): TextTest[] | null => {
       if (!wantsTolerance(v)) return null;
       const nearTests = fittingTests(sample[i]!.counts.filled > 0 ? sample[i]! : v, SAMPLE_MISFIT_SHARE);
       return nearTests.length > 0 ? nearTests : null;
     };
-    nearly = await retest(connection, all, candidates, verdicts, near, dialect);
+    nearly = await retest(inference, all, candidates, verdicts, near);
   }
   return candidates.map((candidate, i) => {
     const verdict = verdicts[i]!;

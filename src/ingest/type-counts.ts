@@ -1,0 +1,97 @@
+// The one statement that counts, for every column being typed at once, its filled cells and the
+// cells passing each type test. The columns are unpivoted into (column, cell) rows, so every test
+// is written once whatever the number of columns: a statement with a test per column and type was
+// 790 kB of SQL for 200 columns, and DuckDB took minutes over it (docs/ingest.md, Types).
+import type { DuckDBConnection } from '@duckdb/node-api';
+import { quoteString } from '../sql/quoting.js';
+import {
+  cellSql,
+  codeTest,
+  numberShape,
+  type TestGate,
+  type TextDialect,
+  type TextTest,
+} from './text-tests.js';
+
+/** A column to count: its cells as VARCHAR, its JSON column if any, and the tests it needs. */
+export interface CountedColumn {
+  readonly text: string;
+  /** JSON-typed columns only: the column, whose objects and arrays are counted. */
+  readonly json?: string;
+  /** Which of the statement's tests to run on it (each one of `all`). */
+  readonly tests: readonly TextTest[];
+}
+
+/** Counts over one relation for one column: non-empty cells, nested JSON values, codes, cells passing each test. */
+export interface Counts {
+  readonly filled: number;
+  readonly nested: number;
+  /** Cells with leading zeros (`00501`): a column holding any is never numeric. */
+  readonly codes: number;
+  /** In the order of the column's `tests`. */
+  readonly passed: readonly number[];
+}
+
+/** The gate's SQL on the cell `v`, `number` read from the column computed once per cell. */
+function gateSql(gate: TestGate): string | null {
+  if (gate === null) return null;
+  if (gate === 'number') return 'number_shaped';
+  return `contains(v, ${quoteString(gate.contains)})`;
+}
+
+/** `(column, cell)` rows of `from`: each row's cells unnested beside their column's position and test mask. */
+function unpivotSql(columns: readonly CountedColumn[], all: readonly TextTest[], from: string): string {
+  const mask = (c: CountedColumn): number =>
+    c.tests.reduce((bits, test) => bits | (1 << all.indexOf(test)), 0);
+  const lists = [
+    `unnest([${columns.map((_, i) => i).join(', ')}]) AS col`,
+    `unnest([${columns.map(mask).join(', ')}]) AS mask`,
+    `unnest([${columns.map((c) => `CAST(${c.text} AS VARCHAR)`).join(', ')}]) AS raw`,
+  ];
+  if (columns.some((c) => c.json)) {
+    const nested = (c: CountedColumn): string =>
+      c.json ? `json_type(${c.json}) = 'OBJECT' OR json_type(${c.json}) = 'ARRAY'` : 'false';
+    lists.push(`unnest([${columns.map(nested).join(', ')}]) AS nested`);
+  } else lists.push('false AS nested');
+  return `SELECT ${lists.join(', ')} FROM ${from}`;
+}
+
+/**
+ * Runs each column's tests over `from` in one scan. Each distinct cell of a column is tested once
+ * and counted for its repeats; a test runs only on the cells of the columns that asked for it and
+ * that pass its gate (the conditions of a WHEN are evaluated in turn, each on the rows the ones
+ * before it kept).
+ */
+export async function countTests(
+  connection: DuckDBConnection,
+  from: string,
+  columns: readonly CountedColumn[],
+  all: readonly TextTest[],
+  dialect: TextDialect,
+): Promise<Counts[]> {
+  if (columns.length === 0) return [];
+  const used = all.filter((test) => columns.some((c) => c.tests.includes(test)));
+  const perTest = used.map((test) => {
+    const conditions = [`(mask & ${1 << all.indexOf(test)}) <> 0`, gateSql(test.gate)].filter(
+      (c) => c !== null,
+    );
+    return `sum(CASE WHEN ${[...conditions, test.test('v')].join(' AND ')} THEN n ELSE 0 END)`;
+  });
+  const cells = `SELECT col, mask, nested, ${cellSql('raw', dialect)} AS v FROM (${unpivotSql(columns, all, from)})`;
+  const distinct = `SELECT col, mask, v, count(*) AS n, count_if(nested) AS nested FROM (${cells}) GROUP BY col, mask, v`;
+  const shaped = `SELECT *, v IS NOT NULL AND ${numberShape('v')} AS number_shaped FROM (${distinct})`;
+  const aggregates = [
+    'sum(CASE WHEN v IS NOT NULL THEN n ELSE 0 END)',
+    'sum(nested)',
+    `sum(CASE WHEN number_shaped AND ${codeTest('v')} THEN n ELSE 0 END)`,
+    ...perTest,
+  ];
+  const reader = await connection.runAndReadAll(
+    `SELECT col, ${aggregates.join(', ')} FROM (${shaped}) GROUP BY col`,
+  );
+  const byColumn = new Map(reader.getRows().map((row) => [Number(row[0]), row.slice(1).map(Number)]));
+  return columns.map((column, i) => {
+    const [filled = 0, nested = 0, codes = 0, ...passed] = byColumn.get(i) ?? [];
+    return { filled, nested, codes, passed: column.tests.map((test) => passed[used.indexOf(test)] ?? 0) };
+  });
+}
