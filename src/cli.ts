@@ -11,6 +11,7 @@ import { buildCommand } from './command-line/flags.js';
 import { runProgram } from './command-line/program.js';
 import { INGEST_FLAGS, SAMPLE_FLAGS } from './cli/ingest.js';
 import { checkPortalFolder, onPortal } from './cli/portal-folder.js';
+import { REFRESH_FLAGS } from './cli/refresh.js';
 import { SERVE_FLAGS, servedPortals } from './cli/serve.js';
 
 const COMMANDS: readonly Command[] = [
@@ -32,6 +33,12 @@ const COMMANDS: readonly Command[] = [
     action: onPortal(true, async (flags, [file]) =>
       (await import('./cli/ingest-command.js')).main(flags, file!),
     ),
+  }),
+  buildCommand({
+    name: 'refresh',
+    summary: 'download the due sources of the datasets again and publish those that changed (for a timer)',
+    flags: REFRESH_FLAGS,
+    action: onPortal(false, async (flags) => (await import('./cli/refresh-command.js')).main(flags)),
   }),
   buildCommand({
     name: 'attach',

@@ -2,6 +2,7 @@
 import { lstat } from 'node:fs/promises';
 import path from 'node:path';
 import type { MetasInput } from '../ingest/dataset-file.js';
+import { isUrl } from '../ingest/download.js';
 import { ingest, type IngestOptions } from '../ingest/ingest.js';
 import { stderrProgress } from '../ingest/progress.js';
 import type { IngestFlags } from './ingest.js';
@@ -29,6 +30,7 @@ export function ingestOptions(flags: IngestFlags, file: string): IngestOptions {
     ...(flags.sortBy !== undefined ? { sortBy: flags.sortBy } : {}),
     ...(flags.attach.length > 0 ? { attachments: flags.attach } : {}),
     ...(flags.attachSource ? { attachSource: true } : {}),
+    ...(flags.refresh !== undefined ? { refresh: flags.refresh } : {}),
     ...stderrProgress(flags.quiet),
   };
 }
@@ -53,6 +55,8 @@ export async function main(flags: IngestFlags, file: string): Promise<void> {
     throw new Error(
       `${flags.id}: the portal has this dataset already (--replace publishes a new version of it)`,
     );
+  if (flags.refresh !== undefined && flags.refresh !== 'off' && !isUrl(file))
+    throw new Error(`--refresh: ${file} is not an http:// or https:// URL to download again`);
   const report = await ingest(ingestOptions(flags, file));
   process.stdout.write(
     `${report.datasetId}: ${report.recordsCount} records, ${report.fields.length} fields -> ${report.directory}\n`,

@@ -1,5 +1,6 @@
 // `duckportal ingest` and `duckportal sample`: their flags, and the values peculiar to ingest.
 import { parseInputFormat } from '../ingest/input-format.js';
+import { parseRefresh } from '../ingest/source-record.js';
 import {
   negatable,
   optionalText,
@@ -89,6 +90,11 @@ export const INGEST_FLAGS = {
   ),
   null: repeated('TOKEN', 'a cell meaning "no value", beyond NA, N/A, null, - ...'),
   sheet: optionalText('NAME', 'the sheet of an .xlsx workbook (default: the first)'),
+  refresh: optionalValue(
+    '30m|6h|1d|off',
+    'record the URL as the source `duckportal refresh` downloads again this often (off: forget it)',
+    parseRefresh,
+  ),
   maxDownload: optionalValue('BYTES', 'the most bytes downloaded from a URL (default: 2G)', downloadSize),
   attach: repeated('FILE[=TITLE]', 'copy a file into the attachments, with its title', attachment),
   attachSource: toggle('keep the source file (a URL: its download) as an attachment too'),

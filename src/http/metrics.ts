@@ -1,8 +1,10 @@
 // The Prometheus metrics of the server (prom-client, a registry of its own): requests by portal and
-// route template, export bytes, each engine's load, quota refusals, datasets, and the process's own.
+// route template, export bytes, each engine's load, quota refusals, datasets, failed source
+// refreshes (read from the state file the refresh command writes), and the process's own.
 import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
 import type { Engine } from '../engine/engine.js';
 import type { Portal } from '../catalog/portal.js';
+import { readRefreshState } from '../catalog/refresh-state.js';
 
 /** What a refused call ran out of: a daily quota ('ip', 'key', 'portal') or its export slots. */
 export type RefusalKind = 'ip' | 'key' | 'portal' | 'exports';
@@ -79,6 +81,7 @@ export class Metrics {
       engines,
       (engine) => engine.reservedMemoryBytes,
     );
+    refreshFailures(this.registry, portals);
     new Gauge({
       name: 'duckportal_datasets',
       help: 'Datasets served',
@@ -134,6 +137,30 @@ function engineGauge(
     collect() {
       this.reset();
       for (const engine of engines()) this.inc({ ...engine.labels }, load(engine));
+    },
+  });
+}
+
+/**
+ * The failed checks of each portal's sources, from the state file `duckportal refresh` writes (a
+ * process of its own): read at each scrape. No dataset label: /metrics may be public, and a
+ * restricted dataset's id is not (the refresh's log line names it).
+ */
+function refreshFailures(registry: Registry, portals: ReadonlyMap<string, () => Portal>): void {
+  new Counter({
+    name: 'duckportal_refresh_failures_total',
+    help: "Checks of the datasets' sources by `duckportal refresh` that failed, the version served kept (from <portal>/refresh-state.json)",
+    labelNames: ['portal'],
+    registers: [registry],
+    async collect() {
+      this.reset();
+      for (const [label, portal] of portals) {
+        const states = [...(await readRefreshState(portal().dir)).values()];
+        this.inc(
+          { portal: label },
+          states.reduce((sum, state) => sum + state.failures_total, 0),
+        );
+      }
     },
   });
 }

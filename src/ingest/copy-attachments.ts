@@ -19,6 +19,14 @@ export interface AttachedFile {
 /** A path alone, or a path and a title. */
 export type AttachedInput = string | AttachedFile;
 
+/** The ingest options about attachments. */
+export interface AttachOptions {
+  /** Files copied into attachments/ (beside those the previous version had), each with its title. */
+  readonly attachments?: readonly AttachedInput[];
+  /** Keep the source file (a URL's download) as an attachment too. */
+  readonly attachSource?: boolean;
+}
+
 /** Each input as a file and its title; refuses two files of one name and hidden names (never served). */
 export function attachedFiles(inputs: readonly AttachedInput[]): AttachedFile[] {
   const files = inputs.map((input) => (typeof input === 'string' ? { file: input } : input));
@@ -72,10 +80,6 @@ export async function copyAttachments(
 }
 
 /** The files an ingest attaches: `attachments`, then the source itself with `attachSource` (checked as attachedFiles does). */
-export function attachmentsOf(options: {
-  readonly file: string;
-  readonly attachments?: readonly AttachedInput[];
-  readonly attachSource?: boolean;
-}): AttachedFile[] {
+export function attachmentsOf(options: AttachOptions & { readonly file: string }): AttachedFile[] {
   return attachedFiles([...(options.attachments ?? []), ...(options.attachSource ? [options.file] : [])]);
 }

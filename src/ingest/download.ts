@@ -1,5 +1,7 @@
 // Sources given as http:// or https:// URLs: streamed to a temporary file (bounded in bytes, cut
-// off when the server stalls), then ingested like any file; the folder is removed after.
+// off when the server stalls, hashed on the way), then ingested like any file; the folder is
+// removed after. A refresh asks with the validators of its last download: a 304 is NotModified.
+import { createHash } from 'node:crypto';
 import { createWriteStream } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
@@ -21,6 +23,25 @@ export interface DownloadOptions {
   readonly progress?: (line: string) => void;
   /** Tests shorten the stall timeout. */
   readonly stallMs?: number;
+  /** The ETag of the copy held: sent as If-None-Match. */
+  readonly etag?: string | null;
+  /** The Last-Modified of the copy held: sent as If-Modified-Since. */
+  readonly lastModified?: string | null;
+}
+
+/** What a download said of its bytes: the URL, the server's validators and the bytes' SHA-256. */
+export interface DownloadFacts {
+  readonly url: string;
+  readonly etag: string | null;
+  readonly lastModified: string | null;
+  readonly sha256: string;
+}
+
+/** The server answered 304 Not Modified to a download asked with validators: the copy held is current. */
+export class NotModified extends Error {
+  constructor(readonly url: string) {
+    super(`${url}: not modified`);
+  }
 }
 
 /** True for the sources that are downloaded first. */
@@ -45,20 +66,27 @@ const mib = (bytes: number): string =>
 export async function withDownload<T>(
   source: string,
   options: DownloadOptions,
-  work: (file: string) => Promise<T>,
+  work: (file: string, facts: DownloadFacts) => Promise<T>,
 ): Promise<T> {
   const url = new URL(source);
   const dir = await mkdtemp(path.join(os.tmpdir(), 'duckportal-download-'));
   try {
     const file = path.join(dir, fileNameOf(url));
-    await download(url, file, options);
-    return await work(file);
+    return await work(file, await download(url, file, options));
   } finally {
     await rm(dir, { recursive: true, force: true });
   }
 }
 
-async function download(url: URL, file: string, options: DownloadOptions): Promise<void> {
+/** The request headers asking for the bytes only when they differ from the copy held. */
+function conditions(options: DownloadOptions): Record<string, string> {
+  return {
+    ...(options.etag ? { 'If-None-Match': options.etag } : {}),
+    ...(options.lastModified ? { 'If-Modified-Since': options.lastModified } : {}),
+  };
+}
+
+async function download(url: URL, file: string, options: DownloadOptions): Promise<DownloadFacts> {
   const stall = new AbortController();
   let timer = setTimeout(() => stall.abort(), options.stallMs ?? STALL_MS);
   const alive = (): void => {
@@ -67,11 +95,13 @@ async function download(url: URL, file: string, options: DownloadOptions): Promi
   };
   const fail = (why: string): Error => new Error(`${url.href}: ${why}`);
   try {
-    const response = await fetch(url, { signal: stall.signal, redirect: 'follow' }).catch(
+    const headers = conditions(options);
+    const response = await fetch(url, { signal: stall.signal, redirect: 'follow', headers }).catch(
       (error: unknown) => {
         throw fail(stall.signal.aborted ? 'no answer' : `cannot download (${causeOf(error)})`);
       },
     );
+    if (response.status === 304 && Object.keys(headers).length > 0) throw new NotModified(url.href);
     if (!response.ok || !response.body) throw fail(`HTTP ${response.status} ${response.statusText}`.trim());
     const declared = Number(response.headers.get('content-length') ?? NaN);
     if (declared > options.maxBytes) {
@@ -79,6 +109,7 @@ async function download(url: URL, file: string, options: DownloadOptions): Promi
     }
     let received = 0;
     let said = Date.now();
+    const hash = createHash('sha256');
     const meter = new Transform({
       transform(chunk: Buffer, _, callback) {
         alive();
@@ -92,6 +123,7 @@ async function download(url: URL, file: string, options: DownloadOptions): Promi
           const of = Number.isFinite(declared) ? ` of ${mib(declared)}` : '';
           options.progress(`downloading ${url.href}: ${mib(received)}${of}`);
         }
+        hash.update(chunk);
         callback(null, chunk);
       },
     });
@@ -102,6 +134,13 @@ async function download(url: URL, file: string, options: DownloadOptions): Promi
       },
     );
     options.progress?.(`downloaded ${url.href}: ${mib(received)}`);
+    const header = (name: string): string | null => response.headers.get(name);
+    return {
+      url: url.href,
+      etag: header('etag'),
+      lastModified: header('last-modified'),
+      sha256: hash.digest('hex'),
+    };
   } finally {
     clearTimeout(timer);
   }

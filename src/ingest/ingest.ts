@@ -11,7 +11,7 @@ import {
   attachmentsOf,
   copyAttachments,
   withAttachmentEntries,
-  type AttachedInput,
+  type AttachOptions,
 } from './copy-attachments.js';
 import {
   buildDatasetFile,
@@ -41,8 +41,9 @@ import { xlsxToCsv } from './xlsx-source.js';
 import { DEFAULT_MAX_DOWNLOAD, isUrl, withDownload } from './download.js';
 import { carryProcessingDates, sameFileContent } from './unchanged.js';
 import { withWorkConnection } from './work-connection.js';
+import { recordSource, type SourceOptions } from './source-record.js';
 
-export interface IngestOptions {
+export interface IngestOptions extends AttachOptions, SourceOptions {
   readonly file: string;
   readonly portal: string;
   readonly id: string;
@@ -71,10 +72,6 @@ export interface IngestOptions {
   readonly metas?: MetasInput;
   /** Labels, descriptions and annotations by field (name or source header). */
   readonly fields?: Readonly<Record<string, FieldSettings>>;
-  /** Files copied into attachments/ (beside those the previous version had), each with its title. */
-  readonly attachments?: readonly AttachedInput[];
-  /** Keep the source file (a URL's download) as an attachment too. */
-  readonly attachSource?: boolean;
   /** Fail, writing nothing, when any value cannot be stored as the source wrote it (see IngestProblems). */
   readonly strict?: boolean;
   /** Fields data.parquet is sorted on ([]: the file's order); default: chosen by sortKey. */
@@ -128,7 +125,9 @@ export async function ingest(options: IngestOptions): Promise<IngestReport> {
     ...(options.downloadStallMs !== undefined ? { stallMs: options.downloadStallMs } : {}),
     ...(options.progress ? { progress: options.progress } : {}),
   };
-  return withDownload(options.file, download, (file) => ingestFile({ ...options, file }, options.file));
+  return withDownload(options.file, download, (file, downloaded) =>
+    ingestFile({ ...options, file, downloaded }, options.file),
+  );
 }
 
 /** Ingests a local file; `source` is what the user named (the URL of a download). */
@@ -284,7 +283,7 @@ async function describeDataset(
       resolveField(option, name, names),
     ),
   });
-  const next = withAttachmentEntries(built, attachmentsOf(options));
+  const next = recordSource(withAttachmentEntries(built, attachmentsOf(options)), previous, options);
   const dataUnchanged = await sameFileContent(dataPath, path.join(context.finalDir, 'data.parquet'));
   return carryProcessingDates(next, previous, dataUnchanged);
 }

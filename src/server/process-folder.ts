@@ -98,7 +98,8 @@ async function runsServe(pid: number): Promise<boolean> {
   return cmdline === null ? process.platform !== 'linux' : cmdline.split('\0').includes('serve');
 }
 
-function isAlive(pid: number): boolean {
+/** Whether process `pid` runs (one of another user counts). */
+export function isAlive(pid: number): boolean {
   try {
     process.kill(pid, 0);
     return true;
