@@ -1,6 +1,6 @@
 // A dataset's attachments: the regular files of its attachments/ folder, addressed by slug only,
 // with the title and MIME type dataset.json records for each (else its file name and extension's).
-import { readdir } from 'node:fs/promises';
+import { readdirSync, type Dirent } from 'node:fs';
 import path from 'node:path';
 import mime from 'mime-types';
 import type { AttachmentEntry, DatasetFile } from './schema.js';
@@ -40,16 +40,18 @@ export function mimeTypeOf(fileName: string): string {
   return mime.lookup(fileName) || 'application/octet-stream';
 }
 
-/**
- * Lists the regular files of `dir` (no sub-folders, no links, no hidden files), sorted by name,
- * each described by its entry in `entries`.
- */
-export async function listAttachments(dir: string, entries: AttachmentEntries): Promise<Attachment[]> {
-  const found = await readdir(dir, { withFileTypes: true }).catch(() => []);
+/** The names of the regular files of `dir` (no sub-folders, no links, no hidden files), sorted; none when absent. */
+export function attachmentFileNames(dir: string): string[] {
+  let found: Dirent[];
+  try {
+    found = readdirSync(dir, { withFileTypes: true });
+  } catch {
+    return [];
+  }
   return found
     .filter((entry) => entry.isFile() && !entry.name.startsWith('.'))
-    .map((entry) => attachmentOf(dir, entry.name, entries))
-    .sort((a, b) => a.fileName.localeCompare(b.fileName));
+    .map((entry) => entry.name)
+    .sort((a, b) => a.localeCompare(b));
 }
 
 /** The attachment of the file `fileName` of `dir` (the catalog's index keeps the names alone). */

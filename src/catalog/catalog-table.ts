@@ -4,7 +4,7 @@ import { setImmediate as yieldToEvents } from 'node:timers/promises';
 import type { Dataset, Portal } from './dataset-types.js';
 import { ORDINAL_COLUMN, RECORD_ID_COLUMN, type Field, type FieldType, type TableColumn } from './schema.js';
 import { datasetFeatures, type FeatureView } from './features.js';
-import type { TemplateColumn } from './catalog-index.js';
+import { IndexFile, type TemplateColumn } from './catalog-index.js';
 
 /** The name of the catalog table in the engine. */
 export const CATALOG_TABLE = '_catalog';
@@ -171,7 +171,7 @@ async function* rowLines(portal: Portal, columns: readonly Column[]): AsyncGener
   for (const id of lines ? lines.keys() : portal.datasets.keys()) {
     if (lines) {
       const line = lines.get(id)!;
-      parts.push(Buffer.from(hidden(id, i)), line.file.read(line.row).subarray(1), newline);
+      parts.push(Buffer.from(hidden(id, i)), IndexFile.row(line).subarray(1), newline);
     } else {
       const d = portal.datasets.get(id)!;
       const row: Record<string, unknown> = { [RECORD_ID_COLUMN]: d.id, [ORDINAL_COLUMN]: i + 1 };

@@ -22,6 +22,9 @@ async function fileStamp(file: string): Promise<[number, number] | null> {
   );
 }
 
+/** The size and time of the files a version covers, by name in the dataset folder (null: none). */
+export type FileStamps = readonly (readonly [name: string, stamp: [number, number] | null])[];
+
 /**
  * One dataset's version: its dataset.json as loaded, and the size and time of its data, its index
  * and its attachments (names relative to the dataset folder, so a folder mounted elsewhere agrees).
@@ -33,9 +36,23 @@ export async function datasetVersion(dataset: Dataset): Promise<DataVersion> {
     ...dataset.attachments.map((a): [string, string] => [`attachments/${a.fileName}`, a.filePath]),
   ];
   const stamps = await Promise.all(
-    files.map(async ([name, file]) => [name, file && (await fileStamp(file))]),
+    files.map(async ([name, file]) => [name, file ? await fileStamp(file) : null] as const),
   );
+  return versionOf(dataset, stamps);
+}
+
+/**
+ * A dataset's version from the stamps of its files (datasetVersion's, or those its loader took);
+ * `fileJson`, its dataset.json's JSON when the caller has it, is not written again.
+ */
+export function versionOf(
+  dataset: Dataset,
+  stamps: FileStamps,
+  fileJson = JSON.stringify(dataset.file),
+): DataVersion {
   const { data_processed, metadata_processed } = dataset.file.computed;
   const modified = new Date(Math.max(Date.parse(data_processed), Date.parse(metadata_processed)));
-  return { tag: digest([dataset.file, stamps]), modified };
+  // The JSON of [file, stamps], as digest([dataset.file, stamps]) writes it.
+  const text = `[${fileJson},${JSON.stringify(stamps)}]`;
+  return { tag: createHash('sha256').update(text).digest('base64url'), modified };
 }

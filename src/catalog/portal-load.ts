@@ -7,11 +7,11 @@ import { readdir } from 'node:fs/promises';
 import path from 'node:path';
 import { setImmediate as yieldToEvents } from 'node:timers/promises';
 import { portalFileSchema } from './schema.js';
-import { catalogIndexPath, IndexFile, writeIndex, type IndexLine, type NewLine } from './catalog-index.js';
-import { DatasetShelf } from './dataset-shelf.js';
-import { loadDataset, readJson } from './dataset-folder.js';
+import { catalogIndexPath, IndexFile, type IndexLine, type NewLine } from './catalog-index.js';
+import { DatasetShelf, DEFAULT_SHELF_SIZE } from './dataset-shelf.js';
+import { readDatasetFolder, readJson, type FolderRead } from './dataset-folder.js';
 import { catalogRow } from './catalog-table.js';
-import { datasetVersion } from './data-version.js';
+import { versionOf } from './data-version.js';
 import type { Dataset, DatasetChecks, Portal } from './dataset-types.js';
 
 export const DATASET_ID = /^[a-z0-9][a-z0-9_-]*$/;
@@ -20,8 +20,8 @@ const OLD_SIBLING = /^\.([a-z0-9][a-z0-9_-]*)\.old-[0-9a-f]{12}$/;
 
 /** Folders stamped between two turns of the event loop (about 20 ms of stat calls here). */
 const STAMPS_PER_TURN = 1_000;
-/** Folders read and validated at once. */
-const CONCURRENT_READS = 32;
+/** Time spent reading and validating folders between two turns of the event loop. */
+const READ_SLICE_MS = 20;
 
 /** The catalog's order of dataset ids (as String.prototype.localeCompare sorts them). */
 export const compareIds = new Intl.Collator().compare;
@@ -64,9 +64,10 @@ function stillHolds(line: IndexLine, checks: DatasetChecks): boolean {
 }
 
 /** The index line of a dataset read from its folder. */
-async function newLine(dataset: Dataset, stamp: string): Promise<NewLine> {
+function newLine({ dataset, stamps }: FolderRead, stamp: string): NewLine {
   const { file } = dataset;
-  const version = await datasetVersion(dataset);
+  const fileJson = JSON.stringify(file);
+  const version = versionOf(dataset, stamps, fileJson);
   const { row, templates } = catalogRow(dataset);
   const filters = [...new Set(file.access.map((a) => a.row_filter ?? '').filter((t) => t.trim() !== ''))];
   return {
@@ -81,49 +82,91 @@ async function newLine(dataset: Dataset, stamp: string): Promise<NewLine> {
       restricted: file.visibility === 'restricted',
     },
     row: JSON.stringify(row),
-    record: {
-      file,
+    // A StoredDataset's JSON, its file's written once.
+    record: `{"file":${fileJson},${JSON.stringify({
       search: dataset.searchIndexPath !== null,
       counts: [...dataset.valueCountsPaths.keys()],
       attachments: dataset.attachments.map((a) => a.fileName),
-    },
+    }).slice(1)}`,
   };
 }
 
-/** What reading the changed folders gave: new lines, datasets parsed, and their problems in id order. */
+/** A dataset folder read, null (and why) when it cannot be, even when it changes while read. */
+function readFolder(
+  dir: string,
+  viewPrefix: string,
+  checks: DatasetChecks,
+  problems: string[],
+): FolderRead | null {
+  try {
+    return readDatasetFolder(dir, viewPrefix, checks, problems);
+  } catch (error) {
+    problems.push(`${dir}: cannot be read (${(error as Error).message})`);
+    return null;
+  }
+}
+
+/** What reading the changed folders gave: their lines as written, the last datasets parsed, and their problems. */
 interface Reread {
-  readonly fresh: Map<string, NewLine>;
+  readonly fresh: Map<string, IndexLine>;
+  /** The datasets parsed last, as many as the shelf keeps. */
   readonly parsed: Dataset[];
   /** Why each folder that did not load failed. */
   readonly failed: Map<string, string[]>;
 }
 
+/**
+ * Reads the folders of `work` in slices of the event loop (READ_SLICE_MS each: other work, the
+ * requests during a reload, gets its turn between), each slice's lines appended to `index`.
+ */
 async function reread(
   root: string,
   work: readonly { id: string; stamp: string | null }[],
+  index: IndexFile,
   viewPrefix: string,
   checks: DatasetChecks,
   problems: string[],
 ): Promise<Reread> {
   const result: Reread = { fresh: new Map(), parsed: [], failed: new Map() };
-  for (let start = 0; start < work.length; start += CONCURRENT_READS) {
-    const slice = work.slice(start, start + CONCURRENT_READS);
-    const found = await Promise.all(
-      slice.map(async ({ id, stamp }) => {
-        const own: string[] = [];
-        const dataset = await loadDataset(path.join(root, id), viewPrefix, checks, own);
-        return { id, own, dataset, line: dataset && stamp ? await newLine(dataset, stamp) : null };
-      }),
-    );
-    for (const { id, own, dataset, line } of found) {
+  for (let next = 0; next < work.length;) {
+    const lines: NewLine[] = [];
+    for (
+      const started = performance.now();
+      next < work.length && performance.now() - started < READ_SLICE_MS;
+    ) {
+      const { id, stamp } = work[next++]!;
+      const own: string[] = [];
+      const read = readFolder(path.join(root, id), viewPrefix, checks, own);
       problems.push(...own);
-      if (dataset && line) {
-        result.fresh.set(id, line);
-        result.parsed.push(dataset);
+      if (read && stamp) {
+        lines.push(newLine(read, stamp));
+        // Only the last the shelf keeps: a first start parses every dataset, and holds none of them.
+        if (next > work.length - DEFAULT_SHELF_SIZE) result.parsed.push(read.dataset);
       } else result.failed.set(id, own);
     }
+    for (const line of index.append(lines)) result.fresh.set(line.id, line);
+    if (next < work.length) await yieldToEvents();
   }
   return result;
+}
+
+/**
+ * The index a load appends to: a reload's, else the file as opened, else (missing, or half of it
+ * superseded lines) a new one, with the lines kept copied into it.
+ */
+async function targetIndex(
+  file: string,
+  previous: Portal | null,
+  opened: IndexFile | null,
+  lines: Map<string, IndexLine>,
+): Promise<IndexFile> {
+  if (previous?.load) return previous.load.index;
+  if (opened && !opened.wasteful) return opened;
+  const index = IndexFile.create(file);
+  const order = [...lines.values()].sort((a, b) => a.offset - b.offset);
+  for (const line of await index.copy(order)) lines.set(line.id, line);
+  opened?.close();
+  return index;
 }
 
 /**
@@ -146,7 +189,8 @@ export async function loadPortal(
   const entries = await readdir(root, { withFileTypes: true }).catch(() => []);
   const ids = entries.filter((e) => e.isDirectory() && DATASET_ID.test(e.name)).map((e) => e.name);
   const stamps = await stampsOf(root, ids);
-  const opened = previous?.load ? null : await IndexFile.open(catalogIndexPath(dir));
+  const file = catalogIndexPath(dir);
+  const opened = previous?.load ? null : await IndexFile.open(file);
   const known = previous?.load?.lines ?? opened!.lines;
   const lines = new Map<string, IndexLine>();
   const work: { id: string; stamp: string | null }[] = [];
@@ -155,7 +199,8 @@ export async function loadPortal(
     if (line && line.stamp === stamps[i] && stillHolds(line, checks)) lines.set(id, line);
     else work.push({ id, stamp: stamps[i]! });
   }
-  const { fresh, parsed, failed } = await reread(root, work, viewPrefix, checks, problems);
+  const index = await targetIndex(file, previous, opened?.index ?? null, lines);
+  const { fresh, parsed, failed } = await reread(root, work, index, viewPrefix, checks, problems);
   const unloaded = new Set(failed.keys());
   const failures = new Map<string, { reasons: string[]; kept: boolean }>();
   for (const [id, reasons] of failed) {
@@ -172,20 +217,11 @@ export async function loadPortal(
     unloaded.add(id);
     if (previous?.load?.lines.has(id)) lines.set(id, previous.load.lines.get(id)!);
   }
-  const order = [...new Set([...lines.keys(), ...fresh.keys()])].sort(compareIds);
-  const removed = [...known.keys()].filter((id) => !lines.has(id) && !fresh.has(id));
-  let index = previous?.load?.index ?? opened!.index;
-  if (previous?.load) {
-    if (fresh.size > 0 || removed.length > 0)
-      for (const line of index!.append([...fresh.values()], removed)) lines.set(line.id, line);
-  } else if (fresh.size > 0 || removed.length > 0 || index === null) {
-    const file = catalogIndexPath(dir);
-    await writeIndex(file, order, lines, fresh);
-    index?.close();
-    const reopened = await IndexFile.open(file);
-    index = reopened.index!;
-    for (const [id, line] of reopened.lines) lines.set(id, line);
-  }
+  for (const [id, line] of fresh) lines.set(id, line);
+  const order = [...lines.keys()].sort(compareIds);
+  const removed = [...known.keys()].filter((id) => !lines.has(id));
+  if (removed.length > 0) index.append([], removed);
+  index.publish();
   const served = new Map(order.map((id) => [id, lines.get(id)!]));
   const changed =
     !previous?.load ||
@@ -194,7 +230,7 @@ export async function loadPortal(
   const datasets = new DatasetShelf(served, root, viewPrefix, parsed);
   const guarded = order.filter((id) => served.get(id)!.facts.audiences === true);
   const restricted = order.filter((id) => served.get(id)!.facts.restricted === true);
-  const reading = { index: index!, lines: served, reread: work.map((w) => w.id), changed, failures };
+  const reading = { index, lines: served, reread: work.map((w) => w.id), changed, failures };
   const load = { ...reading, guarded, restricted };
   return { dir, viewPrefix, settings, datasets, problems, unloaded, load };
 }

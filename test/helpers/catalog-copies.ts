@@ -8,6 +8,8 @@ import path from 'node:path';
 
 const THEMES = ['Environment', 'Transport', 'Economy', 'Health', 'Education', 'Culture', 'Energy'];
 const CONCURRENT_COPIES = 64;
+/** Copies linked to one file: ext4 allows 65,000 links to a file; each block links to its first copy. */
+const LINKS_PER_FILE = 50_000;
 
 /** The id of the `index`th copy: `copy-000042`. */
 export const copyId = (index: number): string => `copy-${String(index).padStart(6, '0')}`;
@@ -55,18 +57,30 @@ export async function writeCopies(portalDir: string, sampleDir: string, to: numb
   >;
   const dataFiles = (await readdir(sampleDir)).filter((name) => name.endsWith('.parquet'));
   const present = new Set(await readdir(root));
+  // The data files of a block's copies are links to its first copy's (the first block: the sample's).
+  const sourceOf = (index: number): string => {
+    const first = index - (index % LINKS_PER_FILE);
+    return first === 0 || first === index ? sampleDir : path.join(root, copyId(first));
+  };
   const copyOne = async (index: number): Promise<void> => {
     const id = copyId(index);
     if (present.has(id)) return;
     const dir = path.join(root, id);
     await mkdir(dir);
-    for (const name of dataFiles) await linkOrCopy(path.join(sampleDir, name), path.join(dir, name));
+    const source = sourceOf(index);
+    for (const name of dataFiles) {
+      const [from, to] = [path.join(source, name), path.join(dir, name)];
+      await (source === sampleDir && index >= LINKS_PER_FILE ? copyFile(from, to) : linkOrCopy(from, to));
+    }
     await writeFile(path.join(dir, 'dataset.json'), copyDatasetFile(sample, index));
   };
   for (let start = from; start < to; start += CONCURRENT_COPIES) {
     const batch = [];
-    for (let index = start; index < Math.min(to, start + CONCURRENT_COPIES); index++)
-      batch.push(copyOne(index));
+    const end = Math.min(to, start + CONCURRENT_COPIES);
+    // A block's first copy is written before the copies that link to it.
+    for (let index = start; index < end; index++) if (index % LINKS_PER_FILE === 0) await copyOne(index);
+    for (let index = start; index < end; index++)
+      if (index % LINKS_PER_FILE !== 0) batch.push(copyOne(index));
     await Promise.all(batch);
   }
 }
