@@ -8,9 +8,7 @@ import { PassThrough, Readable } from 'node:stream';
 import type { Context } from 'koa';
 import parseRange from 'range-parser';
 import { ApiError } from './errors.js';
-
-/** Bytes read per chunk: larger than fs's 64 KiB, so a fast client costs fewer reads and writes. */
-const READ_CHUNK = 1 << 20;
+import { FileRangeStream, READ_CHUNK } from './file-range-stream.js';
 /** More ranges than this (after merging neighbours) get the whole file: a list bounded per request. */
 export const MAX_RANGES = 64;
 
@@ -60,11 +58,7 @@ function ifRangeHolds(header: string, answer: FileAnswer): boolean {
   return !Number.isNaN(date) && date === Math.floor(answer.modified.getTime() / 1000) * 1000;
 }
 
-/**
- * The bytes `start`..`end` (inclusive) of an open file, read through its handle. Not an
- * fs.ReadStream over `handle.fd`: destroying one closes that descriptor whatever `autoClose` says,
- * and the handle's own close then closed the same number again, by then another request's file.
- */
+/** The bytes `start`..`end` (inclusive) of an open file, read through its handle (see FileRangeStream). */
 async function* slice(handle: FileHandle, { start, end }: ByteRange): AsyncGenerator<Buffer> {
   for (let position = start; position <= end;) {
     const { bytesRead, buffer } = await handle.read({
@@ -76,9 +70,6 @@ async function* slice(handle: FileHandle, { start, end }: ByteRange): AsyncGener
     position += bytesRead;
   }
 }
-
-const sliceStream = (handle: FileHandle, range: ByteRange): Readable =>
-  Readable.from(slice(handle, range), { objectMode: false, highWaterMark: READ_CHUNK });
 
 /** The parts of a multipart/byteranges body, each headed by its type and range, then the closing delimiter. */
 function multipartBody(handle: FileHandle, ranges: readonly ByteRange[], type: string, size: number) {
@@ -122,6 +113,12 @@ function closingWith(ctx: Context, body: () => Readable, handle: FileHandle): Re
   return out;
 }
 
+/** One range of the file as the body (piped straight into the response, which it closes the file after). */
+function rangeBody(ctx: Context, handle: FileHandle, range: ByteRange): Readable {
+  if (ctx.method === 'HEAD') return closingWith(ctx, () => Readable.from([]), handle);
+  return new FileRangeStream(handle, range, ctx.res);
+}
+
 /**
  * Answers the request with the file at `file` (opened now: a rename over it later does not change
  * what this answer sends). Returns false, having sent nothing, when the file is gone.
@@ -137,14 +134,14 @@ export async function sendFile(ctx: Context, file: string, answer: FileAnswer): 
     if (ranges === null || ranges.length === 0) {
       ctx.status = 200;
       ctx.type = answer.contentType;
-      ctx.body = closingWith(ctx, () => sliceStream(handle, { start: 0, end: size - 1 }), handle);
+      ctx.body = rangeBody(ctx, handle, { start: 0, end: size - 1 });
       ctx.length = size;
     } else if (ranges.length === 1) {
       const range = ranges[0]!;
       ctx.status = 206;
       ctx.type = answer.contentType;
       ctx.set('Content-Range', `bytes ${range.start}-${range.end}/${size}`);
-      ctx.body = closingWith(ctx, () => sliceStream(handle, range), handle);
+      ctx.body = rangeBody(ctx, handle, range);
       ctx.length = range.end - range.start + 1;
     } else {
       const { boundary, length, body } = multipartBody(handle, ranges, answer.contentType, size);
