@@ -14,7 +14,7 @@ export function downloadsText(result: DownloadsResult, ratio: (r: MeasuredRatio)
   const share = lazy.servedBytes / lazy.fileBytes;
   return [
     "Each dataset's whole export in its default form (`/exports/csv`, `/exports/parquet`), once its shared file is written,",
-    'sent by duckportal (`serve --shared-exports on`, response cache off) and by nginx from the same file on the same disk.',
+    'sent by duckportal (`serve`, whose shared files are on by default; response cache off) and by nginx from the same file on the same disk.',
     `First byte: the p50 of ${FIRST_BYTE_TURNS} GETs on new connections from a Node client, the two servers in turns. Throughput: whole`,
     "downloads by `curl -sSf -o /dev/null` from each server in turns (a, b, b, a...), the ratio nginx's time over",
     "duckportal's. Resumed: a download dropped after half the file, then `curl -C - -o` on the same file, compared by SHA-256.",

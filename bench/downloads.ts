@@ -264,7 +264,7 @@ export async function benchDownloads(
   args: readonly string[],
   log: (line: string) => void,
 ): Promise<DownloadsResult> {
-  const served = await servePortal(portalDir, port, threads, [...args, '--shared-exports', 'on']);
+  const served = await servePortal(portalDir, port, threads, args);
   const dir = await mkdtemp(path.join(os.tmpdir(), 'duckportal-downloads-'));
   let nginx: Nginx | null = null;
   try {

@@ -209,7 +209,7 @@ async function openPortal(
     tagKey: entityTagKey(secret, domain),
     versions: () => versions,
     responses,
-    sharedExports: options.sharedExports ?? false,
+    sharedExports: options.sharedExports ?? true,
   };
   const metrics = allMetrics.portal(label, () => portal);
   const others = await portalSources(local, portal, viewPrefix, options, log);

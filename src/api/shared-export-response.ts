@@ -2,6 +2,7 @@
 // export in its default form, of a dataset in the portal's Parquet, to a caller who sees every
 // field and every row, gets it; any other export is computed. A request that finds no file yet is
 // computed too, and starts the file's writing in the background.
+import path from 'node:path';
 import { isDeepStrictEqual } from 'node:util';
 import type { Context } from 'koa';
 import type { z } from 'zod';
@@ -103,6 +104,11 @@ export function startSharedExport(
     (outcome) => {
       if (outcome === 'written')
         log.info(`shared export written: ${shared.file} in ${Date.now() - started} ms`);
+      // Once per portal folder and process: its later exports are computed without trying.
+      else if (outcome === 'unwritable')
+        log.warn(
+          `shared exports off for ${path.dirname(path.dirname(shared.file))}: the folder cannot be written`,
+        );
     },
     (error: unknown) => log.warn(`shared export ${shared.file} not written: ${String(error)}`),
   );

@@ -26,7 +26,7 @@ export async function main(flags: ServeFlags): Promise<void> {
     targetWaitMs: flags.queueWait,
     monitoringDays: flags.monitoringDays,
     maxOpenDatasets: flags.maxOpenDatasets,
-    sharedExports: flags.sharedExports === 'on',
+    sharedExports: flags.sharedExports,
   });
   const httpServer = createHttpServer(server);
   const operationsServer = separateOperations ? http.createServer(server.operations) : null;

@@ -2,6 +2,7 @@
 // defaults are src/server/defaults.ts's.
 import {
   choice,
+  negatable,
   optionalText,
   optionalValue,
   repeated,
@@ -87,11 +88,8 @@ export const SERVE_FLAGS = {
     wholeNumber,
     String(DEFAULT_MONITORING_DAYS),
   ),
-  sharedExports: choice(
-    'WHEN',
-    "keep each dataset's whole export in its default form (csv, parquet, json, jsonl, geojson) as a file under the portal's .exports folder, sent with ranges (docs/exports.md)",
-    ['on', 'off'],
-    'off',
+  sharedExports: negatable(
+    "compute every export: by default each dataset's whole export in its default form (csv, parquet, json, jsonl, geojson) is kept as a file under the portal's .exports folder and sent with ranges (docs/exports.md)",
   ),
   drainTimeout: value(
     'SECONDS',

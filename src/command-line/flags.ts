@@ -124,16 +124,19 @@ export function envName(name: string): string {
 }
 
 /**
- * Commander turns an on/off flag on whenever its variable is set, even to 0: here 1/true/yes/on
- * turn it on, 0/false/no/off or empty leave it off, anything else is a usage error.
+ * Commander turns an on/off flag on whenever its variable is set, even to 0 (and a `--no-` flag's
+ * off): here 1/true/yes/on turn it on, 0/false/no/off or empty off (the variable is named after the
+ * thing, DUCKPORTAL_SHARED_EXPORTS for `--no-shared-exports`), anything else is a usage error.
  */
 function readEnvToggles(command: Command): void {
   for (const option of command.options) {
     const name = option.attributeName();
-    if (!option.isBoolean() || !option.envVar || command.getOptionValueSource(name) !== 'env') continue;
+    const onOff = option.isBoolean() || option.negate;
+    if (!onOff || !option.envVar || command.getOptionValueSource(name) !== 'env') continue;
     const text = (process.env[option.envVar] ?? '').trim().toLowerCase();
     if (['0', 'false', 'no', 'off', ''].includes(text)) command.setOptionValueWithSource(name, false, 'env');
-    else if (!['1', 'true', 'yes', 'on'].includes(text))
+    else if (['1', 'true', 'yes', 'on'].includes(text)) command.setOptionValueWithSource(name, true, 'env');
+    else
       command.error(`${option.envVar}=${process.env[option.envVar]}: expected 1 or 0 (true or false)`, {
         code: 'commander.invalidArgument',
       });

@@ -53,8 +53,17 @@ export async function sharedExportReady(file: string): Promise<boolean> {
   );
 }
 
-/** What a write reports: written, or why not (another writer, the file already there). */
-export type SharedWrite = 'written' | 'locked' | 'present' | 'busy';
+/**
+ * What a write reports: written, or why not (another writer, the file already there, its folder
+ * found unwritable now, or by an earlier write of this process).
+ */
+export type SharedWrite = 'written' | 'locked' | 'present' | 'busy' | 'unwritable' | 'skipped';
+
+/**
+ * The `.exports` folders this process could not write (a read-only portal): their exports are
+ * computed, and tried no more until the process restarts.
+ */
+const unwritable = new Set<string>();
 
 /**
  * Writes `produce()`'s bytes to `file` unless it is there, this process writes it already, or
@@ -65,11 +74,19 @@ export async function writeSharedExport(
   file: string,
   produce: () => Promise<Readable>,
 ): Promise<SharedWrite> {
+  const root = path.dirname(path.dirname(file));
+  if (unwritable.has(root)) return 'skipped';
   if (writing.has(file)) return 'busy';
   writing.add(file);
   try {
-    await mkdir(path.dirname(file), { recursive: true });
-    const lock = await takeLock(`${file}.lock`);
+    const lock = await mkdir(path.dirname(file), { recursive: true })
+      .then(() => takeLock(`${file}.lock`))
+      .catch(() => undefined);
+    if (lock === undefined) {
+      const first = !unwritable.has(root);
+      unwritable.add(root);
+      return first ? 'unwritable' : 'skipped';
+    }
     if (!lock) return 'locked';
     try {
       if (await sharedExportReady(file)) return 'present';
@@ -93,10 +110,15 @@ export async function writeSharedExport(
 
 /**
  * Takes the lock file `lock` (created exclusively, so one process among all wins it), taking over
- * a stale one; the holder touches it while it writes. Null when another holds it.
+ * a stale one; the holder touches it while it writes. Null when another holds it; a failure to
+ * create it for another reason than its being there (a read-only folder) is thrown.
  */
 async function takeLock(lock: string): Promise<{ release(): Promise<void> } | null> {
-  let handle = await open(lock, 'wx').catch(() => null);
+  const held = (error: NodeJS.ErrnoException) => {
+    if (error.code === 'EEXIST') return null;
+    throw error;
+  };
+  let handle = await open(lock, 'wx').catch(held);
   if (!handle) {
     const age = await stat(lock).then(
       (s) => Date.now() - s.mtimeMs,
@@ -104,7 +126,7 @@ async function takeLock(lock: string): Promise<{ release(): Promise<void> } | nu
     );
     if (age < LOCK_STALE_MS) return null;
     await unlink(lock).catch(() => undefined);
-    handle = await open(lock, 'wx').catch(() => null);
+    handle = await open(lock, 'wx').catch(held);
     if (!handle) return null;
   }
   await handle.writeFile(`${os.hostname()} ${process.pid}\n`);

@@ -58,7 +58,7 @@ export interface SourceData {
   catalog(): QuerySource;
 }
 
-/** Whether whole default exports are kept as files and sent with ranges (`--shared-exports`; off unless given). */
+/** Whether whole default exports are kept as files and sent with ranges (on unless `--no-shared-exports`). */
 export interface SharedExportOptions {
   readonly sharedExports?: boolean;
 }

@@ -26,8 +26,9 @@ describe('the command line', () => {
     const serve = await runCli(['serve', '--help']);
     expect(serve).to.include({ code: 0, stderr: '' });
     const help = serve.stdout.replace(/\s+/g, ' ');
+    // An on flag (--shared-exports) is listed as the flag that turns it off, as ingest's below.
     for (const name of Object.keys(SERVE_FLAGS)) {
-      expect(help).to.include(`--${kebab(name)}`);
+      expect(help).to.match(new RegExp(`--(no-)?${kebab(name)} `));
       expect(help).to.include(`env: ${envName(name)})`);
     }
     for (const shown of ['default: data/portal', 'default: 8080', 'default: 127.0.0.1', 'default: 384MB'])
@@ -42,7 +43,9 @@ describe('the command line', () => {
     // The table of serve flags in docs/operating.md names each flag and its variable.
     const operating = await readFile('docs/operating.md', 'utf8');
     for (const name of Object.keys(SERVE_FLAGS))
-      expect(operating).to.match(new RegExp(`^\\| \`--${kebab(name)}[^|]*\\| \`${envName(name)}\` \\|`, 'm'));
+      expect(operating).to.match(
+        new RegExp(`^\\| \`--(no-)?${kebab(name)}[^|]*\\| \`${envName(name)}\` \\|`, 'm'),
+      );
     for (const command of [['keys', 'create'], ['users', 'add'], ['sample']])
       expect(await runCli([...command, '--help'])).to.include({ code: 0, stderr: '' });
   });

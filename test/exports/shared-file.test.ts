@@ -323,7 +323,7 @@ describe('shared export files: two server processes over one portal folder', fun
       ],
     );
     for (let i = 0; i < 2; i++)
-      serves.push(await startServeProcess(dir, ['--shared-exports', 'on', '--threads', '1']));
+      serves.push(await startServeProcess(dir, ['--threads', '1']));
   });
   after(async () => {
     for (const serve of serves) await serve.kill();
