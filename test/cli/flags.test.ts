@@ -17,7 +17,10 @@ async function parsed(
     summary: 'a command of on/off flags',
     env: true,
     flags: FLAGS,
-    action: async (flags) => void (values = flags),
+    action: (flags) => {
+      values = flags;
+      return Promise.resolve();
+    },
   });
   const saved = Object.keys(env).map((name) => [name, process.env[name]] as const);
   Object.assign(process.env, env);
