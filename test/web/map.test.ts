@@ -1,6 +1,7 @@
 // The map tab in a real browser: what it draws adds up to the API's total_count for the same
 // filters (points, shapes; the server's clusters above 5,000 records are map-clusters.test.ts's),
-// a click on a point or shape opens the API's record, the view is the URL's `location`,
+// a click on a point or shape opens the API's record (the record view busy while it is fetched),
+// the view is the URL's `location`,
 // "Filter to this view" puts the view's in_bbox in the URL for every tab, axe-core finds no
 // violation, and nothing is fetched from another origin.
 import { expect } from 'chai';
@@ -185,6 +186,55 @@ describe('web: the map tab', function () {
     expect(await axeViolations(page)).to.deep.equal([]);
     await page.keyboard.press('Escape');
     await page.waitForSelector('dialog.record:not([open])');
+    await page.close();
+  });
+
+  it("shows the clicked point's record view busy while its record is fetched, then the record", async () => {
+    const page = await suite.browser.browser.newPage();
+    page.on('request', (request) => suite.browser.requests.push(request.url()));
+    await page.setViewport({ width: 1280, height: 800 });
+    await page.setRequestInterception(true);
+    // The record lookup is held until the busy state has been seen, then let through.
+    let held: (() => void) | null = null;
+    const asked = new Promise<void>((resolve) => {
+      page.on('request', (request) => {
+        if (/\/airports\/records\/[^/?]+$/.test(new URL(request.url()).pathname)) {
+          held = () => void request.continue();
+          resolve();
+        } else void request.continue();
+      });
+    });
+    await page.goto(`${suite.server.base}/explore/dataset/airports/map/?refine.state=CA`, {
+      waitUntil: 'networkidle0',
+    });
+    await drawnTotal(page);
+    const at = await topmostCenter(page, '.map svg path.map-point');
+    await page.mouse.click(at.x, at.y);
+    await asked;
+    await page.waitForSelector('dialog.record[open] .record-body[aria-busy="true"]');
+    // The indicator is a pseudo-element whose visibility an animation turns on after 150 ms.
+    await page.waitForFunction(() => {
+      const body = document.querySelector('dialog.record .record-body[aria-busy="true"]');
+      return body !== null && getComputedStyle(body, '::after').visibility === 'visible';
+    });
+    expect(await page.$('dialog.record dl')).to.equal(null);
+    for (const width of [1280, 390]) {
+      await page.setViewport({ width, height: 800 });
+      await page.screenshot({ path: `/tmp/map-record-busy-${width}.png` });
+    }
+    await page.setViewport({ width: 1280, height: 800 });
+    held!();
+    const shown = await dialogFields(page);
+    expect(await page.$eval('dialog.record .record-body', (b) => b.getAttribute('aria-busy'))).to.equal(
+      'false',
+    );
+    const record = (await suite.server.json(`${records('airports')}/${shown[0]![1]}`)).body;
+    await expectFieldsOf('airports', record, shown);
+    for (const width of [1280, 390]) {
+      await page.setViewport({ width, height: 800 });
+      expect(await axeViolations(page), `${width} px`).to.deep.equal([]);
+      await page.screenshot({ path: `/tmp/map-record-filled-${width}.png` });
+    }
     await page.close();
   });
 

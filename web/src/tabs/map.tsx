@@ -13,10 +13,9 @@ import { useDataset } from '../shared/dataset.js';
 import { filterParams, type FilterState } from '../shared/url-state.js';
 import { FilterSummary } from '../shared/filter-summary.js';
 import { counted, formatCount, noun } from '../shared/text.js';
-import { failureOf } from '../shared/use-api.js';
 import { ErrorNotice } from '../shared/error-notice.js';
 import type { Field } from '../shared/types.js';
-import { RecordDialog } from './record-dialog.js';
+import { RecordDialog, useRecordDialog } from './record-dialog.js';
 import { createMap, type Cluster, type DrawnClicks } from './map-layers.js';
 import { boxOf, follow, type Shown } from './map-follow.js';
 import { loadRecord, loadRecordsWithin, type Row } from './map-load.js';
@@ -87,15 +86,13 @@ function useViewInUrl(map: L.Map | null) {
 
 /** What clicks on the map do: a record opens, a cluster zooms in or lists or opens its records. */
 function mapClicks(map: L.Map, id: string, geo: GeoFields, state: FilterState, ui: ClickUi): DrawnClicks {
-  const shown = (row: Row | undefined) => row && ui.open(row);
   return {
-    record: (recordId) => void loadRecord(id, recordId).then(ui.open, ui.fail),
+    record: (recordId) => ui.fetchRecord((signal) => loadRecord(id, recordId, signal)),
     cluster: (cluster: Cluster) => {
       const condition = cellCondition(geo.point!.name, cluster.cell);
       if (cluster.count === 1) {
-        void loadRecordsWithin(id, filterParams(state), condition, 1).then(
-          (p) => shown(p.results[0]),
-          ui.fail,
+        ui.fetchRecord((signal) =>
+          loadRecordsWithin(id, filterParams(state), condition, 1, signal).then((p) => p.results[0]),
         );
       } else if (map.getZoom() >= ZOOMS.max) {
         ui.list({ condition, of: 'cluster' });
@@ -111,8 +108,8 @@ function mapClicks(map: L.Map, id: string, geo: GeoFields, state: FilterState, u
 }
 
 interface ClickUi {
-  readonly open: (row: Row) => void;
-  readonly fail: (error: unknown) => void;
+  /** Opens the record view at once, busy, and fills it with the record `load` answers. */
+  readonly fetchRecord: (load: (signal: AbortSignal) => Promise<Row | undefined>) => void;
   readonly list: (listed: Listed) => void;
 }
 
@@ -134,10 +131,8 @@ function MapPanel({ id, geo, fields, state, onChange, fitNext }: PanelProps) {
   const map = useMap(container);
   const [shown, setShown] = useState<Shown | null>(null);
   const [error, setError] = useState<ApiFailure | null>(null);
-  // A click whose record could not be fetched: shown until the next click or drawing.
-  const [clickError, setClickError] = useState<ApiFailure | null>(null);
   const [attempt, setAttempt] = useState(0);
-  const [open, setOpen] = useState<Row | null>(null);
+  const dialog = useRecordDialog();
   const [listed, setListed] = useState<Listed | null>(null);
   const key = filterParams(state).toString();
   useViewInUrl(map);
@@ -148,14 +143,7 @@ function MapPanel({ id, geo, fields, state, onChange, fitNext }: PanelProps) {
       setListed(next);
       document.getElementById('map-records-title')?.focus();
     };
-    const ui = {
-      open: (row: Row) => {
-        setClickError(null);
-        setOpen(row);
-      },
-      fail: (e: unknown) => setClickError(failureOf(e)),
-      list,
-    };
+    const ui = { fetchRecord: dialog.fetchRecord, list };
     const clicks = mapClicks(map, id, geo, state, ui);
     const fit = fitNext.current;
     fitNext.current = false;
@@ -168,7 +156,6 @@ function MapPanel({ id, geo, fields, state, onChange, fitNext }: PanelProps) {
       report: (next, failure) => {
         setShown(next);
         setError(failure);
-        setClickError(null);
       },
     });
     listView();
@@ -196,12 +183,11 @@ function MapPanel({ id, geo, fields, state, onChange, fitNext }: PanelProps) {
             Filter to this view
           </button>
         </div>
-        {clickError && <ErrorNotice error={clickError} />}
         <div class="map" ref={container} aria-label="Map of the records" role="region" />
       </section>
       {/* The list fails as the drawing did: one error shown, not two. */}
-      {!error && <MapRecords id={id} fields={fields} state={state} listed={listed} onOpen={setOpen} />}
-      <RecordDialog fields={fields} record={open} onClose={() => setOpen(null)} />
+      {!error && <MapRecords id={id} fields={fields} state={state} listed={listed} onOpen={dialog.show} />}
+      <RecordDialog fields={fields} shown={dialog.shown} onClose={dialog.close} />
     </>
   );
 }

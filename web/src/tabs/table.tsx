@@ -16,7 +16,7 @@ import { FacetList } from '../shared/facet-list.js';
 import { FilterSummary } from '../shared/filter-summary.js';
 import { ErrorNotice } from '../shared/error-notice.js';
 import { RangeFacets, searchKind } from '../shared/range-facets.js';
-import { RecordDialog } from './record-dialog.js';
+import { RecordDialog, recordShown } from './record-dialog.js';
 import { Results, PAGE_SIZE, type Row } from './table-results.js';
 import './table.css';
 
@@ -62,7 +62,7 @@ function Table({ id }: { id: string }) {
           onChange={setState}
           onOpen={setOpen}
         />
-        <RecordDialog fields={fields} record={open} onClose={() => setOpen(null)} />
+        <RecordDialog fields={fields} shown={recordShown(open)} onClose={() => setOpen(null)} />
       </section>
     </div>
   );
