@@ -1,7 +1,8 @@
 // Bundles the web pages' client code with esbuild: one entry point per page kind or dataset tab
 // (so a heavy library loads only on its tab), shared code split into chunks, content-hashed names,
-// dist/web/manifest.json telling the server which files each entry needs, and each script and
-// stylesheet precompressed beside it (`.gz`, `.br`) for src/web/assets.ts to send as it is.
+// dist/web/manifest.json telling the server which files each entry needs, each script and
+// stylesheet precompressed beside it (`.gz`, `.br`) for src/web/assets.ts to send as it is, and
+// the site's icon (web/favicon.mjs).
 // Run by `make build`; `node web/build.mjs`.
 import { mkdir, readFile, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
@@ -9,6 +10,7 @@ import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { brotliCompress, constants, gzip } from 'node:zlib';
 import * as esbuild from 'esbuild';
+import { faviconIco } from './favicon.mjs';
 
 const root = path.dirname(fileURLToPath(import.meta.url));
 const outdir = path.resolve(root, '../dist/web');
@@ -75,6 +77,8 @@ for (const [file, output] of Object.entries(result.metafile.outputs)) {
   };
 }
 await writeFile(path.join(outdir, 'manifest.json'), `${JSON.stringify({ stylesheet, entries }, null, 2)}\n`);
+// The site's icon, served at /favicon.ico (src/web/assets.ts).
+await writeFile(path.join(outdir, 'favicon.ico'), faviconIco());
 
 /**
  * Each script and stylesheet's gzip (level 9) and brotli (quality 11) forms beside it: made once

@@ -1,8 +1,9 @@
 // Serves the client bundle under /assets/: content-hashed names, so every answer is cacheable
-// forever. Scripts and stylesheets go as web/build.mjs precompressed them (brotli, else gzip, else
+// forever; and the site's icon at /favicon.ico. Scripts and stylesheets go as web/build.mjs precompressed them (brotli, else gzip, else
 // as they are, by Accept-Encoding), each coding with its own ETag; nothing is compressed per request.
+import { createHash } from 'node:crypto';
 import { createReadStream } from 'node:fs';
-import { stat } from 'node:fs/promises';
+import { readFile, stat } from 'node:fs/promises';
 import path from 'node:path';
 import type { Context, Next } from 'koa';
 import mime from 'mime-types';
@@ -42,10 +43,49 @@ async function representation(
   return stats?.isFile() ? { file, size: stats.size, coding: null } : null;
 }
 
-/** Answers GET/HEAD /assets/<file> from dist/web with immutable caching; other paths go on. */
+/** Where browsers ask for a site's icon, whether or not a page links it. */
+export const FAVICON_PATH = '/favicon.ico';
+
+/** How long a browser keeps the icon before asking again (with its ETag): its URL never changes. */
+const FAVICON_MAX_AGE = 86_400;
+
+let favicon: Promise<{ bytes: Buffer; tag: string }> | null = null;
+
+/** The icon web/build.mjs drew, read once, tagged by its content. */
+function faviconFile(): Promise<{ bytes: Buffer; tag: string }> {
+  favicon ??= readFile(path.join(WEB_DIST, 'favicon.ico')).then((bytes) => ({
+    bytes,
+    tag: `"favicon-${createHash('sha256').update(bytes).digest('base64url').slice(0, 16)}"`,
+  }));
+  return favicon;
+}
+
+/** Answers /favicon.ico: the icon, kept a day by the browser and then revalidated by its ETag. */
+async function answerFavicon(ctx: Context): Promise<void> {
+  const { bytes, tag } = await faviconFile();
+  ctx.type = mime.contentType('.ico') || 'image/x-icon';
+  ctx.set({
+    'Cache-Control': `public, max-age=${FAVICON_MAX_AGE}`,
+    'X-Content-Type-Options': 'nosniff',
+    ETag: tag,
+  });
+  if (matchIfNoneMatch(ctx.get('If-None-Match'), tag, [])) {
+    ctx.status = 304;
+    return;
+  }
+  ctx.status = 200;
+  ctx.body = bytes;
+}
+
+/**
+ * Answers GET/HEAD /assets/<file> from dist/web with immutable caching, and /favicon.ico; other
+ * paths go on.
+ */
 export function assets() {
   return async (ctx: Context, next: Next): Promise<void> => {
-    if (!ctx.path.startsWith(ASSETS_PREFIX) || (ctx.method !== 'GET' && ctx.method !== 'HEAD')) {
+    const read = ctx.method === 'GET' || ctx.method === 'HEAD';
+    if (read && ctx.path === FAVICON_PATH) return answerFavicon(ctx);
+    if (!ctx.path.startsWith(ASSETS_PREFIX) || !read) {
       await next();
       return;
     }

@@ -9,7 +9,7 @@
 // The client reads what it needs from the <body>'s data-* attributes (`pageData()` in
 // web/src/shared/page.ts): data-api (the v2.1 API base), data-dataset, data-tab.
 import { entryFiles, webManifest } from './manifest.js';
-import { ASSETS_PREFIX } from './assets.js';
+import { ASSETS_PREFIX, FAVICON_PATH } from './assets.js';
 
 /** Escapes text for HTML content and double-quoted attribute values. */
 export function escapeHtml(text: string): string {
@@ -55,7 +55,9 @@ function header(shell: PageShell): string {
 }
 
 function headAssets(entry: string | null): string {
-  const site = `<link rel="stylesheet" href="${ASSETS_PREFIX}${webManifest().stylesheet}">`;
+  const site =
+    `<link rel="icon" href="${FAVICON_PATH}" sizes="32x32">\n` +
+    `<link rel="stylesheet" href="${ASSETS_PREFIX}${webManifest().stylesheet}">`;
   if (entry === null) return site;
   const files = entryFiles(entry);
   return [

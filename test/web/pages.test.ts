@@ -1,7 +1,7 @@
 // The pages as HTTP answers (no browser): HTML shells in the portal's language, the bundle with
 // immutable caching, HTML 404s outside /api/ and JSON ones inside, a restricted dataset's sign-in
 // offer to anonymous visitors and the 404 of an unknown one to a signed-in outsider, the catalog
-// page's scope, the sign-in form first on a private portal, 405 for
+// page's scope, the sign-in form first on a private portal (not for /favicon.ico), 405 for
 // methods other than GET/HEAD; scripts and stylesheets sent precompressed by Accept-Encoding.
 import { expect } from 'chai';
 import http from 'node:http';
@@ -264,6 +264,27 @@ describe('web: pages of a private portal', () => {
     });
     expect(signed.status).to.equal(200);
     expect((await server.json('/api/explore/v2.1/catalog/datasets')).status).to.equal(401);
+  });
+
+  it('answers /favicon.ico to anyone, signed in or not, with its type and a day of caching; pages link it', async () => {
+    const icon = await rawGet(server.base, '/favicon.ico');
+    expect(icon.status).to.equal(200);
+    expect(icon.headers['content-type']).to.equal('image/vnd.microsoft.icon');
+    expect(icon.headers['cache-control']).to.equal('public, max-age=86400');
+    expect(icon.body).to.deep.equal(readFileSync(path.join(WEB_DIST, 'favicon.ico')));
+    // An icon directory of one 32 x 32 image of 32 bits a pixel.
+    expect([...icon.body.subarray(0, 8)]).to.deep.equal([0, 0, 1, 0, 1, 0, 32, 32]);
+    expect(icon.body.readUInt16LE(12)).to.equal(32);
+    const again = await rawGet(server.base, '/favicon.ico', { 'If-None-Match': icon.headers.etag! });
+    expect(again.status).to.equal(304);
+    expect(again.body.length).to.equal(0);
+    const head = await server.get('/favicon.ico', { method: 'HEAD' });
+    expect(head.status).to.equal(200);
+    expect(head.headers.get('etag')).to.equal(icon.headers.etag);
+    const shell = await page(server, '/explore/dataset/words/', {
+      headers: { Authorization: `Apikey ${key}` },
+    });
+    expect(shell.html).to.include('<link rel="icon" href="/favicon.ico" sizes="32x32">');
   });
 
   it('answers a method other than GET on a page with a 405 page, and keeps the API read-only', async () => {

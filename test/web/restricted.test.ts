@@ -71,6 +71,7 @@ describe('web: a restricted dataset in the catalog and on its page', function ()
     for (const width of [1280, 390]) {
       await page.setViewport({ width, height: 800 });
       expect(await axeViolations(page), `${width} px`).to.deep.equal([]);
+      await page.screenshot({ path: `/tmp/restricted-catalog-${width}.png` });
     }
     await page.close();
   });
