@@ -322,8 +322,7 @@ describe('shared export files: two server processes over one portal folder', fun
         { name: 't', label: 'T', type: 'text', description: null, annotations: {} },
       ],
     );
-    for (let i = 0; i < 2; i++)
-      serves.push(await startServeProcess(dir, ['--threads', '1']));
+    for (let i = 0; i < 2; i++) serves.push(await startServeProcess(dir, ['--threads', '1']));
   });
   after(async () => {
     for (const serve of serves) await serve.kill();
