@@ -2,6 +2,7 @@
 import { createReadStream } from 'node:fs';
 import { createInterface } from 'node:readline';
 import type { InputFormat } from './input-format.js';
+import { firstJsonError, locateJsonError, type JsonSyntaxError } from './json-errors.js';
 
 /** Known reader problems: a pattern over DuckDB's message and the sentence we say instead. */
 const KNOWN_PROBLEMS: readonly { pattern: RegExp; say: (match: RegExpMatchArray) => string }[] = [
@@ -33,33 +34,41 @@ function firstLine(message: string): string {
   return (message.split('\n')[0] ?? '').replace(/^[A-Z][A-Za-z ]* Error: /, '').trim();
 }
 
-/** The 1-based line of the first unparseable non-blank line of a JSON lines file, or null. */
-async function firstBadJsonLine(file: string): Promise<number | null> {
+/** The first unparseable non-blank line of a JSON lines file, with its line number, or null. */
+async function firstBadJsonLine(file: string): Promise<JsonSyntaxError | null> {
   let number = 0;
   for await (const line of createInterface({ input: createReadStream(file), crlfDelay: Infinity })) {
     number++;
     if (line.trim() === '') continue;
-    try {
-      JSON.parse(line);
-    } catch {
-      return number;
-    }
+    const error = firstJsonError(line);
+    if (error) return { ...error, line: number };
   }
   return null;
 }
 
+/** Formats whose reader's "Malformed JSON" is located by scanning the file ourselves. */
+const JSON_DOCUMENTS: ReadonlySet<InputFormat> = new Set(['json', 'geojson']);
+
 /**
- * Where the problem is. DuckDB's CSV line is exact; its JSON line and record numbers run one
- * ahead, so JSON lines are located by reading the file, and a JSON array gets no position.
+ * Where the problem is, and what it is when we found it ourselves. DuckDB's CSV line is exact;
+ * its JSON positions count within a record, so JSON is located by scanning the file.
  */
-async function lineOf(message: string, format: InputFormat, file: string): Promise<string | null> {
+async function locate(
+  message: string,
+  format: InputFormat,
+  file: string,
+): Promise<{ where: string; problem?: string } | null> {
   const csvLine = /CSV Error on Line: (\d+)/.exec(message);
-  if (csvLine) return `line ${csvLine[1]}`;
-  if (format === 'jsonl' && /Malformed JSON/.test(message)) {
-    const line = await firstBadJsonLine(file);
-    return line === null ? null : `line ${line}`;
-  }
-  return null;
+  if (csvLine) return { where: `line ${csvLine[1]}` };
+  if (!/Malformed JSON/.test(message)) return null;
+  const error =
+    format === 'jsonl'
+      ? await firstBadJsonLine(file)
+      : JSON_DOCUMENTS.has(format)
+        ? await locateJsonError(file)
+        : null;
+  if (!error) return null;
+  return { where: `line ${error.line}, column ${error.column}`, problem: `invalid JSON (${error.problem})` };
 }
 
 /**
@@ -75,7 +84,7 @@ export async function describeSourceError(
   if (!isDuckDBError(error)) return error instanceof Error ? error : new Error(String(error));
   const message = error.message;
   const known = KNOWN_PROBLEMS.map((p) => ({ p, match: p.pattern.exec(message) })).find((k) => k.match);
-  const problem = known?.match ? known.p.say(known.match) : firstLine(message);
-  const where = await lineOf(message, format, file);
-  return new Error(`${displayName}: ${where ? `${where}: ` : ''}${problem}`);
+  const place = await locate(message, format, file);
+  const problem = place?.problem ?? (known?.match ? known.p.say(known.match) : firstLine(message));
+  return new Error(`${displayName}: ${place ? `${place.where}: ` : ''}${problem}`);
 }

@@ -98,16 +98,40 @@ describe('ingest: JSON, JSON lines, Parquet', () => {
     await expectStorageMatchesSchema(temp.portal, 'events');
   });
 
-  it('refuses invalid JSON naming the file (and the line, for JSON lines)', async () => {
+  it('refuses invalid JSON naming the file, the line and the column', async () => {
     const jsonl = await fixture(temp.dir, 'bad.jsonl', '{"a": 1}\n{"a": 2}\n{"a": oops}\n{"a": 4}\n');
     await expectError(
       ingest({ file: jsonl, portal: temp.portal, id: 'bad' }),
-      /bad\.jsonl: line 3: invalid JSON/,
+      /bad\.jsonl: line 3, column 7: invalid JSON \(unexpected character\)$/,
     );
     const array = await fixture(temp.dir, 'bad.json', '[{"a": 1}, {"a": 2,]');
     await expectError(
       ingest({ file: array, portal: temp.portal, id: 'bad' }),
-      /bad\.json: invalid JSON \(unexpected character\)$/,
+      /bad\.json: line 1, column 20: invalid JSON \(a property name in double quotes expected\)$/,
+    );
+    // Pretty-printed, the problem (a missing colon) on line 7: DuckDB alone said "byte 17 in record 4".
+    const pretty = JSON.stringify(
+      [
+        { a: 1, b: 'x' },
+        { a: 2, b: 'y' },
+      ],
+      null,
+      2,
+    ).split('\n');
+    pretty[7] = pretty[7]!.replace('"b":', '"b"');
+    const multiLine = await fixture(temp.dir, 'pretty.json', `${pretty.join('\n')}\n`);
+    await expectError(
+      ingest({ file: multiLine, portal: temp.portal, id: 'bad' }),
+      /pretty\.json: line 8, column 9: invalid JSON \(':' expected\)$/,
+    );
+    const geojson = await fixture(
+      temp.dir,
+      'bad.geojson',
+      '{"type": "FeatureCollection",\n "features": [\n  {"type": "Feature" "geometry": null}\n ]}\n',
+    );
+    await expectError(
+      ingest({ file: geojson, portal: temp.portal, id: 'bad' }),
+      /bad\.geojson: line 3, column 22: invalid JSON \(',' expected\)$/,
     );
     const parquet = await fixture(temp.dir, 'broken.parquet', 'PAR1 but nothing else');
     await expectError(

@@ -1,0 +1,54 @@
+// Where a JSON document first breaks the grammar, as a line and a column: DuckDB says only "at
+// byte N in record M", counted within a record, which no reader can find in the file.
+import { readFile, stat } from 'node:fs/promises';
+import { ParseErrorCode, visit } from 'jsonc-parser';
+
+/** Files larger than this are not scanned again (the scan holds the text in memory): no position. */
+export const JSON_LOCATE_MAX_BYTES = 256 * 1024 * 1024;
+
+/** The first syntax error of a JSON text: 1-based line and column (UTF-16 units), and what was wrong. */
+export interface JsonSyntaxError {
+  readonly line: number;
+  readonly column: number;
+  readonly problem: string;
+}
+
+/** jsonc-parser's error codes in words; those it raises only for comments cannot occur (comments are errors). */
+const PROBLEMS: Partial<Record<ParseErrorCode, string>> = {
+  [ParseErrorCode.InvalidSymbol]: 'unexpected character',
+  [ParseErrorCode.InvalidNumberFormat]: 'a malformed number',
+  [ParseErrorCode.PropertyNameExpected]: 'a property name in double quotes expected',
+  [ParseErrorCode.ValueExpected]: 'a value expected',
+  [ParseErrorCode.ColonExpected]: "':' expected",
+  [ParseErrorCode.CommaExpected]: "',' expected",
+  [ParseErrorCode.CloseBraceExpected]: "'}' expected",
+  [ParseErrorCode.CloseBracketExpected]: "']' expected",
+  [ParseErrorCode.EndOfFileExpected]: 'text after the end of the document',
+  [ParseErrorCode.InvalidCommentToken]: 'a comment, which JSON does not allow',
+  [ParseErrorCode.UnexpectedEndOfString]: 'a string never closed on its line',
+  [ParseErrorCode.UnexpectedEndOfNumber]: 'a number cut short',
+  [ParseErrorCode.InvalidUnicode]: 'an invalid \\u escape',
+  [ParseErrorCode.InvalidEscapeCharacter]: 'an invalid escape character',
+  [ParseErrorCode.InvalidCharacter]: 'a control character inside a string',
+};
+
+/** The first syntax error of `text` (strict JSON: no comments, no trailing commas), or null when it parses. */
+export function firstJsonError(text: string): JsonSyntaxError | null {
+  let found: JsonSyntaxError | null = null;
+  visit(
+    text,
+    {
+      onError: (code, _offset, _length, line, character) => {
+        found ??= { line: line + 1, column: character + 1, problem: PROBLEMS[code] ?? 'invalid JSON' };
+      },
+    },
+    { disallowComments: true, allowTrailingComma: false, allowEmptyContent: false },
+  );
+  return found;
+}
+
+/** The first syntax error of a JSON file (a byte order mark skipped), or null when it parses or is too large. */
+export async function locateJsonError(file: string): Promise<JsonSyntaxError | null> {
+  if ((await stat(file)).size > JSON_LOCATE_MAX_BYTES) return null;
+  return firstJsonError((await readFile(file, 'utf8')).replace(/^\uFEFF/, ''));
+}
