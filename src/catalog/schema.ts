@@ -197,6 +197,13 @@ export const datasetSourceSchema = z
   .strict();
 export type DatasetSource = z.output<typeof datasetSourceSchema>;
 
+/** Where a geo_point_2d field was made from: two fields, or one holding both coordinates. */
+const geoPointFrom = z.union([
+  z.object({ lat: z.string(), lon: z.string() }).strict(),
+  z.object({ field: z.string() }).strict(),
+]);
+export type GeoPointFrom = z.infer<typeof geoPointFrom>;
+
 export const datasetFileSchema = z
   .object({
     dataset_uid: z.string().min(1),
@@ -242,10 +249,11 @@ export const datasetFileSchema = z
          */
         auto_facets: z.array(identifier).default([]),
         /**
-         * The latitude and longitude fields `--geo-point` made the geo_point_2d field of (the next
-         * ingest uses them again while both are numeric fields); null when detected or none.
+         * The latitude and longitude fields `--geo-point` made the geo_point_2d field of, or the one
+         * field holding both (`lat,lon`) it made a point (the next ingest uses them again while they
+         * are numeric fields, or text); null when detected or none.
          */
-        geo_point_from: z.object({ lat: z.string(), lon: z.string() }).strict().nullable().default(null),
+        geo_point_from: geoPointFrom.nullable().default(null),
       })
       .strict(),
   })

@@ -1,4 +1,5 @@
 // `duckportal ingest` and `duckportal sample`: their flags, and the values peculiar to ingest.
+import type { GeoPointFrom } from '../catalog/schema.js';
 import { parseInputFormat } from '../ingest/input-format.js';
 import { parseRefresh } from '../ingest/source-record.js';
 import {
@@ -12,10 +13,11 @@ import {
 } from '../command-line/flags.js';
 import { commaList } from '../command-line/parse.js';
 
-/** `LATCOL,LONCOL` -> the two field names. */
-export function geoPoint(text: string): { lat: string; lon: string } {
+/** `LATCOL,LONCOL` -> the two field names; `FIELD` -> the one field holding both (`lat,lon`). */
+export function geoPoint(text: string): GeoPointFrom {
   const parts = commaList(text);
-  if (parts.length !== 2) throw new Error('expected LATCOL,LONCOL');
+  if (parts.length === 1) return { field: parts[0]! };
+  if (parts.length !== 2) throw new Error('expected LATCOL,LONCOL or FIELD');
   return { lat: parts[0]!, lon: parts[1]! };
 }
 
@@ -77,10 +79,14 @@ export const INGEST_FLAGS = {
   ),
   format: optionalValue(
     'FORMAT',
-    'csv, tsv, json, jsonl, geojson, parquet or xlsx (default: by extension, then content)',
+    'csv, tsv, json, jsonl, geojson, topojson, parquet or xlsx (default: by extension, then content)',
     parseInputFormat,
   ),
-  geoPoint: optionalValue('LATCOL,LONCOL', 'make a geo_point_2d field of these two fields', geoPoint),
+  geoPoint: optionalValue(
+    'LATCOL,LONCOL|FIELD',
+    'make a geo_point_2d field of these two fields, or of this one holding "lat,lon"',
+    geoPoint,
+  ),
   facet: repeated('F,...', 'fields to facet by', commaList),
   autoFacets: negatable('choose no facets when --facet is not given (default: text with few values, dates)'),
   multivalued: repeated('FIELD:SEP', 'split a text field into a list at SEP', multivalued),

@@ -1,7 +1,7 @@
 // dataset.json for a new ingest: identity, metas and hand edits carried over from the previous version.
 import { randomBytes } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
-import { datasetFileSchema, type DatasetFile, type Field } from '../catalog/schema.js';
+import { datasetFileSchema, type DatasetFile, type Field, type GeoPointFrom } from '../catalog/schema.js';
 import { describeZodError } from '../catalog/portal.js';
 import type { ComputedFacts } from './computed.js';
 
@@ -123,7 +123,7 @@ export function buildDatasetFile(input: DatasetFileInput): DatasetFile {
  */
 export function rememberedSettings(previous: DatasetFile | null): {
   multivalued: Record<string, string>;
-  geoPoint: { lat: string; lon: string } | null;
+  geoPoint: GeoPointFrom | null;
   recordId?: string;
 } {
   const fields = previous?.fields ?? [];

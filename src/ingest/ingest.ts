@@ -3,7 +3,7 @@ import { stat, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import type { DuckDBConnection } from '@duckdb/node-api';
 import { DATASET_ID } from '../catalog/portal.js';
-import type { DatasetFile, Field } from '../catalog/schema.js';
+import type { DatasetFile, Field, GeoPointFrom } from '../catalog/schema.js';
 import { buildSearchIndex } from '../search/build-index.js';
 import { autoFacetsWanted, chooseAutoFacets, withoutAutoFacets } from './auto-facets.js';
 import { computeFacts, isoNow } from './computed.js';
@@ -37,6 +37,7 @@ import { sortKey } from './sort-key.js';
 import { planStoredData, storedFields, writeStoredData, type StoredData } from './stored-data.js';
 import { utf8Source, type TextEncoding } from './text-encoding.js';
 import { writeValueCounts } from './value-counts.js';
+import { topojsonToGeoJson } from './topojson-source.js';
 import { xlsxToCsv } from './xlsx-source.js';
 import { DEFAULT_MAX_DOWNLOAD, isUrl, withDownload } from './download.js';
 import { carryProcessingDates, sameFileContent } from './unchanged.js';
@@ -50,7 +51,8 @@ export interface IngestOptions extends AttachOptions, SourceOptions {
   /** Overrides detection by extension and content. */
   readonly format?: InputFormat;
   readonly title?: string;
-  readonly geoPoint?: { readonly lat: string; readonly lon: string };
+  /** The fields of a geo_point_2d: a latitude and a longitude, or one field holding both (`lat,lon`). */
+  readonly geoPoint?: GeoPointFrom;
   readonly facets?: readonly string[];
   /** False: no automatic facets when none is given (default true; docs/ingest.md, Automatic facets). */
   readonly autoFacets?: boolean;
@@ -238,6 +240,14 @@ async function readSource(
   if (context.format === 'xlsx') {
     const csv = await xlsxToCsv(file, context.workDir, name, sheet);
     return { source: await loadSource(context.connection, csv, 'csv', name), encoding: null, path: csv };
+  }
+  if (context.format === 'topojson') {
+    const geojson = await topojsonToGeoJson(file, context.workDir, name);
+    return {
+      source: await loadSource(context.connection, geojson, 'geojson', name),
+      encoding: null,
+      path: geojson,
+    };
   }
   const text = TEXT_FORMATS.has(context.format) ? await utf8Source(file, context.workDir) : null;
   const read = text?.path ?? file;

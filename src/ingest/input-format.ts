@@ -4,12 +4,21 @@ import path from 'node:path';
 import { firstBytes } from './text-encoding.js';
 
 /** Source formats ingest reads, as named by `--format`. */
-export const INPUT_FORMATS = ['csv', 'tsv', 'json', 'jsonl', 'geojson', 'parquet', 'xlsx'] as const;
+export const INPUT_FORMATS = [
+  'csv',
+  'tsv',
+  'json',
+  'jsonl',
+  'geojson',
+  'topojson',
+  'parquet',
+  'xlsx',
+] as const;
 export type InputFormat = (typeof INPUT_FORMATS)[number];
-/** Formats DuckDB reads itself; a workbook is rewritten as CSV first (xlsx-source.ts). */
-export type ReadableFormat = Exclude<InputFormat, 'xlsx'>;
+/** Formats DuckDB reads itself; a workbook is rewritten as CSV first, a topology as GeoJSON. */
+export type ReadableFormat = Exclude<InputFormat, 'xlsx' | 'topojson'>;
 
-/** Extensions that decide the format alone; `.json` is sniffed (array, lines or FeatureCollection). */
+/** Extensions that decide the format alone; `.json` is sniffed (array, lines, FeatureCollection or Topology). */
 const FORMAT_BY_EXTENSION: Readonly<Record<string, InputFormat>> = {
   '.csv': 'csv',
   '.tsv': 'tsv',
@@ -17,6 +26,7 @@ const FORMAT_BY_EXTENSION: Readonly<Record<string, InputFormat>> = {
   '.jsonl': 'jsonl',
   '.ndjson': 'jsonl',
   '.geojson': 'geojson',
+  '.topojson': 'topojson',
   '.parquet': 'parquet',
   '.xlsx': 'xlsx',
 };
@@ -32,7 +42,7 @@ export async function checkSourceFile(file: string): Promise<void> {
   if (info.size === 0) throw new Error(`${file}: the file is empty (0 bytes)`);
 }
 
-/** Detects the format of `file`; a JSON object at the top is GeoJSON when its `type` is FeatureCollection. */
+/** Detects the format of `file`; a JSON object at the top is GeoJSON or TopoJSON by its `type`, else JSON lines. */
 export async function detectInputFormat(file: string): Promise<InputFormat> {
   const extension = path.extname(file).toLowerCase();
   const byExtension = FORMAT_BY_EXTENSION[extension];
@@ -43,16 +53,22 @@ export async function detectInputFormat(file: string): Promise<InputFormat> {
     .toString('utf8')
     .replace(/^\uFEFF/, '')
     .trimStart();
-  if (text.startsWith('{')) return looksLikeFeatureCollection(text) ? 'geojson' : 'jsonl';
+  if (text.startsWith('{')) return topLevelKind(text) ?? 'jsonl';
   // A .json file that is not an object is read as an array, so that bad JSON is reported as such.
   return text.startsWith('[') || extension === '.json' ? 'json' : 'csv';
 }
 
+/** Top-level members that tell GeoJSON and TopoJSON documents (their writers put them first). */
+const TOP_LEVEL_KINDS: readonly { pattern: RegExp; format: InputFormat }[] = [
+  { pattern: /^"(features"|type"\s*:\s*"FeatureCollection")/, format: 'geojson' },
+  { pattern: /^"(arcs"|type"\s*:\s*"Topology")/, format: 'topojson' },
+];
+
 /**
- * A top-level `"type": "FeatureCollection"` within the first bytes, or a `"features"` key
- * there (GeoJSON writers put one of the two first). Nested objects do not count.
+ * GeoJSON for a top-level `"type": "FeatureCollection"` or `"features"` key within the first
+ * bytes, TopoJSON for a `"type": "Topology"` or `"arcs"`; null otherwise. Nested objects do not count.
  */
-function looksLikeFeatureCollection(text: string): boolean {
+function topLevelKind(text: string): InputFormat | null {
   let depth = 0;
   let inString = false;
   for (let i = 0; i < text.length; i++) {
@@ -63,13 +79,14 @@ function looksLikeFeatureCollection(text: string): boolean {
       continue;
     }
     if (char === '"') {
-      if (depth === 1 && /^"(features"|type"\s*:\s*"FeatureCollection")/.test(text.slice(i, i + 40)))
-        return true;
+      const kind =
+        depth === 1 ? TOP_LEVEL_KINDS.find((k) => k.pattern.test(text.slice(i, i + 40))) : undefined;
+      if (kind) return kind.format;
       inString = true;
     } else if (char === '{' || char === '[') depth++;
     else if (char === '}' || char === ']') depth--;
   }
-  return false;
+  return null;
 }
 
 /** The format named by the user, checked. */

@@ -1,6 +1,6 @@
 // The fields of a dataset and, for each, the SQL that computes its stored value from the source table.
 import type { DuckDBConnection } from '@duckdb/node-api';
-import type { Field, FieldType } from '../catalog/schema.js';
+import type { Field, FieldType, GeoPointFrom } from '../catalog/schema.js';
 import { quoteString } from '../sql/quoting.js';
 import {
   columnKind,
@@ -12,6 +12,7 @@ import {
 import { resolveFieldName, uniqueFieldNames, uniqueName } from './field-names.js';
 import * as geo from './geo.js';
 import { SOURCE_TABLE, type SourceColumn, type SourceTable } from './load-source.js';
+import { withPairPoint } from './pair-point.js';
 import { inferTextColumns, type MisfitCheck, type TextCandidate } from './text-inference.js';
 import { DEFAULT_NULL_TOKENS } from './text-tests.js';
 
@@ -30,10 +31,10 @@ export interface PlannedColumn {
   readonly misfits?: MisfitCheck;
   /** Set when the dates read both day-first and month-first: the two formats (the field stays text). */
   readonly ambiguousDates?: readonly [string, string];
-  /** A point made of two columns: their cells, to find the rows that held a value but got no point. */
-  readonly coordinates?: { readonly lat: string; readonly lon: string };
-  /** A point made of the two columns named by `--geo-point` (given, or remembered): their field names. */
-  readonly pointFrom?: { readonly lat: string; readonly lon: string };
+  /** A point made of two columns, or of one holding both: their cells, to find the rows that held a value but got no point. */
+  readonly coordinates?: { readonly lat: string; readonly lon: string } | { readonly cell: string };
+  /** A point made of the columns named by `--geo-point` (given, or remembered): their field names. */
+  readonly pointFrom?: GeoPointFrom;
 }
 
 export interface PlanOptions {
@@ -41,10 +42,10 @@ export interface PlanOptions {
   readonly multivalued: Readonly<Record<string, string>>;
   /** Separators of the previous version's multivalued fields: reapplied where the field is still text. */
   readonly rememberedMultivalued?: Readonly<Record<string, string>>;
-  /** Field names of the latitude and longitude columns, instead of detecting them. */
-  readonly geoPoint?: { readonly lat: string; readonly lon: string };
-  /** The previous version's `--geo-point` columns: used again when both are still numeric fields. */
-  readonly rememberedGeoPoint?: { readonly lat: string; readonly lon: string } | null;
+  /** Field names of the latitude and longitude columns, or of one holding both, instead of detecting them. */
+  readonly geoPoint?: GeoPointFrom;
+  /** The previous version's `--geo-point` columns: used again when still numeric fields (or text, for one). */
+  readonly rememberedGeoPoint?: GeoPointFrom | null;
   /** Cells meaning "no value" beyond DEFAULT_NULL_TOKENS (`--null`). */
   readonly nullTokens?: readonly string[];
 }
@@ -146,9 +147,12 @@ async function withCoordinatePoint(
   columns: readonly PlannedColumn[],
   options: Pick<PlanOptions, 'geoPoint' | 'rememberedGeoPoint'>,
 ): Promise<PlannedColumn[]> {
-  const named = options.geoPoint
-    ? explicitPair(columns, options.geoPoint)
-    : rememberedPair(columns, options.rememberedGeoPoint ?? null);
+  const { geoPoint, rememberedGeoPoint = null } = options;
+  const named = geoPoint
+    ? 'lat' in geoPoint
+      ? explicitPair(columns, geoPoint)
+      : null
+    : rememberedPair(columns, rememberedGeoPoint && 'lat' in rememberedGeoPoint ? rememberedGeoPoint : null);
   const pair = named ?? geo.findCoordinatePair(columns.map(asGeoColumn));
   if (!pair) return [...columns];
   if (!named) {
@@ -213,7 +217,16 @@ export async function planColumns(
 ): Promise<PlannedColumn[]> {
   const columns = await planSourceColumns(connection, source, options);
   const geometry = source.geometryColumn;
-  if (!geometry) return withCoordinatePoint(connection, columns, options);
+  if (!geometry) {
+    const resolve = (given: string) =>
+      resolveField(
+        '--geo-point',
+        given,
+        columns.map((c) => c.name),
+      );
+    const paired = await withPairPoint(connection, columns, { ...options, resolve, from: PLAN_RELATION });
+    return paired ?? withCoordinatePoint(connection, columns, options);
+  }
   if (options.geoPoint) throw new Error('--geo-point: a GeoJSON source has its geometry already');
   return [...columns, ...shapeFields(geometry, new Set(columns.map((c) => c.name)))];
 }

@@ -44,8 +44,17 @@ function checksOf(column: PlannedColumn): Check[] {
     const { cell, fits } = column.misfits;
     checks.push({ column, kind: 'misfit', bad: `${cell} IS NOT NULL AND NOT (${fits})`, value: cell });
   }
-  if (column.coordinates) {
-    const { lat, lon } = column.coordinates;
+  const coordinates = column.coordinates;
+  if (coordinates && 'cell' in coordinates) {
+    const { cell } = coordinates;
+    checks.push({
+      column,
+      kind: 'point',
+      bad: `(${column.sql}) IS NULL AND ${cell} IS NOT NULL`,
+      value: cell,
+    });
+  } else if (coordinates) {
+    const { lat, lon } = coordinates;
     const pair = `concat_ws(', ', coalesce(CAST(${lat} AS VARCHAR), '(none)'), coalesce(CAST(${lon} AS VARCHAR), '(none)'))`;
     checks.push({
       column,

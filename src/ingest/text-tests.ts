@@ -164,8 +164,18 @@ function plainNumber(v: string, dialect: TextDialect): string {
   return `replace(regexp_replace(${v}, '[.${SPACES}]', '', 'g'), ',', '.')`;
 }
 
-/** Integers written with leading zeros (`00501`): codes, which a numeric type would lose. */
-export const codeTest = (v: string): string => matches(v, '[+-]?0[0-9]+');
+/**
+ * How many cells are codes, which a numeric type would lose (an aggregate over cells `v`, each
+ * standing for `weight` cells, that pass `gate`; 0 when none): integers with leading zeros
+ * (`00501`), and integers written with a `+` (phone prefixes `+2`, `+33`) where every integer of
+ * the column has one (`+7` beside `-3` is a signed number).
+ */
+export function codesCountSql(v: string, weight: string, gate: string): string {
+  const sumIf = (pattern: string): string =>
+    `sum(CASE WHEN ${gate} AND ${matches(v, pattern)} THEN ${weight} ELSE 0 END)`;
+  const plus = sumIf('\\+[0-9]+');
+  return `(${sumIf('[+-]?0[0-9]+')} + CASE WHEN ${plus} = ${sumIf('[+-]?[0-9]+')} THEN ${plus} ELSE 0 END)`;
+}
 
 /**
  * Every cell a numeric test or the code test passes has this shape (a sign, digits, points,

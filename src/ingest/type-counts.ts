@@ -6,7 +6,7 @@ import type { DuckDBConnection } from '@duckdb/node-api';
 import { quoteString } from '../sql/quoting.js';
 import {
   cellSql,
-  codeTest,
+  codesCountSql,
   numberShape,
   type TestGate,
   type TextDialect,
@@ -26,7 +26,7 @@ export interface CountedColumn {
 export interface Counts {
   readonly filled: number;
   readonly nested: number;
-  /** Cells with leading zeros (`00501`): a column holding any is never numeric. */
+  /** Cells that are codes (`00501`, `+33` where every integer has a +): a column holding any is never numeric. */
   readonly codes: number;
   /** In the order of the column's `tests`. */
   readonly passed: readonly number[];
@@ -83,7 +83,7 @@ export async function countTests(
   const aggregates = [
     'sum(CASE WHEN v IS NOT NULL THEN n ELSE 0 END)',
     'sum(nested)',
-    `sum(CASE WHEN number_shaped AND ${codeTest('v')} THEN n ELSE 0 END)`,
+    codesCountSql('v', 'n', 'number_shaped'),
     ...perTest,
   ];
   const reader = await connection.runAndReadAll(

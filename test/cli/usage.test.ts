@@ -100,8 +100,8 @@ describe('the command line', () => {
         "option '--threads <N>' argument '0' is invalid. expected a whole number, 1 or more",
       ],
       [
-        ['ingest', 'f.csv', '--portal', 'p', '--id', 'x', '--geo-point', 'lat'],
-        "option '--geo-point <LATCOL,LONCOL>' argument 'lat' is invalid. expected LATCOL,LONCOL",
+        ['ingest', 'f.csv', '--portal', 'p', '--id', 'x', '--geo-point', 'lat,lon,alt'],
+        "option '--geo-point <LATCOL,LONCOL|FIELD>' argument 'lat,lon,alt' is invalid. expected LATCOL,LONCOL or FIELD",
       ],
       [
         ['ingest', 'f.csv', '--portal', 'p', '--id', 'x', '--multivalued', 'tags:'],
