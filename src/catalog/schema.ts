@@ -1,5 +1,6 @@
 // The files of a portal directory, as zod schemas: the one definition of what an operator may write.
 import { z } from 'zod';
+import { geoPointFrom } from './geo-point-from.js';
 
 /** Field types whose values are one scalar each: text, numbers, truth, dates and instants. */
 export const SCALAR_TYPES = ['text', 'int', 'double', 'boolean', 'date', 'datetime'] as const;
@@ -197,13 +198,6 @@ export const datasetSourceSchema = z
   .strict();
 export type DatasetSource = z.output<typeof datasetSourceSchema>;
 
-/** Where a geo_point_2d field was made from: two fields, or one holding both coordinates. */
-const geoPointFrom = z.union([
-  z.object({ lat: z.string(), lon: z.string() }).strict(),
-  z.object({ field: z.string() }).strict(),
-]);
-export type GeoPointFrom = z.infer<typeof geoPointFrom>;
-
 export const datasetFileSchema = z
   .object({
     dataset_uid: z.string().min(1),
@@ -249,9 +243,8 @@ export const datasetFileSchema = z
          */
         auto_facets: z.array(identifier).default([]),
         /**
-         * The latitude and longitude fields `--geo-point` made the geo_point_2d field of, or the one
-         * field holding both (`lat,lon`) it made a point (the next ingest uses them again while they
-         * are numeric fields, or text); null when detected or none.
+         * The fields `--geo-point` made the geo_point_2d field of (see GeoPointFrom; the next ingest
+         * uses them again while they are numeric fields, or text for one); null when detected or none.
          */
         geo_point_from: geoPointFrom.nullable().default(null),
       })

@@ -1,5 +1,5 @@
 // `duckportal ingest` and `duckportal sample`: their flags, and the values peculiar to ingest.
-import type { GeoPointFrom } from '../catalog/schema.js';
+import type { GeoPointFrom } from '../catalog/geo-point-from.js';
 import { parseInputFormat } from '../ingest/input-format.js';
 import { parseRefresh } from '../ingest/source-record.js';
 import {

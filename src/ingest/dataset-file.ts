@@ -1,7 +1,8 @@
 // dataset.json for a new ingest: identity, metas and hand edits carried over from the previous version.
 import { randomBytes } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
-import { datasetFileSchema, type DatasetFile, type Field, type GeoPointFrom } from '../catalog/schema.js';
+import { datasetFileSchema, type DatasetFile, type Field } from '../catalog/schema.js';
+import type { GeoPointFrom } from '../catalog/geo-point-from.js';
 import { describeZodError } from '../catalog/portal.js';
 import type { ComputedFacts } from './computed.js';
 

@@ -1,7 +1,8 @@
 // One column holding both coordinates (`48.85,2.35`, `48.85, 2.35` or `[48.85, 2.35]`, latitude
 // first, as Opendatasoft exports write geo_point_2d) made a geo_point_2d field in its place.
 import type { DuckDBConnection } from '@duckdb/node-api';
-import type { FieldType, GeoPointFrom } from '../catalog/schema.js';
+import type { FieldType } from '../catalog/schema.js';
+import type { GeoPointFrom } from '../catalog/geo-point-from.js';
 import { quoteString } from '../sql/quoting.js';
 import * as geo from './geo.js';
 

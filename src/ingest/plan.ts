@@ -1,6 +1,7 @@
 // The fields of a dataset and, for each, the SQL that computes its stored value from the source table.
 import type { DuckDBConnection } from '@duckdb/node-api';
-import type { Field, FieldType, GeoPointFrom } from '../catalog/schema.js';
+import type { Field, FieldType } from '../catalog/schema.js';
+import type { GeoPointFrom } from '../catalog/geo-point-from.js';
 import { quoteString } from '../sql/quoting.js';
 import {
   columnKind,
