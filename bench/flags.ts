@@ -21,6 +21,7 @@ export const BENCH_SECTIONS = [
   'replicas',
   'monitoring',
   'downloads',
+  'catalog',
   'peers',
   'clickhouse',
 ] as const;

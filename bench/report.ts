@@ -5,6 +5,7 @@ import { attachedText } from './clickhouse-attached.js';
 import { clickHouseText } from './clickhouse.js';
 import type { Comparison } from './compare.js';
 import { downloadsText } from './downloads-report.js';
+import { catalogText } from './catalog-report.js';
 import { machine, markdownTable, RATIO_ERROR, type MeasuredRatio } from './harness.js';
 import type { Peer } from './peers.js';
 import {
@@ -131,7 +132,7 @@ function tablesSections({ facets, scaling }: SectionResults): string[] {
 
 /** The sections about the server as a whole: load, HTTP caching, replicas, ClickHouse. */
 function serverSections(results: SectionResults, { host, loadSeconds }: RunFacts): string[] {
-  const { load, httpCache, replicas, monitoring, downloads, clickhouse } = results;
+  const { load, httpCache, replicas, monitoring, downloads, catalog, clickhouse } = results;
   return [
     ...(load
       ? [
@@ -181,6 +182,9 @@ function serverSections(results: SectionResults, { host, loadSeconds }: RunFacts
           ...downloadsText(downloads, ratioCell(2)),
           '',
         ]
+      : []),
+    ...(catalog
+      ? ['## The catalog at 1,000, 10,000 and 100,000 datasets', '', ...catalogText(catalog), '']
       : []),
     ...(clickhouse
       ? [

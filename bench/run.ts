@@ -70,6 +70,7 @@ function reportJson(results: SectionResults, peers: readonly Peer[], facts: RunF
     replicas,
     monitoring,
     downloads,
+    catalog,
     clickhouse,
     exports,
   } = results;
@@ -90,6 +91,7 @@ function reportJson(results: SectionResults, peers: readonly Peer[], facts: RunF
     replicas,
     monitoring,
     downloads,
+    catalog,
     clickhouse,
     exports: exports ?? [],
   };

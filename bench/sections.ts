@@ -11,6 +11,7 @@ import {
 import { benchAttached, withAttachedFlights, type AttachedResult } from './clickhouse-attached.js';
 import { benchClickHouse, withClickHouse, type ClickHouseResult } from './clickhouse.js';
 import { benchDownloads, type DownloadsResult } from './downloads.js';
+import { benchCatalog, type CatalogResult } from './catalog.js';
 import { MEMORY_CASES } from './export-cases.js';
 import { benchExports, type ExportResult } from './exports.js';
 import { benchFacets, type FacetBench } from './facets.js';
@@ -58,6 +59,7 @@ export interface SectionResults {
   readonly replicas: ReplicaResult[] | null;
   readonly monitoring: MonitoringResult[] | null;
   readonly downloads: DownloadsResult | null;
+  readonly catalog: CatalogResult[] | null;
   /** Per peer of the run's `peers`, its time of each aggregation. */
   readonly peerTimes: (PeerTime | null)[][];
   readonly clickhouse: { peer: ClickHouseResult; attached: AttachedResult } | null;
@@ -95,6 +97,9 @@ export async function runSections(run: BenchRun): Promise<SectionResults> {
   const downloads = await section('downloads', () =>
     benchDownloads(portalDir, flags.port + 5, threads, runs, NO_CACHE, run.log),
   );
+  const catalog = await section('catalog', () =>
+    benchCatalog(flags.portal, flags.port + 6, threads, NO_CACHE, run.log),
+  );
   const peerTimes: (PeerTime | null)[][] = [];
   if (flags.peers && sections.has('peers')) {
     run.log('bench: loading PostgreSQL and SQLite');
@@ -112,6 +117,7 @@ export async function runSections(run: BenchRun): Promise<SectionResults> {
     replicas,
     monitoring,
     downloads,
+    catalog,
     peerTimes,
     clickhouse,
   };
