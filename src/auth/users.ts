@@ -12,6 +12,17 @@ export const USERS_FILE = 'users.json';
 /** Shortest password accepted. */
 export const MIN_PASSWORD_LENGTH = 8;
 
+/**
+ * The group of a portal's administrators: they read the monitoring dataset and publish datasets
+ * from the account page (`users add NAME --admin`).
+ */
+export const ADMIN_GROUP = 'admin';
+
+/** Whether `user` is one of the portal's administrators. */
+export function isAdmin(user: PortalUser): boolean {
+  return user.groups.includes(ADMIN_GROUP);
+}
+
 /** User names: the same as key owners (src/auth/keys.ts). */
 const USER_NAME = /^[\w.@-]{1,100}$/;
 

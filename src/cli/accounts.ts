@@ -1,5 +1,5 @@
 // `duckportal keys ...` and `duckportal users ...`: their flags.
-import { optionalText, repeated, text, type FlagValues } from '../command-line/flags.js';
+import { optionalText, repeated, text, toggle, type FlagValues } from '../command-line/flags.js';
 
 const portal = text('DIR', 'the portal folder', 'data/portal');
 
@@ -14,5 +14,9 @@ export const KEY_CREATE_FLAGS = {
 };
 export type KeyCreateFlags = FlagValues<typeof KEY_CREATE_FLAGS>;
 
-export const USER_ADD_FLAGS = { portal, group: repeated('GROUP', 'a group the user belongs to') };
+export const USER_ADD_FLAGS = {
+  portal,
+  group: repeated('GROUP', 'a group the user belongs to'),
+  admin: toggle('the user administers the portal (group admin): publishes datasets from the account page'),
+};
 export type UserAddFlags = FlagValues<typeof USER_ADD_FLAGS>;

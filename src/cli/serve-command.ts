@@ -27,6 +27,8 @@ export async function main(flags: ServeFlags): Promise<void> {
     monitoringDays: flags.monitoringDays,
     maxOpenDatasets: flags.maxOpenDatasets,
     sharedExports: flags.sharedExports,
+    maxUploadBytes: flags.maxUploadSize,
+    allowPrivateUrls: flags.allowPrivateUrls,
   });
   const httpServer = createHttpServer(server);
   const operationsServer = separateOperations ? http.createServer(server.operations) : null;

@@ -20,6 +20,7 @@ import {
   DEFAULT_MAX_AGE,
   DEFAULT_MEMORY_LIMIT,
   DEFAULT_MAX_OPEN_DATASETS,
+  DEFAULT_MAX_UPLOAD,
 } from '../server/defaults.js';
 import { duckdbSize, port, positiveNumber, redisUrl, size, wholeNumber } from '../command-line/parse.js';
 
@@ -90,6 +91,15 @@ export const SERVE_FLAGS = {
   ),
   sharedExports: negatable(
     "compute every export: by default each dataset's whole export in its default form (csv, parquet, json, jsonl, geojson) is kept as a file under the portal's .exports folder and sent with ranges (docs/exports.md)",
+  ),
+  maxUploadSize: value(
+    'SIZE',
+    "the largest file an administrator publishes from the account page's Datasets tab, uploaded or fetched from a URL (past it: 413)",
+    size,
+    DEFAULT_MAX_UPLOAD,
+  ),
+  allowPrivateUrls: toggle(
+    'let the Datasets tab fetch URLs of loopback, private and link-local addresses (refused by default: SSRF)',
   ),
   drainTimeout: value(
     'SECONDS',

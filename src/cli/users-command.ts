@@ -1,6 +1,6 @@
 // `duckportal users add|list|remove`: the operator's side of the account page's users.
 import { KeyStore } from '../auth/keys.js';
-import { UserStore } from '../auth/users.js';
+import { ADMIN_GROUP, UserStore } from '../auth/users.js';
 import type { PortalFlags, UserAddFlags } from './accounts.js';
 
 /** The first line of `input` (without its line ending), read to the first newline or the end. */
@@ -17,14 +17,16 @@ export async function readLine(input: NodeJS.ReadableStream): Promise<string> {
 type Out = (line: string) => void;
 const stdout: Out = (line) => process.stdout.write(`${line}\n`);
 
-/** `users add NAME [--group G]...`, the password read from the first line of `input`. */
+/** `users add NAME [--group G]... [--admin]`, the password read from the first line of `input`. */
 export async function add(
   flags: UserAddFlags,
   name: string,
   out: Out = stdout,
   input: NodeJS.ReadableStream = process.stdin,
 ): Promise<void> {
-  const entry = await new UserStore(flags.portal).add(name, await readLine(input), flags.group);
+  const groups =
+    flags.admin && !flags.group.includes(ADMIN_GROUP) ? [...flags.group, ADMIN_GROUP] : flags.group;
+  const entry = await new UserStore(flags.portal).add(name, await readLine(input), groups);
   out(
     `added ${entry.name} (${entry.groups.join(',') || 'no groups'}): the password is stored only as a scrypt hash`,
   );

@@ -50,6 +50,22 @@ export interface Services {
   };
   /** Keeps an API call in the monitoring dataset; absent: calls are not kept. */
   readonly recordCall?: (call: ApiCall) => void;
+  /** Publishing from the account page's Datasets tab (src/web/publish-routes.ts); absent: no tab. */
+  readonly publishing?: Publishing;
+}
+
+/** What the account page's Datasets tab publishes with (docs/web-pages.md, Publishing). */
+export interface Publishing {
+  /** The portal folder datasets are published into. */
+  readonly portalDir: string;
+  /** This process's folder for uploads and staged drafts (inside its process folder). */
+  readonly draftsDir: string;
+  /** The largest upload or download accepted, in bytes (`--max-upload-size`). */
+  readonly maxUploadBytes: number;
+  /** Whether a URL may name a loopback, private or link-local address (`--allow-private-urls`). */
+  readonly allowPrivateUrls: boolean;
+  /** Reloads this server's portals and signals this host's other servers of the portal. */
+  published(): Promise<void>;
 }
 
 /** A source of datasets other than the catalog: its datasets as a portal, and its catalog table. */

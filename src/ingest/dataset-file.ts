@@ -91,6 +91,7 @@ export interface DatasetFileInput {
   readonly title?: string;
   readonly metas?: MetasInput;
   readonly visibility?: DatasetFile['visibility'];
+  readonly access?: DatasetFile['access'];
   /** Facets given again: the previous version's facets are dropped, not kept beside them. */
   readonly replaceFacets?: boolean;
   /** Settings by field name (names already resolved). */
@@ -104,7 +105,7 @@ export function buildDatasetFile(input: DatasetFileInput): DatasetFile {
   const candidate = {
     dataset_uid: previous?.dataset_uid ?? newDatasetUid(),
     visibility: input.visibility ?? previous?.visibility ?? 'public',
-    access: previous?.access ?? [],
+    access: input.access ?? previous?.access ?? [],
     attachments: previous?.attachments ?? [],
     metas: mergeMetas(input.id, previous?.metas, input.metas ?? {}, input.title),
     fields: input.fields.map((f) =>

@@ -55,6 +55,8 @@ export interface IngestOptions extends AttachOptions, SourceOptions {
   /** The fields of a geo_point_2d: a latitude and a longitude, or one field holding both (`lat,lon`). */
   readonly geoPoint?: GeoPointFrom;
   readonly facets?: readonly string[];
+  /** True: `facets` replace the previous version's even when empty (default: only when some are given). */
+  readonly replaceFacets?: boolean;
   /** False: no automatic facets when none is given (default true; docs/ingest.md, Automatic facets). */
   readonly autoFacets?: boolean;
   /** Field -> separator: text fields split into lists. */
@@ -71,6 +73,8 @@ export interface IngestOptions extends AttachOptions, SourceOptions {
   readonly recordId?: string;
   /** Who may read the dataset (default: what the previous version had, else public). */
   readonly visibility?: DatasetFile['visibility'];
+  /** Its audiences (default: what the previous version had, else none). */
+  readonly access?: DatasetFile['access'];
   /** Metas by template; each replaces the previous value of the same name. */
   readonly metas?: MetasInput;
   /** Labels, descriptions and annotations by field (name or source header). */
@@ -289,7 +293,8 @@ async function describeDataset(
     ...(options.title !== undefined ? { title: options.title } : {}),
     ...(options.metas ? { metas: options.metas } : {}),
     ...(options.visibility ? { visibility: options.visibility } : {}),
-    replaceFacets: (options.facets?.length ?? 0) > 0,
+    ...(options.access ? { access: options.access } : {}),
+    replaceFacets: options.replaceFacets ?? (options.facets?.length ?? 0) > 0,
     fieldSettings: settingsByField(options.fields ?? {}, facets, (option, name) =>
       resolveField(option, name, names),
     ),

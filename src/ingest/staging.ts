@@ -1,4 +1,6 @@
-// All-or-nothing replacement of a dataset directory: build beside it, then swap with renames.
+// All-or-nothing replacement of a dataset directory: build beside it, then swap with renames;
+// and its removal, by a rename aside first.
+import { randomBytes } from 'node:crypto';
 import { mkdir, rename, rm, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { siblingName } from '../catalog/portal.js';
@@ -53,4 +55,21 @@ export async function replaceDatasetDirectory<T>(
     await rm(made ?? staging, { recursive: true, force: true });
     throw error;
   }
+}
+
+/**
+ * Removes `<datasetsDir>/<id>`: renamed first to a hidden name that a loading portal ignores (one
+ * rename: a reload sees the dataset whole or not at all; an `old` name would be served as the
+ * dataset), then deleted; false when it was absent.
+ */
+export async function removeDatasetDirectory(datasetsDir: string, id: string): Promise<boolean> {
+  const aside = path.join(datasetsDir, `.${id}.deleted-${randomBytes(6).toString('hex')}`);
+  try {
+    await rename(path.join(datasetsDir, id), aside);
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return false;
+    throw error;
+  }
+  await rm(aside, { recursive: true, force: true });
+  return true;
 }

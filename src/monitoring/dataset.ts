@@ -2,12 +2,13 @@
 // its fields, its metadata and the one audience that may read it, the admins. Only what a call
 // says about itself is kept: never a key, a password or a query string (which may hold a key).
 import { datasetFileSchema, type DatasetFile, type Field } from '../catalog/schema.js';
+import { ADMIN_GROUP } from '../auth/users.js';
 
 /** The dataset's id, as the public service names its API monitoring dataset. */
 export const MONITORING_DATASET_ID = 'ods-api-monitoring';
 
 /** The group whose users and keys may read the monitoring source (docs/operating.md). */
-export const ADMIN_GROUP = 'admin';
+export { ADMIN_GROUP };
 
 /** The retention when `--monitoring-days` is not given. */
 export const DEFAULT_MONITORING_DAYS = 30;

@@ -14,6 +14,7 @@ import { hostGuard, requestGuards } from '../api/request-guards.js';
 import { assets, ASSETS_PREFIX } from '../web/assets.js';
 import { pageErrors, pagesRouter } from '../web/pages.js';
 import { accountRouter } from '../web/account-routes.js';
+import { publishRouter } from '../web/publish-routes.js';
 import { compression } from '../http/compression.js';
 import { httpCaching, noStoreOnError } from '../http/http-caching.js';
 import { admitToEngine } from '../api/admission.js';
@@ -71,10 +72,11 @@ export function createApp(services: Services, options: AppOptions): Koa {
   app.silent = true;
   answerEscapedErrors(app, services.log);
   const account = accountRouter(services);
+  const publish = publishRouter(services);
   const pages = pagesRouter(services);
   const routers = servedRouters(services);
   app.use(foldSlashes);
-  app.use(observeRequests(services, [account, pages, ...routers], [ASSETS_PREFIX]));
+  app.use(observeRequests(services, [account, publish, pages, ...routers], [ASSETS_PREFIX]));
   app.use(cors());
   app.use(noStoreOnError());
   app.use(errorMiddleware(services.log));
@@ -83,9 +85,10 @@ export function createApp(services: Services, options: AppOptions): Koa {
   app.use(compression());
   app.use(assets());
   app.use(authenticate(services.guard, () => services.portal().settings.private));
-  // The account page (its forms are the only POST routes), then the pages: they know their caller
+  // The account page and its Datasets tab (their forms are the only POST routes), then the pages: they know their caller
   // but are not API calls: no quota, and HTML errors (src/web/pages.ts).
   app.use(account.routes());
+  app.use(publish.routes());
   app.use(pageErrors(services));
   app.use(pages.routes());
   app.use(

@@ -22,3 +22,6 @@ export const DEFAULT_DRAIN_TIMEOUT = 30;
 
 /** Datasets whose views are kept open at once, per portal (`--max-open-datasets`): a few MB each at most. */
 export const DEFAULT_MAX_OPEN_DATASETS = 1_000;
+
+/** The largest file the account page's Datasets tab takes, uploaded or fetched (`--max-upload-size`). */
+export const DEFAULT_MAX_UPLOAD = '512MB';

@@ -33,6 +33,11 @@ export class ProcessFolder {
     return path.join(this.dir, 'spill');
   }
 
+  /** Where the account page's uploads and staged drafts are (src/web/publish-drafts.ts). */
+  get draftsDirectory(): string {
+    return path.join(this.dir, 'drafts');
+  }
+
   /** Where pinned files are. */
   get pinDirectory(): string {
     return path.join(this.dir, 'data');

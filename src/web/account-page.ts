@@ -12,9 +12,11 @@ export const ACCOUNT_PATHS = {
   signOut: '/account/sign-out',
   createKey: '/account/keys',
   revokeKey: (id: string) => `/account/keys/${encodeURIComponent(id)}/revoke`,
+  datasets: '/account/datasets/',
 } as const;
 
-function form(action: string, csrf: string, fields: string, button: string): string {
+/** A form posting `fields` (already HTML) and the session's CSRF token to `action`. */
+export function form(action: string, csrf: string, fields: string, button: string): string {
   return (
     `<form method="post" action="${escapeHtml(action)}">` +
     `<input type="hidden" name="_csrf" value="${escapeHtml(csrf)}">${fields}` +
@@ -22,7 +24,8 @@ function form(action: string, csrf: string, fields: string, button: string): str
   );
 }
 
-function alert(message: string | null): string {
+/** A message the page leads with (an error), or nothing. */
+export function alert(message: string | null): string {
   return message === null ? '' : `<p role="alert" class="error">${escapeHtml(message)}</p>`;
 }
 
@@ -78,6 +81,32 @@ function keyRow(key: KeyEntry, lastUsed: string | undefined, csrf: string): stri
   return `<tr>${named.join('')}</tr>`;
 }
 
+/** The account page's tabs: "Datasets" only for those who publish (src/web/publish-routes.ts). */
+export type AccountTab = 'keys' | 'datasets';
+
+/** The top of every signed-in page: who is signed in, sign-out, the tabs with `current` marked. */
+export function accountTop(
+  user: PortalUser,
+  csrf: string,
+  current: AccountTab,
+  datasetsTab: boolean,
+): string {
+  const groups = user.groups.length > 0 ? ` (groups: ${user.groups.join(', ')})` : '';
+  const tabs: [AccountTab, string, string][] = [['keys', ACCOUNT_PATHS.page, 'API keys']];
+  if (datasetsTab) tabs.push(['datasets', ACCOUNT_PATHS.datasets, 'Datasets']);
+  const links = tabs
+    .map(
+      ([tab, href, label]) =>
+        `<li><a href="${href}"${tab === current ? ' aria-current="page"' : ''}>${label}</a></li>`,
+    )
+    .join('');
+  return (
+    `<h1>Account</h1><p>Signed in as <strong>${escapeHtml(user.name)}</strong>${escapeHtml(groups)}.</p>` +
+    form(ACCOUNT_PATHS.signOut, csrf, '', 'Sign out') +
+    `<nav class="tabs" aria-label="Account"><ul>${links}</ul></nav>`
+  );
+}
+
 /** The signed-in page: who is signed in, sign-out, and the "API keys" tab. */
 export function keysMain(
   user: PortalUser,
@@ -85,8 +114,8 @@ export function keysMain(
   lastUses: ReadonlyMap<string, string>,
   csrf: string,
   notice: KeysNotice = {},
+  datasetsTab = false,
 ): string {
-  const groups = user.groups.length > 0 ? ` (groups: ${user.groups.join(', ')})` : '';
   const created =
     notice.newKey === undefined
       ? ''
@@ -101,9 +130,7 @@ export function keysMain(
         KEY_COLUMNS.map((h) => `<th scope="col">${h}</th>`).join('') +
         `</tr></thead><tbody>${rows}</tbody></table></div>`;
   return (
-    `<h1>Account</h1><p>Signed in as <strong>${escapeHtml(user.name)}</strong>${escapeHtml(groups)}.</p>` +
-    form(ACCOUNT_PATHS.signOut, csrf, '', 'Sign out') +
-    '<nav class="tabs" aria-label="Account"><ul><li><a href="/account/" aria-current="page">API keys</a></li></ul></nav>' +
+    accountTop(user, csrf, 'keys', datasetsTab) +
     `<section aria-labelledby="keys-heading"><h2 id="keys-heading">API keys</h2>${alert(notice.message ?? null)}` +
     `${created}${form(ACCOUNT_PATHS.createKey, csrf, labelField(notice.label ?? ''), 'Create API key')}${table}` +
     '<p>Send a key as <code>Authorization: Apikey &lt;key&gt;</code> or <code>?apikey=&lt;key&gt;</code>.</p></section>'

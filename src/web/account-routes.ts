@@ -11,7 +11,8 @@ import type { Services } from '../http/services.js';
 import { callerState } from '../http/auth-middleware.js';
 import { SESSION_COOKIE, SESSION_MS, type Session } from '../auth/sessions.js';
 import { keyLabelProblem } from '../auth/keys.js';
-import type { PortalUser } from '../auth/users.js';
+import { isAdmin, type PortalUser } from '../auth/users.js';
+import { EXPIRED } from './publish-upload.js';
 import { ACCOUNT_PATHS, keysMain, signInMain, type KeysNotice } from './account-page.js';
 import { answerPage } from './pages.js';
 
@@ -19,18 +20,25 @@ import { answerPage } from './pages.js';
 export const MAX_ACTIVE_KEYS = 20;
 
 const parseForm = bodyParser({ enableTypes: ['form'], formLimit: '16kb' });
+/** The publish form holds a description of up to 20,000 characters. */
+const parseLargeForm = bodyParser({ enableTypes: ['form'], formLimit: '128kb' });
+
+/** A posted form's fields as parsed (a repeated field is a list), in a null-prototype object. */
+export async function postedBody(ctx: Context, large = false): Promise<Record<string, unknown>> {
+  try {
+    await (large ? parseLargeForm : parseForm)(ctx, () => Promise.resolve());
+  } catch {
+    // Too large or malformed: an empty form, which no CSRF check passes.
+    return Object.create(null) as Record<string, unknown>;
+  }
+  const body = z.record(z.string(), z.unknown()).safeParse(ctx.request.body);
+  return Object.assign(Object.create(null) as Record<string, unknown>, body.success ? body.data : {});
+}
 
 /** The fields of a posted form as strings (a repeated or missing field is the empty string). */
 async function postedForm(ctx: Context): Promise<Record<string, string>> {
-  try {
-    await parseForm(ctx, () => Promise.resolve());
-  } catch {
-    // Too large or malformed: an empty form, which no CSRF check passes.
-    return {};
-  }
-  const body = z.record(z.string(), z.unknown()).safeParse(ctx.request.body);
   const fields: Record<string, string> = Object.create(null) as Record<string, string>;
-  for (const [name, value] of Object.entries(body.success ? body.data : {})) {
+  for (const [name, value] of Object.entries(await postedBody(ctx))) {
     if (typeof value === 'string') fields[name] = value;
   }
   return fields;
@@ -54,7 +62,7 @@ function setSessionCookie(ctx: Context, cookie: string): void {
 }
 
 /** The request's session, or a new visitor's (its cookie set), so that every form has a token. */
-function sessionOf(ctx: Context, services: Services): Session {
+export function sessionOf(ctx: Context, services: Services): Session {
   const current = callerState(ctx).session;
   if (current) return current;
   const { session, cookie } = services.guard.sessions.start(null);
@@ -63,12 +71,13 @@ function sessionOf(ctx: Context, services: Services): Session {
 }
 
 /** The user signed in by the request's session cookie (an API key does not sign in a page). */
-function signedInUser(ctx: Context, services: Services): PortalUser | null {
+export function signedInUser(ctx: Context, services: Services): PortalUser | null {
   const user = callerState(ctx).session?.user;
   return user == null ? null : services.guard.users.find(user);
 }
 
-function account(ctx: Context, services: Services, status: number, title: string, main: string): void {
+/** Answers an account page: never cached, never framed. */
+export function account(ctx: Context, services: Services, status: number, title: string, main: string): void {
   answerPage(ctx, services, status, { title, section: 'account', entry: null, main });
   // The page can hold a new key: never kept by a cache. Its forms sign in, create and revoke
   // keys: never shown in another site's frame, where a click could be stolen (clickjacking).
@@ -94,11 +103,9 @@ function keysPage(ctx: Context, services: Services, user: PortalUser, status: nu
   const { keys, sessions } = services.guard;
   const own = keys.list().filter((key) => key.user === user.name);
   const csrf = sessions.csrfToken(sessionOf(ctx, services));
-  account(ctx, services, status, 'Account', keysMain(user, own, keys.lastUses(), csrf, notice));
+  const datasetsTab = services.publishing !== undefined && isAdmin(user);
+  account(ctx, services, status, 'Account', keysMain(user, own, keys.lastUses(), csrf, notice, datasetsTab));
 }
-
-const EXPIRED =
-  'This form has expired: it was sent again, from another page, or after signing out. Try again.';
 
 async function signIn(ctx: Context, services: Services): Promise<void> {
   const { sessions, signIns, users } = services.guard;

@@ -32,6 +32,21 @@ export class Visitor {
     return { status: response.status, html: await response.text(), response };
   }
 
+  /** Posts a multipart form (the upload form of the Datasets tab), its fields in their order. */
+  async postMultipart(
+    url: string,
+    form: FormData,
+  ): Promise<{ status: number; html: string; response: Response }> {
+    const response = await this.server.get(url, {
+      method: 'POST',
+      headers: this.sent(),
+      body: form,
+      redirect: 'manual',
+    });
+    this.keep(response);
+    return { status: response.status, html: await response.text(), response };
+  }
+
   /** The CSRF token of the account page as it is now. */
   async token(): Promise<string> {
     const { html } = await this.get('/account/');

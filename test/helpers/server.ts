@@ -35,6 +35,8 @@ export async function startTestServer(
     | 'monitoringBatch'
     | 'maxOpenDatasets'
     | 'sharedExports'
+    | 'maxUploadBytes'
+    | 'allowPrivateUrls'
   > = {},
 ): Promise<TestServer> {
   const logs: string[] = [];
