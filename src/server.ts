@@ -28,7 +28,8 @@ import { portalSources } from './server/sources.js';
 import type { CallLog, CallLogOptions } from './monitoring/call-log.js';
 import { OpenDatasets } from './server/dataset-views.js';
 import { servePortal } from './server/portal-loading.js';
-import { ProcessFolder, servingProcesses } from './server/process-folder.js';
+import { ProcessFolder } from './server/process-folder.js';
+import { oneAfterAnother, publishing, reloadServers, type PublishingOptions } from './server/publishing.js';
 import { entityTagKey, portalVersions } from './http/etag.js';
 import { CachePartition, ResponseCache } from './http/response-cache.js';
 import { paceEarlyRetries } from './http/retry-pacing.js';
@@ -37,14 +38,9 @@ import bytes from 'bytes';
 import { Metrics, PortalMetrics } from './http/metrics.js';
 import { operationsApp } from './api/operations.js';
 import { createLogger, type Logger } from './log.js';
-import {
-  DEFAULT_CACHE_SIZE,
-  DEFAULT_MAX_AGE,
-  DEFAULT_MAX_UPLOAD,
-  DEFAULT_MEMORY_LIMIT,
-} from './server/defaults.js';
+import { DEFAULT_CACHE_SIZE, DEFAULT_MAX_AGE, DEFAULT_MEMORY_LIMIT } from './server/defaults.js';
 
-export interface ServerOptions extends SharedExportOptions {
+export interface ServerOptions extends SharedExportOptions, PublishingOptions {
   /** The portal folders to serve; with several, each request goes to the one its Host names. */
   readonly portalDirs: readonly string[];
   readonly threads?: number;
@@ -67,10 +63,6 @@ export interface ServerOptions extends SharedExportOptions {
   readonly monitoringDays?: number;
   /** How the calls are batched (src/monitoring/call-log.ts's defaults unless given). */
   readonly monitoringBatch?: Partial<Omit<CallLogOptions, 'days'>>;
-  /** The largest upload of the account page's Datasets tab (`--max-upload-size`), in bytes. */
-  readonly maxUploadBytes?: number;
-  /** Whether a URL given there may name a private address (`--allow-private-urls`). */
-  readonly allowPrivateUrls?: boolean;
 }
 
 /** A running server: its portals, and a way to reload them or stop. */
@@ -137,21 +129,16 @@ export async function openServer(options: ServerOptions): Promise<PortalServer> 
     log,
   };
   options.quotaStore?.register(shared.metrics.registry);
-  let reloads: Promise<readonly Portal[]> = Promise.resolve([]);
-  const reload = (): Promise<readonly Portal[]> => {
-    const reloadAll = async (): Promise<Portal[]> => {
-      const loaded: Portal[] = [];
-      for (const portal of portals) loaded.push(await portal.reload());
-      return loaded;
-    };
-    reloads = reloads.then(reloadAll, reloadAll);
-    return reloads;
-  };
+  const reload = oneAfterAnother(async (): Promise<readonly Portal[]> => {
+    const loaded: Portal[] = [];
+    for (const portal of portals) loaded.push(await portal.reload());
+    return loaded;
+  });
   // Alone, a portal's views keep their dataset ids as names; beside others, each has its prefix.
   const several = portalDirs.length > 1;
   for (const [i, dir] of portalDirs.entries()) {
-    const own = { dir, folder: folders[i]!, secret: secrets[i]!, reload };
-    portals.push(await openPortal(shared, own, several ? `${i}/` : '', options));
+    const own = { dir, folder: folders[i]!, secret: secrets[i]! };
+    portals.push(await openPortal(shared, own, several ? `${i}/` : '', options, reload));
   }
   let draining = false;
   const ready = (): boolean => !draining;
@@ -185,33 +172,13 @@ export async function openServer(options: ServerOptions): Promise<PortalServer> 
   };
 }
 
-/** What is a portal's own: its folder, its process folder, its secret; and the server's reload. */
-interface OwnParts {
-  readonly dir: string;
-  readonly folder: ProcessFolder;
-  readonly secret: Buffer;
-  readonly reload: () => Promise<unknown>;
-}
-
-/** Reloads this server, then signals this host's other servers of `portalDir` to reload (SIGHUP). */
-async function reloadServers(reload: () => Promise<unknown>, portalDir: string, log: Logger): Promise<void> {
-  await reload();
-  for (const pid of await servingProcesses(portalDir)) {
-    try {
-      process.kill(pid, 'SIGHUP');
-    } catch (error) {
-      // Gone since it was found: nothing to reload.
-      log.warn({ err: error }, `cannot signal server process ${pid}`);
-    }
-  }
-}
-
 /** One portal over the shared engine: its views named `viewPrefix` + dataset id. */
 async function openPortal(
   { local, responses: cache, metrics: allMetrics, log }: Shared,
-  { dir: portalDir, folder, secret, reload }: OwnParts,
+  { dir: portalDir, folder, secret }: { dir: string; folder: ProcessFolder; secret: Buffer },
   viewPrefix: string,
   options: ServerOptions,
+  reload: () => Promise<unknown>,
 ): Promise<OpenPortal> {
   const { engine } = local;
   const open = new OpenDatasets(engine, folder, log, options.maxOpenDatasets);
@@ -258,13 +225,7 @@ async function openPortal(
     metrics,
     sources: others.sources,
     ...(calls && { recordCall: (call) => calls.record(call) }),
-    publishing: {
-      portalDir,
-      draftsDir: folder.draftsDirectory,
-      maxUploadBytes: options.maxUploadBytes ?? bytes.parse(DEFAULT_MAX_UPLOAD)!,
-      allowPrivateUrls: options.allowPrivateUrls ?? false,
-      published: () => reloadServers(reload, portalDir, log),
-    },
+    publishing: publishing(portalDir, folder, options, () => reloadServers(reload, portalDir, log)),
   };
   const handle = createApp(services, { trustProxy: options.trustProxy ?? false }).callback();
   return {

@@ -94,7 +94,7 @@ export function datasetsMain(
         ['Title', 'Id', 'Records', 'Visibility', 'Actions'].map((h) => `<th scope="col">${h}</th>`).join('') +
         `</tr></thead><tbody>${datasets.map(datasetRow).join('')}</tbody></table></div>${more}`;
   return (
-    `${top}<section aria-labelledby="datasets-heading"><h2 id="datasets-heading">Datasets</h2>` +
+    `${top}<section class="publish" aria-labelledby="datasets-heading"><h2 id="datasets-heading">Datasets</h2>` +
     `${alert(notice.message ?? null)}${done}<h3>Publish a dataset</h3>` +
     `${sourceForm(csrf, notice.id ?? '', notice.maxBytes)}<h3>The portal's datasets</h3>${table}</section>`
   );
@@ -124,6 +124,10 @@ function previewTable(draft: Draft): string {
     `<table><thead><tr>${head}</tr></thead><tbody>${rows}</tbody></table></div>`
   );
 }
+
+/** A text field holding a list, its values separated by commas. */
+const listField = (name: string, label: string, values: readonly string[]): string =>
+  field(name, `${label} <span class="muted">(separated by commas)</span>`, text(name, values.join(', ')));
 
 function checked(on: boolean): string {
   return on ? ' checked' : '';
@@ -159,30 +163,14 @@ function settingsForm(draft: Draft, csrf: string, settings: DraftSettings): stri
       'Description <span class="muted">(HTML)</span>',
       `<textarea id="description" name="description" rows="4">${escapeHtml(settings.description)}</textarea>`,
     ) +
-    field(
-      'keyword',
-      'Keywords <span class="muted">(separated by commas)</span>',
-      text('keyword', settings.keyword.join(', ')),
-    ) +
-    field(
-      'theme',
-      'Themes <span class="muted">(separated by commas)</span>',
-      text('theme', settings.theme.join(', ')),
-    ) +
+    listField('keyword', 'Keywords', settings.keyword) +
+    listField('theme', 'Themes', settings.theme) +
     field('license', 'License', text('license', settings.license)) +
     `<fieldset><legend>Facets</legend>${facets}</fieldset>` +
     `<fieldset><legend>Visibility</legend>${visibility}</fieldset>` +
     '<fieldset><legend>Readers of the whole dataset <span class="muted">(a restricted dataset shows its data to them only; * is everyone)</span></legend>' +
-    field(
-      'users',
-      'Users <span class="muted">(separated by commas)</span>',
-      text('users', readers.users.join(', ')),
-    ) +
-    field(
-      'groups',
-      'Groups <span class="muted">(separated by commas)</span>',
-      text('groups', readers.groups.join(', ')),
-    ) +
+    listField('users', 'Users', readers.users) +
+    listField('groups', 'Groups', readers.groups) +
     `${kept}</fieldset>`;
   const button = draft.replaces ? `Replace ${draft.dataset}` : `Publish ${draft.dataset}`;
   return form(PUBLISH_PATHS.publish(draft.token), csrf, fields, button);
@@ -204,7 +192,7 @@ export function draftMain(
       ? '<p>No problems found: every value is stored as written.</p>'
       : `<ul>${draft.problems.map((p) => `<li>${escapeHtml(p)}</li>`).join('')}</ul>`;
   return (
-    `${top}<section aria-labelledby="draft-heading"><h2 id="draft-heading">Preview of ${escapeHtml(draft.dataset)}</h2>` +
+    `${top}<section class="publish" aria-labelledby="draft-heading"><h2 id="draft-heading">Preview of ${escapeHtml(draft.dataset)}</h2>` +
     alert(notice.message ?? null) +
     `<p>From <strong>${escapeHtml(draft.source)}</strong> (${draft.format}${encoding}): ` +
     `<span id="records-count">${draft.recordsCount}</span> records, ${draft.fields.length} fields. ${action}</p>` +
@@ -219,7 +207,7 @@ export function draftMain(
 export function deleteMain(top: string, dataset: ListedDataset, csrf: string): string {
   const id = escapeHtml(dataset.id);
   return (
-    `${top}<section aria-labelledby="delete-heading"><h2 id="delete-heading">Delete ${escapeHtml(dataset.title)}?</h2>` +
+    `${top}<section class="publish" aria-labelledby="delete-heading"><h2 id="delete-heading">Delete ${escapeHtml(dataset.title)}?</h2>` +
     `<p>The dataset <code>${id}</code>, its ${dataset.records.toLocaleString('en')} records, its attachments ` +
     'and its settings are removed from the portal. This cannot be undone.</p>' +
     form(PUBLISH_PATHS.remove(dataset.id), csrf, '', `Delete ${dataset.id}`) +

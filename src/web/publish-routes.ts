@@ -10,12 +10,20 @@ import path from 'node:path';
 import Router from '@koa/router';
 import type { Context } from 'koa';
 import { DATASET_ID } from '../catalog/portal.js';
-import type { Publishing, Services } from '../http/services.js';
+import type { Services } from '../http/services.js';
 import { callerState } from '../http/auth-middleware.js';
-import { isAdmin, type PortalUser } from '../auth/users.js';
 import { removeDatasetDirectory } from '../ingest/staging.js';
-import { account, postedBody, sessionOf, signedInUser } from './account-routes.js';
-import { accountTop, ACCOUNT_PATHS } from './account-page.js';
+import { account, postedBody } from './account-routes.js';
+import {
+  answering,
+  checkToken,
+  datasetId,
+  oneAtATime,
+  publisherOf,
+  tabPage,
+  type Exclusive,
+  type Publisher,
+} from './publish-access.js';
 import {
   discardDraft,
   draftFolder,
@@ -26,118 +34,12 @@ import {
 } from './publish-drafts.js';
 import { PublishError } from './publish-errors.js';
 import { fetchableUrl, fetchToFile } from './publish-fetch.js';
-import { datasetsMain, deleteMain, draftMain, PUBLISH_PATHS, type ListedDataset } from './publish-page.js';
+import { deleteMain, draftMain, PUBLISH_PATHS, type ListedDataset } from './publish-page.js';
 import { postedSettings } from './publish-settings.js';
-import { EXPIRED, receiveUpload, safeExtension } from './publish-upload.js';
+import { receiveUpload, safeExtension } from './publish-upload.js';
 
-/** Datasets the tab lists (a portal may hold 100,000: the others are replaced by id). */
-const LISTED = 200;
-
-/** A signed-in administrator and what they publish with. */
-interface Publisher {
-  readonly user: PortalUser;
-  readonly publishing: Publishing;
-  readonly csrf: string;
-  readonly top: (tab: 'keys' | 'datasets') => string;
-}
-
-/** The publisher of the request, or null once the request is answered (404, 303 or 403). */
-function publisherOf(ctx: Context, services: Services): Publisher | null {
-  const user = signedInUser(ctx, services);
-  const { publishing } = services;
-  if (user === null) {
-    if (ctx.method === 'GET') ctx.redirect(`${ACCOUNT_PATHS.page}?next=${encodeURIComponent(ctx.path)}`);
-    else account(ctx, services, 403, 'Form expired', `<h1>Form expired</h1><p>${EXPIRED}</p>`);
-    return null;
-  }
-  if (!publishing || !isAdmin(user)) {
-    account(
-      ctx,
-      services,
-      404,
-      'Page not found',
-      '<h1>Page not found</h1><p>Nothing is published at this address.</p>',
-    );
-    return null;
-  }
-  const csrf = services.guard.sessions.csrfToken(sessionOf(ctx, services));
-  return { user, publishing, csrf, top: (tab) => accountTop(user, csrf, tab, true) };
-}
-
-function listed(services: Services): { datasets: ListedDataset[]; total: number } {
-  const all = services.portal().datasets;
-  const datasets: ListedDataset[] = [];
-  for (const dataset of all.values()) {
-    if (datasets.length === LISTED) break;
-    const { metas, computed, visibility } = dataset.file;
-    datasets.push({
-      id: dataset.id,
-      title: metas.default.title,
-      records: computed.records_count,
-      visibility,
-    });
-  }
-  return { datasets, total: all.size };
-}
-
-function tabPage(
-  ctx: Context,
-  services: Services,
-  publisher: Publisher,
-  status: number,
-  notice: { message?: string; done?: string; id?: string },
-): void {
-  const { datasets, total } = listed(services);
-  const maxBytes = publisher.publishing.maxUploadBytes;
-  const main = datasetsMain(publisher.top('datasets'), publisher.csrf, datasets, total, {
-    ...notice,
-    maxBytes,
-  });
-  account(ctx, services, status, 'Datasets', main);
-}
-
-/** Runs `work` unless another publication runs in this process (then a 503). */
-type Exclusive = <T>(work: () => Promise<T>) => Promise<T>;
-
-function oneAtATime(): Exclusive {
-  let running = false;
-  return async (work) => {
-    if (running)
-      throw new PublishError(503, 'Another publication is running on this server: try again in a moment.');
-    running = true;
-    try {
-      return await work();
-    } finally {
-      running = false;
-    }
-  };
-}
-
-/** Answers a PublishError with `page` and its status; anything else goes on up. */
-async function answering(
-  ctx: Context,
-  work: () => Promise<void>,
-  page: (status: number, message: string) => void,
-) {
-  try {
-    await work();
-  } catch (error) {
-    if (!(error instanceof PublishError)) throw error;
-    if (error.status === 503) ctx.set('Retry-After', '5');
-    page(error.status, error.message);
-  }
-}
-
-/** The dataset id typed in the form, checked before it names any folder. */
-function datasetId(text: string | undefined): string {
-  const id = (text ?? '').trim();
-  if (id.length > 100 || !DATASET_ID.test(id))
-    throw new PublishError(
-      400,
-      `"${id.slice(0, 100)}" is not a dataset id: use lowercase letters, digits, _ and - (not first).`,
-    );
-  return id;
-}
+/** The tab's answer to an error of `publisher`'s request: the tab with the message. */
+type TabError = (ctx: Context, publisher: Publisher) => (status: number, message: string) => void;
 
 /** Receives the upload form (or fetches its URL) into a new draft and stages it. */
 async function stage(ctx: Context, services: Services, publisher: Publisher): Promise<string> {
@@ -183,12 +85,6 @@ async function pathDraft(ctx: Context, publisher: Publisher) {
   return { draft, dir: draftFolder(publisher.publishing.draftsDir, token)! };
 }
 
-/** Checks the posted form's token; a 403 otherwise. */
-function checkToken(ctx: Context, services: Services, form: Record<string, unknown>): void {
-  if (!services.guard.sessions.checkCsrf(callerState(ctx).session, form._csrf))
-    throw new PublishError(403, EXPIRED);
-}
-
 /** The Datasets tab's router. */
 export function publishRouter(services: Services): Router {
   const router = new Router();
@@ -224,6 +120,36 @@ export function publishRouter(services: Services): Router {
       },
     );
   });
+  draftRoutes(router, services, exclusive, tabError);
+  deleteRoutes(router, services, exclusive, tabError);
+  return router;
+}
+
+/** A POST route of a small form: for its publisher, with its token checked, errors answered by the tab. */
+function postedRoute(
+  router: Router,
+  route: string,
+  services: Services,
+  tabError: TabError,
+  act: (ctx: Context, publisher: Publisher) => Promise<void>,
+): void {
+  router.post(route, async (ctx) => {
+    const publisher = publisherOf(ctx, services);
+    if (!publisher) return;
+    const form = await postedBody(ctx);
+    await answering(
+      ctx,
+      async () => {
+        checkToken(ctx, services, form);
+        await act(ctx, publisher);
+      },
+      tabError(ctx, publisher),
+    );
+  });
+}
+
+/** A draft's preview (GET), its publication and its discarding (POST). */
+function draftRoutes(router: Router, services: Services, exclusive: Exclusive, tabError: TabError): void {
   router.get('/account/datasets/drafts/:token', async (ctx) => {
     const publisher = publisherOf(ctx, services);
     if (!publisher) return;
@@ -277,33 +203,22 @@ export function publishRouter(services: Services): Router {
       tabError(ctx, publisher),
     );
   });
-  router.post('/account/datasets/drafts/:token/discard', async (ctx) => {
-    const publisher = publisherOf(ctx, services);
-    if (!publisher) return;
-    const form = await postedBody(ctx);
-    await answering(
-      ctx,
-      async () => {
-        checkToken(ctx, services, form);
-        const { draft } = await pathDraft(ctx, publisher);
-        await discardDraft(publisher.publishing.draftsDir, draft.token);
-        ctx.status = 303;
-        ctx.redirect(PUBLISH_PATHS.tab);
-      },
-      tabError(ctx, publisher),
-    );
-  });
-  deleteRoutes(router, services, exclusive, tabError);
-  return router;
+  postedRoute(
+    router,
+    '/account/datasets/drafts/:token/discard',
+    services,
+    tabError,
+    async (ctx, publisher) => {
+      const { draft } = await pathDraft(ctx, publisher);
+      await discardDraft(publisher.publishing.draftsDir, draft.token);
+      ctx.status = 303;
+      ctx.redirect(PUBLISH_PATHS.tab);
+    },
+  );
 }
 
 /** GET: the confirmation of a deletion; POST: the deletion. */
-function deleteRoutes(
-  router: Router,
-  services: Services,
-  exclusive: Exclusive,
-  tabError: (ctx: Context, publisher: Publisher) => (status: number, message: string) => void,
-): void {
+function deleteRoutes(router: Router, services: Services, exclusive: Exclusive, tabError: TabError): void {
   const listedDataset = (ctx: Context): ListedDataset => {
     const id = (ctx.params as { id: string }).id;
     const dataset = DATASET_ID.test(id) ? services.portal().datasets.get(id) : undefined;
@@ -330,23 +245,13 @@ function deleteRoutes(
       tabError(ctx, publisher),
     );
   });
-  router.post('/account/datasets/:id/delete', async (ctx) => {
-    const publisher = publisherOf(ctx, services);
-    if (!publisher) return;
-    const form = await postedBody(ctx);
-    await answering(
-      ctx,
-      async () => {
-        checkToken(ctx, services, form);
-        const { id } = listedDataset(ctx);
-        await exclusive(async () => {
-          await removeDatasetDirectory(path.join(publisher.publishing.portalDir, 'datasets'), id);
-          await publisher.publishing.published();
-        });
-        ctx.status = 303;
-        ctx.redirect(`${PUBLISH_PATHS.tab}?deleted=${encodeURIComponent(id)}`);
-      },
-      tabError(ctx, publisher),
-    );
+  postedRoute(router, '/account/datasets/:id/delete', services, tabError, async (ctx, publisher) => {
+    const { id } = listedDataset(ctx);
+    await exclusive(async () => {
+      await removeDatasetDirectory(path.join(publisher.publishing.portalDir, 'datasets'), id);
+      await publisher.publishing.published();
+    });
+    ctx.status = 303;
+    ctx.redirect(`${PUBLISH_PATHS.tab}?deleted=${encodeURIComponent(id)}`);
   });
 }

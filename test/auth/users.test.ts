@@ -7,7 +7,13 @@ import { mkdtemp, readFile, rm, stat } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { KeyStore } from '../../src/auth/keys.js';
-import { USERS_FILE, UserStore, type PasswordDeriver, type ScryptCost } from '../../src/auth/users.js';
+import {
+  isAdmin,
+  USERS_FILE,
+  UserStore,
+  type PasswordDeriver,
+  type ScryptCost,
+} from '../../src/auth/users.js';
 import { ensurePortalFile } from '../../src/ingest/portal-file.js';
 
 const CLI = path.resolve('bin/duckportal.cjs');
@@ -82,6 +88,23 @@ describe('portal users', () => {
     const again = await duckportal(['users', 'add', 'dave', '--portal', dir], 'second password\n');
     expect(again.stderr).to.include('user dave exists already');
     expect(await new UserStore(dir).verify('dave', 'first password')).to.not.equal(null);
+  });
+
+  it('makes an administrator with --admin: the group admin, once', async () => {
+    const added = await duckportal(
+      ['users', 'add', 'ada', '--admin', '--group', 'staff', '--portal', dir],
+      'ada password\n',
+    );
+    expect(added.stdout).to.include('added ada (staff,admin)');
+    const again = await duckportal(
+      ['users', 'add', 'bea', '--admin', '--group', 'admin', '--portal', dir],
+      'bea password\n',
+    );
+    expect(again.stdout).to.include('added bea (admin)');
+    expect(new UserStore(dir).list().map((u) => [u.name, isAdmin(u)])).to.deep.equal([
+      ['ada', true],
+      ['bea', true],
+    ]);
   });
 
   it('does the same scrypt work for a wrong password, an unknown user and the right password', async () => {

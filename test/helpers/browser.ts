@@ -112,3 +112,17 @@ export async function clickUntil(
     }
   }
 }
+
+/** Clicks the submit button labelled `label` and waits for the page it leads to. */
+export async function submit(page: Page, label: string): Promise<void> {
+  const [button] = await page.$$(`xpath/.//button[normalize-space()="${label}"]`);
+  if (!button) throw new Error(`no button ${label}`);
+  await Promise.all([page.waitForNavigation(), button.click()]);
+}
+
+/** Fills and sends the account page's sign-in form. */
+export async function signIn(page: Page, username: string, password: string): Promise<void> {
+  await page.type('input[name="username"]', username);
+  await page.type('input[name="password"]', password);
+  await submit(page, 'Sign in');
+}

@@ -10,7 +10,7 @@ import { readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import type { Page } from 'puppeteer-core';
 import { UserStore } from '../../src/auth/users.js';
-import { launchBrowser, type TestBrowser } from '../helpers/browser.js';
+import { launchBrowser, signIn, submit, type TestBrowser } from '../helpers/browser.js';
 import { axeViolations } from '../helpers/axe.js';
 import { startFixtureServer } from '../helpers/fixture-portal.js';
 import type { TestServer } from '../helpers/server.js';
@@ -21,19 +21,6 @@ async function editJson(file: string, edit: (value: any) => void): Promise<void>
   const value = JSON.parse(await readFile(file, 'utf8'));
   edit(value);
   await writeFile(file, JSON.stringify(value));
-}
-
-/** Clicks the submit button labelled `label` and waits for the page it leads to. */
-async function submit(page: Page, label: string): Promise<void> {
-  const [button] = await page.$$(`xpath/.//button[normalize-space()="${label}"]`);
-  if (!button) throw new Error(`no button ${label}`);
-  await Promise.all([page.waitForNavigation(), button.click()]);
-}
-
-async function signIn(page: Page, username: string, password: string): Promise<void> {
-  await page.type('input[name="username"]', username);
-  await page.type('input[name="password"]', password);
-  await submit(page, 'Sign in');
 }
 
 describe('web: the account page and the API console', function () {
