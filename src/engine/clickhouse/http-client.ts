@@ -31,8 +31,7 @@ export interface ClickHouseOptions {
 }
 
 /** A format ClickHouse writes a whole result in, streamed as it writes. */
-export type ClickHouseFormat =
-  'CSVWithNames' | 'TSVWithNames' | 'TSVWithNamesAndTypes' | 'JSONEachRow' | 'TabSeparatedRaw';
+export type ClickHouseFormat = 'CSVWithNames' | 'TSVWithNames' | 'TSVWithNamesAndTypes' | 'JSONEachRow';
 
 /** ClickHouse's integer types that its JSON writes as quoted text (64 bits and more). */
 const QUOTED_INTEGER = /^(?:Nullable\()?U?Int(?:64|128|256)\)?$/;
