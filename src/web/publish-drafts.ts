@@ -8,8 +8,7 @@ import { copyFile, mkdir, readdir, readFile, rm, stat, writeFile } from 'node:fs
 import path from 'node:path';
 import type { Audience, DatasetFile } from '../catalog/schema.js';
 import { ingest, type IngestOptions, type IngestReport } from '../ingest/ingest.js';
-import { withWorkConnection } from '../ingest/work-connection.js';
-import { quoteIdentifier, quoteString } from '../sql/quoting.js';
+import { firstRows } from '../ingest/first-rows.js';
 import { PublishError } from './publish-errors.js';
 
 /** Drafts kept per process: making one more removes the oldest. */
@@ -171,13 +170,7 @@ function settingsOf(file: DatasetFile): DraftSettings {
 /** The first PREVIEW_ROWS records of the staged data, each cell as short text. */
 async function previewRows(dataPath: string, report: IngestReport): Promise<Draft['preview']> {
   const columns = report.fields.map((f) => f.name);
-  const select = columns.map(quoteIdentifier).join(', ');
-  const rows = await withWorkConnection(async (connection) => {
-    const reader = await connection.runAndReadAll(
-      `SELECT ${select} FROM read_parquet(${quoteString(dataPath)}) LIMIT ${PREVIEW_ROWS}`,
-    );
-    return reader.getRowsJson();
-  });
+  const rows = await firstRows(dataPath, columns, PREVIEW_ROWS);
   const cell = (value: unknown): string => {
     const text = value === null ? '' : typeof value === 'string' ? value : JSON.stringify(value);
     return text.length > PREVIEW_CELL ? `${text.slice(0, PREVIEW_CELL - 1)}…` : text;
