@@ -23,8 +23,11 @@ import { benchPeer, startPeers, type Peer, type PeerTime } from './peers.js';
 import { benchReplicas, type ReplicaResult } from './replicas.js';
 import { benchMonitoring, type MonitoringResult } from './monitoring.js';
 
-/** The benches' server keeps no answer: each request is a miss, and they time the work of answering. */
-export const NO_CACHE = ['--cache-size', '0'];
+/**
+ * The benches' server keeps no answer (no response cache, no shared export file): each request is
+ * a miss, and they time the work of answering.
+ */
+export const NO_CACHE = ['--cache-size', '0', '--no-shared-exports'];
 
 /** Sections that time plain DuckDB (or load the peers from it) beside the server. */
 const DUCKDB_SECTIONS = ['aggregations', 'facets', 'exports', 'peers', 'clickhouse'] as const;
@@ -95,7 +98,7 @@ export async function runSections(run: BenchRun): Promise<SectionResults> {
     benchMonitoring(portalDir, flags.port + 4, threads, runs, NO_CACHE),
   );
   const downloads = await section('downloads', () =>
-    benchDownloads(portalDir, flags.port + 5, threads, runs, NO_CACHE, run.log),
+    benchDownloads(portalDir, flags.port + 5, threads, runs, ['--cache-size', '0'], run.log),
   );
   const catalog = await section('catalog', () =>
     benchCatalog(flags.portal, flags.port + 6, threads, NO_CACHE, run.log),
