@@ -11,7 +11,7 @@ import {
   toggle,
   type FlagValues,
 } from '../command-line/flags.js';
-import { commaList } from '../command-line/parse.js';
+import { commaList, positiveNumber, wholeNumber } from '../command-line/parse.js';
 
 /** `LATCOL,LONCOL` -> the two field names; `FIELD` -> the one field holding both (`lat,lon`). */
 export function geoPoint(text: string): GeoPointFrom {
@@ -95,7 +95,14 @@ export const INGEST_FLAGS = {
     'the field whose value identifies each record (default: a digest of the row)',
   ),
   null: repeated('TOKEN', 'a cell meaning "no value", beyond NA, N/A, null, - ...'),
-  sheet: optionalText('NAME', 'the sheet of an .xlsx workbook (default: the first)'),
+  sheet: optionalText('NAME', 'the sheet of an .xlsx workbook, any case (default: the first)'),
+  headerRow: optionalValue(
+    'N',
+    "a sheet's header row (default: the first below title and note rows)",
+    positiveNumber,
+  ),
+  skipRows: optionalValue('N', 'rows of a sheet before its header (default: found)', wholeNumber),
+  headerRows: optionalValue('N', 'header rows of a sheet, joined ("2019 / Q1"; default 1)', positiveNumber),
   refresh: optionalValue(
     '30m|6h|1d|off',
     'record the URL as the source `duckportal refresh` downloads again this often (off: forget it)',

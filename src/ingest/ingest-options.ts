@@ -8,8 +8,10 @@ import type { InputFormat } from './input-format.js';
 import type { IngestProblems } from './problems.js';
 import type { SourceOptions } from './source-record.js';
 import type { TextEncoding } from './text-encoding.js';
+import type { SheetOptions } from './xlsx-source.js';
 
-export interface IngestOptions extends AttachOptions, SourceOptions {
+/** What to ingest and how; a workbook's sheet and header rows as SheetOptions says. */
+export interface IngestOptions extends AttachOptions, SourceOptions, SheetOptions {
   readonly file: string;
   readonly portal: string;
   readonly id: string;
@@ -29,8 +31,6 @@ export interface IngestOptions extends AttachOptions, SourceOptions {
   readonly maxDownload?: number;
   /** A download receiving nothing for this long is abandoned (default 30 s). */
   readonly downloadStallMs?: number;
-  /** The sheet of an .xlsx workbook to read (default: the first). */
-  readonly sheet?: string;
   /** Cells meaning "no value" beyond the common ones (`NA`, `N/A`, `null`, `-`, ...). */
   readonly nullTokens?: readonly string[];
   /** The field whose value identifies each record (unique, never empty). */

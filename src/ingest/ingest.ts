@@ -10,7 +10,6 @@ import { computeFacts, isoNow } from './computed.js';
 import { attachmentsOf, copyAttachments, withAttachmentEntries } from './copy-attachments.js';
 import { buildDatasetFile, readPreviousDatasetFile, settingsByField } from './dataset-file.js';
 import { checkSourceFile, detectInputFormat, type InputFormat } from './input-format.js';
-import { loadSource, type SourceTable } from './load-source.js';
 import { describeProblems, findProblems, hasProblems, recordsAreLines } from './problems.js';
 import { resolveField } from './plan.js';
 import { ensurePortalFile } from './portal-file.js';
@@ -18,10 +17,8 @@ import { IngestProgress, type ProgressSinks } from './progress.js';
 import { replaceDatasetDirectory } from './staging.js';
 import { sortKey } from './sort-key.js';
 import { planStoredData, storedFields, writeStoredData, type StoredData } from './stored-data.js';
-import { utf8Source, type TextEncoding } from './text-encoding.js';
 import { writeValueCounts } from './value-counts.js';
-import { topojsonToGeoJson } from './topojson-source.js';
-import { xlsxToCsv } from './xlsx-source.js';
+import { readSource, TEXT_FORMATS } from './read-source.js';
 import { DEFAULT_MAX_DOWNLOAD, isUrl, withDownload } from './download.js';
 import { carryProcessingDates, sameFileContent } from './unchanged.js';
 import { withWorkConnection } from './work-connection.js';
@@ -30,8 +27,6 @@ import { recordSource } from './source-record.js';
 import type { IngestOptions, IngestReport } from './ingest-options.js';
 
 export type { IngestOptions, IngestReport };
-
-const TEXT_FORMATS: ReadonlySet<InputFormat> = new Set(['csv', 'tsv']);
 
 function progressSinks(options: IngestOptions): ProgressSinks {
   return {
@@ -137,7 +132,15 @@ async function readAndPlan(context: BuildContext) {
   progress.phase(`reading ${context.source} as ${context.format}`, {
     bytes: (await stat(options.file)).size,
   });
-  const { source, encoding, path: sourcePath } = await readSource(context);
+  const {
+    source,
+    encoding,
+    path: sourcePath,
+    problems: read = [],
+  } = await readSource({
+    ...context,
+    name: context.source,
+  });
   if (source.rowCount === 0) {
     const header = TEXT_FORMATS.has(context.format) || context.format === 'xlsx' ? ': only a header' : '';
     throw new Error(`${context.source}: no records${header}`);
@@ -148,38 +151,16 @@ async function readAndPlan(context: BuildContext) {
   const data = await planStoredData(connection, source, options, previous);
   const problems = await findProblems(connection, data.columns);
   const lines = hasProblems(problems) && TEXT_FORMATS.has(context.format);
-  const summary = describeProblems(problems, lines && (await recordsAreLines(sourcePath, source.rowCount)));
+  const summary = [
+    ...read,
+    ...describeProblems(problems, lines && (await recordsAreLines(sourcePath, source.rowCount))),
+  ];
   if (options.strict && summary.length > 0) {
     throw new Error(
       `${context.source}: --strict: not every value can be stored as written; nothing was written\n${summary.join('\n')}`,
     );
   }
   return { source, encoding, data, problems, summary };
-}
-
-async function readSource(
-  context: BuildContext,
-): Promise<{ source: SourceTable; encoding: TextEncoding | null; path: string }> {
-  const { file, sheet } = context.options;
-  const name = context.source;
-  if (context.format === 'xlsx') {
-    const csv = await xlsxToCsv(file, context.workDir, name, sheet);
-    return { source: await loadSource(context.connection, csv, 'csv', name), encoding: null, path: csv };
-  }
-  if (context.format === 'topojson') {
-    const geojson = await topojsonToGeoJson(file, context.workDir, name);
-    return {
-      source: await loadSource(context.connection, geojson, 'geojson', name),
-      encoding: null,
-      path: geojson,
-    };
-  }
-  const text = TEXT_FORMATS.has(context.format) ? await utf8Source(file, context.workDir) : null;
-  const read = text?.path ?? file;
-  const settings =
-    context.options.maxLineBytes === undefined ? {} : { maxLineBytes: context.options.maxLineBytes };
-  const source = await loadSource(context.connection, read, context.format, name, settings);
-  return { source, encoding: text?.encoding ?? null, path: read };
 }
 
 /** dataset.json of the staged version: computed facts measured, previous settings merged, dates kept if unchanged. */

@@ -5,17 +5,63 @@ import { createWriteStream } from 'node:fs';
 import path from 'node:path';
 import { once } from 'node:events';
 import ExcelJS from 'exceljs';
+import {
+  addToSums,
+  headerIndex,
+  HEADER_SEARCH_ROWS,
+  joinHeaderRows,
+  totalsReason,
+  type HeaderChoice,
+  type SheetRow,
+} from './sheet-header.js';
 
-type Row = { readonly values: unknown };
+type Row = { readonly values: unknown; readonly number: number };
+type Worksheet = { name: string } & AsyncIterable<Row>;
+
+/** exceljs's stream reader as far as used here: its workbook model and relationships. */
+interface WorkbookStream extends AsyncIterable<Worksheet> {
+  model?: unknown;
+  workbookRels?: { Target: string }[];
+  _parseRels(entry: unknown): Promise<void>;
+  _parseWorkbook(entry: unknown): Promise<void>;
+}
+const WorkbookReader = ExcelJS.stream.xlsx.WorkbookReader as unknown as new (
+  file: string,
+  options: object,
+) => WorkbookStream;
+
+/**
+ * Sheet names that hold whoever wrote the workbook (exceljs 4.4.0 is pinned: these override its
+ * internals). exceljs names a sheet from the relationship whose target is `worksheets/sheetN.xml`;
+ * openpyxl (so pandas) writes `/xl/worksheets/sheetN.xml`, and every sheet was called `SheetN`
+ * (`--sheet cities`: no sheet named "cities" (sheets: Sheet1)): targets made relative. A sheet
+ * stored before `xl/workbook.xml` but after the relationships and strings was read before its
+ * name was known (a TypeError): the relationships are held back until the names are read, which
+ * makes exceljs keep such a sheet aside (a temporary file) until the end.
+ */
+class PackageReader extends WorkbookReader {
+  private heldRels: { Target: string }[] | undefined;
+
+  override async _parseRels(entry: unknown): Promise<void> {
+    await super._parseRels(entry);
+    for (const rel of this.workbookRels ?? []) rel.Target = rel.Target.replace(/^\/xl\//, '');
+    if (this.model === undefined) [this.heldRels, this.workbookRels] = [this.workbookRels, undefined];
+  }
+
+  override async _parseWorkbook(entry: unknown): Promise<void> {
+    await super._parseWorkbook(entry);
+    this.workbookRels ??= this.heldRels;
+  }
+}
 
 /** The sheets of a workbook, each read as a stream of rows, first to last. */
-function sheets(file: string): AsyncIterable<{ name: string } & AsyncIterable<Row>> {
-  return new ExcelJS.stream.xlsx.WorkbookReader(file, {
+function sheets(file: string): AsyncIterable<Worksheet> {
+  return new PackageReader(file, {
     sharedStrings: 'cache',
     styles: 'cache',
     hyperlinks: 'ignore',
     worksheets: 'emit',
-  }) as unknown as AsyncIterable<{ name: string } & AsyncIterable<Row>>;
+  });
 }
 
 const pad = (n: number, width = 2): string => String(n).padStart(width, '0');
@@ -67,18 +113,19 @@ async function drain(rows: AsyncIterable<Row>): Promise<void> {
 
 const csvField = (text: string): string => (text === '' ? '' : `"${text.replaceAll('"', '""')}"`);
 
-/** Rows of the chosen sheet with a value in them; the first is the header. */
-async function* sheetRows(file: string, displayName: string, sheet?: string): AsyncGenerator<string[]> {
+/** Rows of the chosen sheet with a value in them, with their sheet row numbers. */
+async function* sheetRows(file: string, displayName: string, sheet?: string): AsyncGenerator<SheetRow> {
   const names: string[] = [];
   for await (const worksheet of sheets(file)) {
     names.push(worksheet.name);
-    if (sheet !== undefined && worksheet.name !== sheet) {
+    // Excel refuses two sheet names that differ only in case: ignoring case names one sheet.
+    if (sheet !== undefined && worksheet.name.toLowerCase() !== sheet.toLowerCase()) {
       await drain(worksheet); // a stream reader must read each sheet through
       continue;
     }
     for await (const row of worksheet) {
       const cells = rowCells(row);
-      if (cells.some((c) => c !== '')) yield cells;
+      if (cells.some((c) => c !== '')) yield { number: row.number, cells };
     }
     return;
   }
@@ -88,36 +135,79 @@ async function* sheetRows(file: string, displayName: string, sheet?: string): As
   throw new Error(`${displayName}: the workbook has no sheet`);
 }
 
+/** Which sheet, and where its header is (`--sheet`, `--header-row`, `--skip-rows`, `--header-rows`). */
+export interface SheetOptions extends HeaderChoice {
+  readonly sheet?: string;
+}
+
+/** The sheet rewritten as CSV: its path, the sheet row of its header, and problems to report. */
+export interface SheetCsv {
+  readonly path: string;
+  readonly headerRow: number;
+  readonly problems: readonly string[];
+}
+
+/** Reads a workbook's rows, an unreadable workbook said in one line naming `displayName`. */
+async function* readable(file: string, displayName: string, sheet?: string): AsyncGenerator<SheetRow> {
+  try {
+    yield* sheetRows(file, displayName, sheet);
+  } catch (error) {
+    const message = error instanceof Error ? error.message : String(error);
+    if (message.startsWith(displayName)) throw error;
+    throw new Error(`${displayName}: not a readable .xlsx workbook (${message})`);
+  }
+}
+
+/** The first pass: the widest row and the first rows, where the header is looked for. */
+async function survey(file: string, displayName: string, options: SheetOptions) {
+  let width = 0;
+  const head: SheetRow[] = [];
+  const lookAt = Math.max(HEADER_SEARCH_ROWS, options.headerRow ?? 0, (options.skipRows ?? 0) + 1) + 10;
+  for await (const row of readable(file, displayName, options.sheet)) {
+    width = Math.max(width, row.cells.length);
+    if (head.length < lookAt) head.push(row);
+  }
+  if (width === 0) throw new Error(`${displayName}: the sheet holds no cell with a value`);
+  const first = headerIndex(head, width, options);
+  const count = options.headerRows ?? 1;
+  const headerRows = head.slice(first, first + count);
+  return { width, headerRows, labels: joinHeaderRows(headerRows, width) };
+}
+
 /**
- * Writes sheet `sheet` (the first when undefined) of the workbook `file` as `<workDir>/sheet.csv`,
- * every row as wide as the widest, and returns its path; an unreadable workbook or a missing
- * sheet is an Error naming `displayName`.
+ * Writes the sheet `options.sheet` (the first when undefined; its name matched ignoring case) of
+ * the workbook `file` as `<workDir>/sheet.csv`: the header found below any title rows (or where
+ * the options say) as one line, then the rows after it, every row as wide as the widest. An
+ * unreadable workbook or a missing sheet is an Error naming `displayName`.
  */
 export async function xlsxToCsv(
   file: string,
   workDir: string,
   displayName: string,
-  sheet?: string,
-): Promise<string> {
-  let width = 0;
-  try {
-    for await (const cells of sheetRows(file, displayName, sheet)) width = Math.max(width, cells.length);
-  } catch (error) {
-    const message = error instanceof Error ? error.message : String(error);
-    throw new Error(
-      message.startsWith(displayName)
-        ? message
-        : `${displayName}: not a readable .xlsx workbook (${message})`,
-    );
-  }
-  if (width === 0) throw new Error(`${displayName}: the sheet holds no cell with a value`);
+  options: SheetOptions = {},
+): Promise<SheetCsv> {
+  const { width, headerRows, labels } = await survey(file, displayName, options);
+  const lastHeader = headerRows[headerRows.length - 1]!.number;
   const target = path.join(workDir, 'sheet.csv');
   const out = createWriteStream(target);
-  for await (const cells of sheetRows(file, displayName, sheet)) {
-    const line = Array.from({ length: width }, (_, i) => csvField(cells[i] ?? '')).join(',');
-    if (!out.write(`${line}\n`)) await once(out, 'drain');
+  const line = (cells: readonly string[]): string =>
+    `${Array.from({ length: width }, (_, i) => csvField(cells[i] ?? '')).join(',')}\n`;
+  out.write(line(labels));
+  const sums: (number | null)[] = [];
+  let last: SheetRow | null = null;
+  for await (const row of readable(file, displayName, options.sheet)) {
+    if (row.number <= lastHeader) continue;
+    if (last) addToSums(sums, last.cells);
+    last = row;
+    if (!out.write(line(row.cells))) await once(out, 'drain');
   }
   out.end();
   await once(out, 'finish');
-  return target;
+  const reason = last ? totalsReason(last.cells, sums) : null;
+  const problems = reason
+    ? [
+        `row ${last!.number} of the sheet looks like a totals row (${reason}): it is a record, counted twice in sums`,
+      ]
+    : [];
+  return { path: target, headerRow: headerRows[0]!.number, problems };
 }
