@@ -22,6 +22,7 @@ export const BENCH_SECTIONS = [
   'monitoring',
   'downloads',
   'catalog',
+  'ingest',
   'peers',
   'clickhouse',
 ] as const;

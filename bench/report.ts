@@ -6,6 +6,7 @@ import { clickHouseText } from './clickhouse.js';
 import type { Comparison } from './compare.js';
 import { downloadsText } from './downloads-report.js';
 import { catalogText } from './catalog-report.js';
+import { ingestText } from './ingest-bench.js';
 import { machine, markdownTable, RATIO_ERROR, type MeasuredRatio } from './harness.js';
 import type { Peer } from './peers.js';
 import {
@@ -61,8 +62,24 @@ export function benchReport(
     ...(exports
       ? ['## Exports over HTTP vs DuckDB COPY of the same bytes to a file', '', exportsText(exports), '']
       : []),
+    ...ingestSection(results),
     ...(comparison ? comparisonText(comparison) : []),
   ].join('\n');
+}
+
+/** Publishing a file: ingest against DuckDB's read_csv + COPY of the same CSV. */
+function ingestSection({ ingest }: SectionResults): string[] {
+  if (!ingest) return [];
+  return [
+    '## Publishing a file: ingest vs DuckDB read_csv + COPY to Parquet',
+    '',
+    'A first publication of each file (a new portal folder each turn): reading, the field types, data.parquet, the value',
+    "counts, dataset.json and the search index, in this process's own DuckDB; timed in turns with DuckDB alone writing the",
+    'same CSV as Parquet (its sniffer choosing the types).',
+    '',
+    ingestText(ingest, ratioCell(2)),
+    '',
+  ];
 }
 
 function header({ date, host, threads, runs, minutes, only, loadAverage }: RunFacts): string[] {

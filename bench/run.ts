@@ -71,6 +71,7 @@ function reportJson(results: SectionResults, peers: readonly Peer[], facts: RunF
     monitoring,
     downloads,
     catalog,
+    ingest,
     clickhouse,
     exports,
   } = results;
@@ -92,6 +93,7 @@ function reportJson(results: SectionResults, peers: readonly Peer[], facts: RunF
     monitoring,
     downloads,
     catalog,
+    ingest,
     clickhouse,
     exports: exports ?? [],
   };

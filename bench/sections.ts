@@ -15,6 +15,7 @@ import { benchCatalog, type CatalogResult } from './catalog.js';
 import { MEMORY_CASES } from './export-cases.js';
 import { benchExports, type ExportResult } from './exports.js';
 import { benchFacets, type FacetBench } from './facets.js';
+import { benchIngest, type IngestResult } from './ingest-bench.js';
 import type { BenchFlags, BenchSection } from './flags.js';
 import { rawDuckDB, servePortal, type ServedPortal } from './harness.js';
 import { benchHttpCache, type HttpCacheResult } from './http-cache.js';
@@ -63,6 +64,7 @@ export interface SectionResults {
   readonly monitoring: MonitoringResult[] | null;
   readonly downloads: DownloadsResult | null;
   readonly catalog: CatalogResult[] | null;
+  readonly ingest: IngestResult[] | null;
   /** Per peer of the run's `peers`, its time of each aggregation. */
   readonly peerTimes: (PeerTime | null)[][];
   readonly clickhouse: { peer: ClickHouseResult; attached: AttachedResult } | null;
@@ -103,6 +105,7 @@ export async function runSections(run: BenchRun): Promise<SectionResults> {
   const catalog = await section('catalog', () =>
     benchCatalog(flags.portal, flags.port + 6, threads, NO_CACHE, run.log),
   );
+  const ingest = await section('ingest', () => benchIngest(flags.portal, runs));
   const peerTimes: (PeerTime | null)[][] = [];
   if (flags.peers && sections.has('peers')) {
     run.log('bench: loading PostgreSQL and SQLite');
@@ -121,6 +124,7 @@ export async function runSections(run: BenchRun): Promise<SectionResults> {
     monitoring,
     downloads,
     catalog,
+    ingest,
     peerTimes,
     clickhouse,
   };
