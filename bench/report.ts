@@ -62,24 +62,9 @@ export function benchReport(
     ...(exports
       ? ['## Exports over HTTP vs DuckDB COPY of the same bytes to a file', '', exportsText(exports), '']
       : []),
-    ...ingestSection(results),
+    ...(results.ingest ? [ingestText(results.ingest, ratioCell(2)), ''] : []),
     ...(comparison ? comparisonText(comparison) : []),
   ].join('\n');
-}
-
-/** Publishing a file: ingest against DuckDB's read_csv + COPY of the same CSV. */
-function ingestSection({ ingest }: SectionResults): string[] {
-  if (!ingest) return [];
-  return [
-    '## Publishing a file: ingest vs DuckDB read_csv + COPY to Parquet',
-    '',
-    'A first publication of each file (a new portal folder each turn): reading, the field types, data.parquet, the value',
-    "counts, dataset.json and the search index, in this process's own DuckDB; timed in turns with DuckDB alone writing the",
-    'same CSV as Parquet (its sniffer choosing the types).',
-    '',
-    ingestText(ingest, ratioCell(2)),
-    '',
-  ];
 }
 
 function header({ date, host, threads, runs, minutes, only, loadAverage }: RunFacts): string[] {
