@@ -1,5 +1,6 @@
 // The files of a portal directory, as zod schemas: the one definition of what an operator may write.
 import { z } from 'zod';
+import { datasetSourceSchema } from './dataset-source.js';
 import { geoPointFrom } from './geo-point-from.js';
 
 /** Field types whose values are one scalar each: text, numbers, truth, dates and instants. */
@@ -166,37 +167,6 @@ export const clickHouseServersSchema = z
   })
   .strict();
 export type ClickHouseServers = z.infer<typeof clickHouseServersSchema>;
-
-/** How often `duckportal refresh` checks a source: a whole number of minutes, hours or days (`6h`). */
-export const REFRESH_EVERY = /^[1-9][0-9]{0,5}[mhd]$/;
-
-/**
- * The URL a dataset is published from and how often `duckportal refresh` checks it (`ingest URL
- * --refresh 6h`), with what the last download said (its validators and the digest of its bytes)
- * and how it was read: a refresh asks again with If-None-Match / If-Modified-Since and ingests
- * the new bytes only when they differ.
- */
-export const datasetSourceSchema = z
-  .object({
-    url: z
-      .string()
-      .url()
-      .refine((text) => /^https?:\/\//i.test(text), 'an http(s) URL'),
-    refresh: z.string().regex(REFRESH_EVERY, 'minutes, hours or days such as 30m, 6h, 1d'),
-    etag: z.string().nullable().default(null),
-    last_modified: z.string().nullable().default(null),
-    sha256: z
-      .string()
-      .regex(/^[0-9a-f]{64}$/, 'the hex SHA-256 of the bytes downloaded')
-      .nullable()
-      .default(null),
-    /** The ingest flags a refresh passes again: --format, --sheet, --null. */
-    format: z.string().nullable().default(null),
-    sheet: z.string().nullable().default(null),
-    null_tokens: z.array(z.string()).default([]),
-  })
-  .strict();
-export type DatasetSource = z.output<typeof datasetSourceSchema>;
 
 export const datasetFileSchema = z
   .object({

@@ -6,14 +6,14 @@ import { readdir, rm } from 'node:fs/promises';
 import path from 'node:path';
 import { DATASET_ID } from '../catalog/portal.js';
 import { replaceJsonFile, type RefreshStates, type SourceState } from '../catalog/refresh-state.js';
-import type { DatasetFile, DatasetSource } from '../catalog/schema.js';
+import type { DatasetSource } from '../catalog/dataset-source.js';
+import type { DatasetFile } from '../catalog/schema.js';
 import { isoNow } from './computed.js';
 import { readPreviousDatasetFile } from './dataset-file.js';
 import { DEFAULT_MAX_DOWNLOAD, NotModified, withDownload, type DownloadFacts } from './download.js';
 import { ingest } from './ingest.js';
-import { parseInputFormat } from './input-format.js';
 import { keepVersion, pruneVersions } from './kept-versions.js';
-import { refreshPeriodMs } from './source-record.js';
+import { readingOptions, refreshPeriodMs } from './source-record.js';
 
 export interface RefreshOptions {
   readonly portal: string;
@@ -173,9 +173,8 @@ async function publish(
     downloaded: facts,
     // The source attached by --attach-source is attached again: its new bytes, not the old.
     attachSource: file.attachments.some((entry) => entry.file === path.basename(copy)),
-    ...(source.format !== null ? { format: parseInputFormat(source.format) } : {}),
-    ...(source.sheet !== null ? { sheet: source.sheet } : {}),
-    ...(source.null_tokens.length > 0 ? { nullTokens: source.null_tokens } : {}),
+    // The flags the dataset was ingested with: a sheet's header rows, --sort-by, --geo-point...
+    ...readingOptions(source),
   }).catch(async (error: unknown) => {
     await rm(kept, { recursive: true, force: true });
     throw error;

@@ -1,9 +1,13 @@
 // What dataset.json keeps of a source given as a URL (`source`): recorded by `ingest URL --refresh
-// 6h`, its validators and digest updated by each later download of the same URL, dropped by
-// `--refresh off`, kept as it was by an ingest of a local file.
-import type { DatasetFile, DatasetSource } from '../catalog/schema.js';
-import { REFRESH_EVERY } from '../catalog/schema.js';
+// 6h` with the flags that shaped the dataset, its validators, digest and flags given again updated
+// by each later download of the same URL, dropped by `--refresh off`, kept as it was by an ingest of
+// a local file.
+import type { DatasetSource } from '../catalog/dataset-source.js';
+import type { DatasetFile } from '../catalog/schema.js';
+import { REFRESH_EVERY } from '../catalog/dataset-source.js';
+import type { GeoPointFrom } from '../catalog/geo-point-from.js';
 import type { DownloadFacts } from './download.js';
+import { parseInputFormat, type InputFormat } from './input-format.js';
 
 /** The ingest options about the source's refreshes. */
 export interface SourceOptions {
@@ -13,11 +17,52 @@ export interface SourceOptions {
   readonly downloaded?: DownloadFacts;
 }
 
-/** The reading flags a refresh passes again. */
-interface ReadingOptions {
-  readonly format?: string;
+/** The ingest flags that shape a dataset, recorded with its source and passed again by a refresh. */
+export interface ReadingOptions {
+  readonly format?: InputFormat;
   readonly sheet?: string;
   readonly nullTokens?: readonly string[];
+  readonly headerRow?: number;
+  readonly skipRows?: number;
+  readonly headerRows?: number;
+  readonly geoPoint?: GeoPointFrom;
+  readonly sortBy?: readonly string[];
+  readonly autoFacets?: boolean;
+  readonly strict?: boolean;
+}
+
+type RecordedFlags = Omit<DatasetSource, 'url' | 'refresh' | 'etag' | 'last_modified' | 'sha256'>;
+
+/** The flags as the source records them: null, [] or the default when not given. */
+function recordedFlags(options: ReadingOptions): RecordedFlags {
+  return {
+    format: options.format ?? null,
+    sheet: options.sheet ?? null,
+    null_tokens: [...(options.nullTokens ?? [])],
+    header_row: options.headerRow ?? null,
+    skip_rows: options.skipRows ?? null,
+    header_rows: options.headerRows ?? null,
+    geo_point: options.geoPoint ?? null,
+    sort_by: options.sortBy ? [...options.sortBy] : null,
+    auto_facets: options.autoFacets ?? true,
+    strict: options.strict ?? false,
+  };
+}
+
+/** The ingest options a source's recorded flags stand for: what a refresh passes to ingest. */
+export function readingOptions(source: DatasetSource): ReadingOptions {
+  return {
+    ...(source.format !== null ? { format: parseInputFormat(source.format) } : {}),
+    ...(source.sheet !== null ? { sheet: source.sheet } : {}),
+    ...(source.null_tokens.length > 0 ? { nullTokens: source.null_tokens } : {}),
+    ...(source.header_row !== null ? { headerRow: source.header_row } : {}),
+    ...(source.skip_rows !== null ? { skipRows: source.skip_rows } : {}),
+    ...(source.header_rows !== null ? { headerRows: source.header_rows } : {}),
+    ...(source.geo_point !== null ? { geoPoint: source.geo_point } : {}),
+    ...(source.sort_by !== null ? { sortBy: source.sort_by } : {}),
+    autoFacets: source.auto_facets,
+    ...(source.strict ? { strict: true } : {}),
+  };
 }
 
 /** `--refresh`: `off`, or minutes, hours or days (`30m`, `6h`, `1d`). */
@@ -39,11 +84,13 @@ function sourceOf(refresh: string, downloaded: DownloadFacts, options: ReadingOp
     etag: downloaded.etag,
     last_modified: downloaded.lastModified,
     sha256: downloaded.sha256,
-    format: options.format ?? null,
-    sheet: options.sheet ?? null,
-    null_tokens: [...(options.nullTokens ?? [])],
+    ...recordedFlags(options),
   };
 }
+
+/** The options given, without those left undefined. */
+const given = (options: object): ReadingOptions =>
+  Object.fromEntries(Object.entries(options).filter(([, value]) => value !== undefined));
 
 /** `next` with the source the options and the previous version say (see the file's comment). */
 export function recordSource(
@@ -62,11 +109,9 @@ export function recordSource(
   }
   if (!kept) return rest;
   if (downloaded?.url !== kept.url) return { ...rest, source: kept };
-  const given = sourceOf(kept.refresh, downloaded, options);
-  const read = {
-    format: options.format === undefined ? kept.format : given.format,
-    sheet: options.sheet === undefined ? kept.sheet : given.sheet,
-    null_tokens: options.nullTokens === undefined ? kept.null_tokens : given.null_tokens,
+  // The same URL again: a flag given now replaces the one recorded, one not given keeps it.
+  return {
+    ...rest,
+    source: sourceOf(kept.refresh, downloaded, { ...readingOptions(kept), ...given(options) }),
   };
-  return { ...rest, source: { ...given, ...read } };
 }

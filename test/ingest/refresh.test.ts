@@ -11,7 +11,8 @@ import { runCli, type Ran } from '../cli/run-cli.js';
 import { freePort } from '../helpers/ports.js';
 import { startServeProcess, type ServeProcess } from '../helpers/serve-process.js';
 import { cleanup, query, readDatasetFile, tempDir, useHttpServer } from './helpers.js';
-import type { DatasetFile, DatasetSource } from '../../src/catalog/schema.js';
+import type { DatasetSource } from '../../src/catalog/dataset-source.js';
+import type { DatasetFile } from '../../src/catalog/schema.js';
 import { parseRefresh, recordSource, refreshPeriodMs } from '../../src/ingest/source-record.js';
 import { quoteString } from '../../src/sql/quoting.js';
 
@@ -93,6 +94,13 @@ describe('refresh: sources downloaded again', () => {
       format: null,
       sheet: null,
       null_tokens: [],
+      header_row: null,
+      skip_rows: null,
+      header_rows: null,
+      geo_point: null,
+      sort_by: null,
+      auto_facets: true,
+      strict: false,
     });
     const local = await runCli([
       'ingest',
@@ -219,6 +227,13 @@ describe('refresh: what dataset.json keeps of a source', () => {
     format: 'csv',
     sheet: null,
     null_tokens: ['?'],
+    header_row: 2,
+    skip_rows: null,
+    header_rows: null,
+    geo_point: null,
+    sort_by: [],
+    auto_facets: false,
+    strict: false,
   };
   const previous = { ...base, source: kept };
 
@@ -230,18 +245,25 @@ describe('refresh: what dataset.json keeps of a source', () => {
       sha256: 'b'.repeat(64),
       format: null,
       null_tokens: [],
+      header_row: null,
+      sort_by: null,
+      auto_facets: true,
     });
     expect(() => recordSource(base, null, { refresh: '6h' })).to.throw(
       '--refresh: the source must be an http',
     );
     expect(recordSource(previous, previous, { refresh: 'off' })).to.not.have.property('source');
     expect(recordSource(base, previous, {}).source).to.equal(kept);
-    // The same URL downloaded again: new validators, the period and reading flags kept.
+    // The same URL downloaded again: new validators, the period and reading flags kept, a flag
+    // given again replacing its own.
     expect(recordSource(base, previous, { downloaded: facts }).source).to.deep.equal({
       ...kept,
       etag: '"e2"',
       sha256: 'b'.repeat(64),
     });
+    expect(
+      recordSource(base, previous, { downloaded: facts, headerRow: 5, autoFacets: true }).source,
+    ).to.deep.equal({ ...kept, etag: '"e2"', sha256: 'b'.repeat(64), header_row: 5, auto_facets: true });
     // Another URL without --refresh: the source recorded stays.
     expect(
       recordSource(base, previous, { downloaded: { ...facts, url: 'https://other.org/b.csv' } }).source,
