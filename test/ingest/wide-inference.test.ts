@@ -108,6 +108,38 @@ describe('ingest: typing wide files', () => {
     expect((wide.characters - narrow.characters) / 198).to.be.below(100);
   });
 
+  it('types a 10,000-row wide file from a 2,000-row sample as when every row is tested', async () => {
+    const source = await loadWide({ rows: 10_000, columns: 60, delimiter: ';', seed: 11 });
+    const candidates = candidatesOf(source);
+    const sampled = await inferTextColumns(connection, 'src', candidates, dialectOf(source));
+    const everyRow = await inferTextColumns(connection, 'src', candidates, dialectOf(source), {
+      smallSample: false,
+    });
+    expect(sampled).to.deep.equal(everyRow);
+    expect(sampled.map((c) => c.type)).to.deep.equal(
+      source.columns.map((c) => TYPE_BY_KIND[c.label.split(' ')[0]!]),
+    );
+    expect(sampled.filter((c) => c.misfits !== undefined).length).to.equal(3);
+  });
+
+  it('holds a sampled table of 10,000 rows to 1% of misfits exactly, wherever they lie', async () => {
+    await connection.run(`CREATE TABLE src AS SELECT
+        CASE WHEN i % 100 = 0 THEN 'x' ELSE CAST(i AS VARCHAR) END AS spread_100,
+        CASE WHEN i % 100 = 0 OR i = 7 THEN 'x' ELSE CAST(i AS VARCHAR) END AS spread_101,
+        CASE WHEN i < 100 THEN 'x' ELSE CAST(i AS VARCHAR) END AS first_100,
+        CASE WHEN i >= 9900 THEN '2020-13-45' ELSE '2020-01-02' END AS last_100,
+        CASE WHEN i = 9999 THEN 'none' ELSE '1.5' END AS last_word,
+        CASE WHEN i = 9999 THEN '00042' ELSE CAST(i AS VARCHAR) END AS last_code
+      FROM range(10000) r(i)`);
+    const names = ['spread_100', 'spread_101', 'first_100', 'last_100', 'last_word', 'last_code'];
+    const candidates = names.map((text) => ({ text }));
+    const sampled = await inferTextColumns(connection, 'src', candidates);
+    const everyRow = await inferTextColumns(connection, 'src', candidates, undefined, { smallSample: false });
+    expect(sampled).to.deep.equal(everyRow);
+    expect(sampled.map((c) => c.type)).to.deep.equal(['int', 'text', 'int', 'date', 'double', 'text']);
+    expect(sampled.map((c) => c.misfits !== undefined)).to.deep.equal([true, false, true, true, true, false]);
+  });
+
   it('types a column whose only value is on the last row of a table larger than the sample', async () => {
     await connection.run(`CREATE TABLE src AS SELECT
         CASE WHEN i = 29999 THEN '2020-02-29' ELSE '' END AS last_date,
