@@ -2,7 +2,6 @@
 import { stat, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import type { DuckDBConnection } from '@duckdb/node-api';
-import { DATASET_ID } from '../catalog/portal.js';
 import type { DatasetFile } from '../catalog/schema.js';
 import { buildSearchIndex } from '../search/build-index.js';
 import { autoFacetsWanted, chooseAutoFacets, withoutAutoFacets } from './auto-facets.js';
@@ -23,6 +22,7 @@ import { DEFAULT_MAX_DOWNLOAD, isUrl, withDownload } from './download.js';
 import { carryProcessingDates, sameFileContent } from './unchanged.js';
 import { withWorkConnection } from './work-connection.js';
 import { recordSource } from './source-record.js';
+import { checkDatasetId, withDatasetLock } from './dataset-lock.js';
 
 import type { IngestOptions, IngestReport } from './ingest-options.js';
 
@@ -41,22 +41,22 @@ function progressSinks(options: IngestOptions): ProgressSinks {
  * the portal, replacing any previous version atomically.
  */
 export async function ingest(options: IngestOptions): Promise<IngestReport> {
-  if (!isUrl(options.file)) return ingestFile(options);
+  checkDatasetId(options.id);
+  const locked = (file: IngestOptions, source?: string): Promise<IngestReport> =>
+    withDatasetLock(options.portal, options.id, () => ingestFile(file, source));
+  if (!isUrl(options.file)) return locked(options);
   const download = {
     maxBytes: options.maxDownload ?? DEFAULT_MAX_DOWNLOAD,
     ...(options.downloadStallMs !== undefined ? { stallMs: options.downloadStallMs } : {}),
     ...(options.progress ? { progress: options.progress } : {}),
   };
   return withDownload(options.file, download, (file, downloaded) =>
-    ingestFile({ ...options, file, downloaded }, options.file),
+    locked({ ...options, file, downloaded }, options.file),
   );
 }
 
-/** Ingests a local file; `source` is what the user named (the URL of a download). */
+/** Ingests a local file, holding the dataset's lock; `source` is what the user named (the URL of a download). */
 async function ingestFile(options: IngestOptions, source = options.file): Promise<IngestReport> {
-  if (!DATASET_ID.test(options.id)) {
-    throw new Error(`invalid dataset id "${options.id}": use lowercase letters, digits, _ and - (not first)`);
-  }
   await checkSourceFile(options.file);
   attachmentsOf(options);
   const format = options.format ?? (await detectInputFormat(options.file));

@@ -2,6 +2,7 @@
 // due, asking with the validators of its last download; only new bytes (not a 304, not the same
 // SHA-256) are ingested, as a new version swapped in like any ingest, the one replaced kept aside.
 // A source that fails leaves the version served as it was; every outcome goes to the state file.
+// The download is made unlocked; what follows holds the dataset's lock (src/ingest/dataset-lock.ts).
 import { readdir, rm } from 'node:fs/promises';
 import path from 'node:path';
 import { DATASET_ID } from '../catalog/portal.js';
@@ -11,6 +12,7 @@ import type { DatasetFile } from '../catalog/schema.js';
 import { isoNow } from './computed.js';
 import { readPreviousDatasetFile } from './dataset-file.js';
 import { DEFAULT_MAX_DOWNLOAD, NotModified, withDownload, type DownloadFacts } from './download.js';
+import { withDatasetLock } from './dataset-lock.js';
 import { ingest } from './ingest.js';
 import { keepVersion, pruneVersions } from './kept-versions.js';
 import { readingOptions, refreshPeriodMs } from './source-record.js';
@@ -84,7 +86,7 @@ export async function refreshPortal(
       });
       continue;
     }
-    const outcome = await refreshDataset(options, id, file, source);
+    const outcome = await refreshDataset(options, id, source);
     outcomes.push(outcome);
     const failed = outcome.result === 'failed';
     states.set(id, {
@@ -103,7 +105,6 @@ export async function refreshPortal(
 async function refreshDataset(
   options: RefreshOptions,
   id: string,
-  file: DatasetFile,
   source: DatasetSource,
 ): Promise<RefreshOutcome> {
   const download = {
@@ -114,9 +115,22 @@ async function refreshDataset(
   };
   try {
     return await withDownload(source.url, download, (copy, facts) =>
-      facts.sha256 === source.sha256
-        ? sameBytes(options.portal, id, file, facts)
-        : publish(options, id, file, copy, facts),
+      withDatasetLock(options.portal, id, async () => {
+        // Read again under the lock: another writer (attach-file, ingest) may have published since.
+        const current = await readPreviousDatasetFile(
+          path.join(options.portal, 'datasets', id, 'dataset.json'),
+        );
+        if (current?.source?.url !== source.url)
+          return {
+            id,
+            result: 'unchanged',
+            published: false,
+            line: `${id}: unchanged (no longer its source)`,
+          };
+        return facts.sha256 === current.source.sha256
+          ? sameBytes(options.portal, id, current, facts)
+          : publish(options, id, current, copy, facts);
+      }),
     );
   } catch (error) {
     if (error instanceof NotModified)

@@ -12,6 +12,7 @@ import type { Context } from 'koa';
 import { DATASET_ID } from '../catalog/portal.js';
 import type { Services } from '../http/services.js';
 import { callerState } from '../http/auth-middleware.js';
+import { withDatasetLock } from '../ingest/dataset-lock.js';
 import { removeDatasetDirectory } from '../ingest/staging.js';
 import { account, postedBody } from './account-routes.js';
 import {
@@ -248,7 +249,10 @@ function deleteRoutes(router: Router, services: Services, exclusive: Exclusive, 
   postedRoute(router, '/account/datasets/:id/delete', services, tabError, async (ctx, publisher) => {
     const { id } = listedDataset(ctx);
     await exclusive(async () => {
-      await removeDatasetDirectory(path.join(publisher.publishing.portalDir, 'datasets'), id);
+      const { portalDir } = publisher.publishing;
+      await withDatasetLock(portalDir, id, () =>
+        removeDatasetDirectory(path.join(portalDir, 'datasets'), id),
+      );
       await publisher.publishing.published();
     });
     ctx.status = 303;
