@@ -46,6 +46,8 @@ export interface LineFacts {
    * open): always written, so a line without it predates it and its folder is read again.
    */
   readonly restricted?: boolean;
+  /** The version of the search tokens its row holds (catalog-tokens.ts); absent: none. */
+  readonly tokens?: number;
 }
 
 /** One line of the index, its row and record read only when asked (`IndexFile.record`). */

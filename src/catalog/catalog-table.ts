@@ -5,9 +5,13 @@ import type { Dataset, Portal } from './dataset-types.js';
 import { ORDINAL_COLUMN, RECORD_ID_COLUMN, type Field, type FieldType, type TableColumn } from './schema.js';
 import { datasetFeatures, type FeatureView } from './features.js';
 import { IndexFile, type TemplateColumn } from './catalog-index.js';
+import { rowTokens, TOKENS_COLUMN } from './catalog-tokens.js';
 
 /** The name of the catalog table in the engine. */
 export const CATALOG_TABLE = '_catalog';
+
+/** The name of the catalog's full-text index beside its table (src/search/catalog-search.ts). */
+export const catalogSearchTable = (table: string): string => `${table}__search`;
 
 type Column = { name: string; type: FieldType; multivalued: boolean; value: (d: Dataset) => unknown };
 
@@ -139,14 +143,19 @@ export function catalogRow(dataset: Dataset): { row: Record<string, unknown>; te
   for (const c of STANDARD_COLUMNS) row[c.name] = c.value(dataset);
   for (const [name, type, multivalued] of templates)
     row[name] = templateColumn(name, type, multivalued).value(dataset);
+  row[TOKENS_COLUMN] = rowTokens(row);
   return { row, templates };
 }
 
 /** The catalog table's definition: its query source, column types, and its rows as JSON lines. */
 export interface CatalogTable {
-  /** What ODSQL queries it as (a QuerySource, src/odsql/source.ts): its table, no full-text index, its fields. */
-  readonly source: { readonly table: string; readonly searchTable: null; readonly fields: readonly Field[] };
-  /** The table's columns, the hidden record id and ordinal first. */
+  /** What ODSQL queries it as (a QuerySource, src/odsql/source.ts): its table, its full-text index, its fields. */
+  readonly source: {
+    readonly table: string;
+    readonly searchTable: string;
+    readonly fields: readonly Field[];
+  };
+  /** The table's columns, the hidden record id and ordinal first, its rows' tokens last. */
   readonly columns: readonly TableColumn[];
   /** Its rows, one JSON object a line, in chunks (read once). */
   readonly rowLines: AsyncIterable<Buffer>;
@@ -176,6 +185,7 @@ async function* rowLines(portal: Portal, columns: readonly Column[]): AsyncGener
       const d = portal.datasets.get(id)!;
       const row: Record<string, unknown> = { [RECORD_ID_COLUMN]: d.id, [ORDINAL_COLUMN]: i + 1 };
       for (const c of columns) row[c.name] = c.value(d);
+      row[TOKENS_COLUMN] = rowTokens(row);
       parts.push(Buffer.from(`${JSON.stringify(row)}\n`));
     }
     if (++i % ROWS_PER_CHUNK === 0) {
@@ -221,9 +231,15 @@ export function catalogTable(portal: Portal): CatalogTable {
     { name: RECORD_ID_COLUMN, type: 'text', multivalued: false },
     { name: ORDINAL_COLUMN, type: 'int', multivalued: false },
   ];
+  const table = portal.viewPrefix + CATALOG_TABLE;
+  const tokens: TableColumn = { name: TOKENS_COLUMN, type: 'text', multivalued: false };
   return {
-    source: { table: portal.viewPrefix + CATALOG_TABLE, searchTable: null, fields },
-    columns: [...hidden, ...columns.map(({ name, type, multivalued }) => ({ name, type, multivalued }))],
+    source: { table, searchTable: catalogSearchTable(table), fields },
+    columns: [
+      ...hidden,
+      ...columns.map(({ name, type, multivalued }) => ({ name, type, multivalued })),
+      tokens,
+    ],
     rowLines: rowLines(portal, columns),
   };
 }

@@ -11,6 +11,7 @@ import { catalogIndexPath, IndexFile, type IndexLine, type NewLine } from './cat
 import { DatasetShelf, DEFAULT_SHELF_SIZE } from './dataset-shelf.js';
 import { readDatasetFolder, readJson, type FolderRead } from './dataset-folder.js';
 import { catalogRow } from './catalog-table.js';
+import { TOKENS_VERSION } from './catalog-tokens.js';
 import { versionOf } from './data-version.js';
 import type { Dataset, DatasetChecks, Portal } from './dataset-types.js';
 
@@ -52,12 +53,14 @@ async function stampsOf(root: string, ids: readonly string[]): Promise<(string |
 
 /**
  * Whether a line's checks still pass (its engine kind registered, its row filters conditions) and
- * it holds every fact (a line written before `restricted` existed is read again once).
+ * it holds every fact (a line written before `restricted` existed, or with other search tokens in
+ * its row, is read again once).
  */
 function stillHolds(line: IndexLine, checks: DatasetChecks): boolean {
-  const { engine, filters = [], restricted } = line.facts;
+  const { engine, filters = [], restricted, tokens } = line.facts;
   return (
     typeof restricted === 'boolean' &&
+    tokens === TOKENS_VERSION &&
     (engine === undefined || checks.engineKinds.has(engine)) &&
     filters.every((f) => checks.rowFilter(f) === null)
   );
@@ -80,6 +83,7 @@ function newLine({ dataset, stamps }: FolderRead, stamp: string): NewLine {
       ...(filters.length > 0 && { filters }),
       ...(file.access.length > 0 && { audiences: true }),
       restricted: file.visibility === 'restricted',
+      tokens: TOKENS_VERSION,
     },
     row: JSON.stringify(row),
     // A StoredDataset's JSON, its file's written once.

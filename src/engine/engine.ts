@@ -263,6 +263,8 @@ export interface Engine {
   defineView(name: string, parquetPath: string, kind?: 'dataset' | 'plain'): Promise<void>;
   /** (Re)creates a table from JSON lines (one object keyed by column name a line), of these columns. */
   defineJsonTable(name: string, columns: readonly TableColumn[], rows: AsyncIterable<Buffer>): Promise<void>;
+  /** Runs the server's own statements (never a request's SQL) in one transaction. */
+  runStatements(statements: readonly string[]): Promise<void>;
   /** Drops a view if it exists. */
   dropView(name: string): Promise<void>;
   close(): void;

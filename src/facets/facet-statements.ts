@@ -15,6 +15,7 @@ import {
 } from '../odsql/index.js';
 import type { FacetPlan, FacetQuery, Planned } from './facet-plan.js';
 import { selectionConditions } from './facet-selection.js';
+import { capFacetRows } from './facet-cap.js';
 
 /** One statement: rows (s = index of the counted key, v = value, n = count). */
 export interface Statement {
@@ -116,12 +117,14 @@ export async function facetStatements(
     const keys = members.flatMap(({ planned, index }) =>
       Array.from({ length: planned.levels }, (_, i) => ({ facetIndex: index, level: i + 1, planned })),
     );
-    const sql = compileFacetCounts(
+    const counts = compileFacetCounts(
       source,
       conditions.paramsFor(skip),
       keys.map(({ planned, level }) => planned.key(level)),
       members[0]!.planned.shape.multivalued,
     );
+    // DuckDB's (the catalog's, the datasets'): an attached engine's statement sends every value.
+    const sql = source.dialect === undefined ? capFacetRows(counts, keys) : counts;
     return { sql, keys: keys.map(({ facetIndex, level }) => ({ facetIndex, level })) };
   };
   const members = plan.planned.map((planned, index) => ({ planned, index }));

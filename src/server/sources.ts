@@ -5,6 +5,13 @@
 import { mkdir, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { catalogTable } from '../catalog/catalog-table.js';
+import { TOKENS_COLUMN } from '../catalog/catalog-tokens.js';
+import { ORDINAL_COLUMN, RECORD_ID_COLUMN } from '../catalog/schema.js';
+import {
+  defineCatalogSearchSql,
+  replaceCatalogSearchSql,
+  type CatalogSearchNames,
+} from '../search/catalog-search.js';
 import type { Dataset, Portal } from '../catalog/portal.js';
 import type { TableColumn } from '../catalog/schema.js';
 import type { Engine, ParquetFiles } from '../engine/engine.js';
@@ -22,11 +29,36 @@ import type { Logger } from '../log.js';
 /** The folder of a portal where its API calls are kept. */
 export const monitoringDirectory = (portalDir: string): string => path.join(portalDir, 'monitoring');
 
-/** Defines the catalog table of `portal`'s datasets in the engine; its query source. */
+/** The names the catalog's full-text index is built from (src/search/catalog-search.ts). */
+const searchNames = (source: { table: string; searchTable: string }): CatalogSearchNames => ({
+  catalog: source.table,
+  search: source.searchTable,
+  recordId: RECORD_ID_COLUMN,
+  ordinal: ORDINAL_COLUMN,
+  tokens: TOKENS_COLUMN,
+});
+
+/** Defines the catalog table of `portal`'s datasets in the engine, and its full-text index; its query source. */
 export async function defineCatalog(engine: Engine, portal: Portal): Promise<QuerySource> {
   const table = catalogTable(portal);
   await engine.defineJsonTable(table.source.table, table.columns, table.rowLines);
+  await engine.runStatements([defineCatalogSearchSql(searchNames(table.source))]);
   return table.source;
+}
+
+/**
+ * Brings the catalog's full-text index up to date after the catalog table's rows of `ids` were
+ * replaced, added or removed in place (their ordinals given, the others' kept): only the index
+ * blocks holding those ids are built again, from the tokens of the rows now in the table.
+ */
+export async function replaceCatalogSearchRows(
+  engine: Engine,
+  catalog: QuerySource,
+  ids: readonly string[],
+): Promise<void> {
+  if (catalog.searchTable === null) return;
+  const names = searchNames({ table: catalog.table, searchTable: catalog.searchTable });
+  await engine.runStatements(replaceCatalogSearchSql(names, ids));
 }
 
 /** A source of `datasets` (none: the data network of a portal that belongs to none). */

@@ -228,6 +228,10 @@ export class ClickHouseEngine extends EngineLoad<number> implements Engine {
     return Promise.reject(new Error('internal: a ClickHouse engine serves tables, not JSON tables'));
   }
 
+  runStatements(): Promise<void> {
+    return Promise.reject(new Error('internal: a ClickHouse engine serves tables, not tables of its own'));
+  }
+
   /** Forgets the counts it keeps (a table of ClickHouse is not the portal's to drop). */
   dropView(): Promise<void> {
     this.counts.clear();

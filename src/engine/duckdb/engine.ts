@@ -23,7 +23,7 @@ import { DuckDBExportConnection } from './export-connection.js';
 import { interruptible } from './interrupt.js';
 import { lockDown } from './lockdown.js';
 import { EngineLoad } from '../waiting-line.js';
-import { jsonRowsSql, withJsonLines } from './storage-types.js';
+import { inTransaction, jsonRowsSql, withJsonLines } from './storage-types.js';
 import { bound, chunksOf, readJsonRows } from './values.js';
 
 export interface EngineOptions {
@@ -251,6 +251,12 @@ export class DuckDBEngine extends EngineLoad<DuckDBConnection> implements Engine
     const create = (select: string) =>
       this.query(`CREATE OR REPLACE TABLE ${quoteIdentifier(name)} AS ${select}`);
     await withJsonLines(this.tempDirectory, columns, rows, create);
+    this.counts.clear();
+  }
+
+  /** Runs the server's own statements (never a request's SQL) in one transaction: all or none apply. */
+  async runStatements(statements: readonly string[]): Promise<void> {
+    await this.withDeadline((connection) => inTransaction(connection, statements));
     this.counts.clear();
   }
 

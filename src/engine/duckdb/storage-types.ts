@@ -1,7 +1,9 @@
-// DuckDB's types of the portal's field types, as ingest stores them and the engine defines tables.
+// DuckDB's types of the portal's field types, as ingest stores them and the engine defines tables
+// (from JSON lines, or by statements run in one transaction).
 import { randomBytes } from 'node:crypto';
 import { rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
+import type { DuckDBConnection } from '@duckdb/node-api';
 import type { FieldType, TableColumn } from '../../catalog/schema.js';
 import { quoteString } from '../../sql/quoting.js';
 
@@ -59,4 +61,19 @@ export async function withJsonLines<T>(
 export function jsonRowsSql(columns: readonly TableColumn[]): string {
   const structure = structureOf(columns);
   return `SELECT unnest(from_json($1, ${quoteString(JSON.stringify([structure]))}), recursive := true)`;
+}
+
+/** Runs `statements` on `connection` in one transaction: all of them apply, or none. */
+export async function inTransaction(
+  connection: DuckDBConnection,
+  statements: readonly string[],
+): Promise<void> {
+  await connection.run('BEGIN TRANSACTION');
+  try {
+    for (const sql of statements) await connection.run(sql);
+    await connection.run('COMMIT');
+  } catch (error) {
+    await connection.run('ROLLBACK').catch(() => undefined);
+    throw error;
+  }
 }
