@@ -1,7 +1,8 @@
 // The Parquet copy of ClickHouse's engine, encoded by DuckDB's (src/engine/duckdb/parquet-encoder.ts)
 // from ClickHouse's rows: the same values DuckDB's own COPY writes, hostile texts and edge values
 // included, read back with DuckDB in the same column types; and a reader that goes away stops both
-// the ClickHouse query (KILL QUERY) and DuckDB's COPY, leaving no pipe and no export running.
+// the ClickHouse query (KILL QUERY) and DuckDB's COPY, leaving no pipe and no export running (and
+// the ClickHouse query of a CSV copy whose lines it writes, written-copy.ts).
 import { expect } from 'chai';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
@@ -105,35 +106,41 @@ describe('Parquet copies of ClickHouse results, encoded by DuckDB', function () 
     });
   }
 
-  it('stops the query and the encoding when the reader goes away', async () => {
-    const running = async (): Promise<number> =>
-      Number(
-        await cluster.admin(
-          `SELECT count() FROM system.processes WHERE user = '${PORTAL_USER}' AND query LIKE '%system.numbers%'`,
-          0,
-        ),
+  /** Each copy ClickHouse writes the lines of, and how its first bytes begin. */
+  const COPIES = [
+    [{ format: 'parquet', compression: 'snappy' }, 'PAR1'],
+    [{ format: 'csv', delimiter: ';', forceQuote: [] }, 'n;s\n'],
+  ] as const;
+  for (const [format, start] of COPIES)
+    it(`stops the query (and the encoding) when the reader of a ${format.format} copy goes away`, async () => {
+      const running = async (): Promise<number> =>
+        Number(
+          await cluster.admin(
+            `SELECT count() FROM system.processes WHERE user = '${PORTAL_USER}' AND query LIKE '%system.numbers%'`,
+            0,
+          ),
+        );
+      const stream = await clickhouse.copyToStream(
+        'SELECT number AS n, toString(number) AS s FROM system.numbers',
+        format,
+        new AbortController().signal,
       );
-    const stream = await clickhouse.copyToStream(
-      'SELECT number AS n, toString(number) AS s FROM system.numbers',
-      { format: 'parquet', compression: 'snappy' },
-      new AbortController().signal,
-    );
-    for await (const part of stream) {
-      expect((part as Buffer).subarray(0, 4).toString()).to.equal('PAR1');
-      expect(await running()).to.equal(1);
-      break;
-    }
-    await settle(
-      () => clickhouse.runningExports === 0 && duckdb.runningExports === 0 && openPipes.size === 0,
-    );
-    for (let tries = 0; (await running()) > 0; tries++) {
-      if (tries > 100) expect.fail('the query still runs');
-      await new Promise((resolve) => setTimeout(resolve, 50));
-    }
-    expect({
-      clickhouse: clickhouse.runningExports,
-      duckdb: duckdb.runningExports,
-      pipes: openPipes.size,
-    }).to.deep.equal({ clickhouse: 0, duckdb: 0, pipes: 0 });
-  });
+      for await (const part of stream) {
+        expect((part as Buffer).subarray(0, start.length).toString()).to.equal(start);
+        expect(await running()).to.equal(1);
+        break;
+      }
+      await settle(
+        () => clickhouse.runningExports === 0 && duckdb.runningExports === 0 && openPipes.size === 0,
+      );
+      for (let tries = 0; (await running()) > 0; tries++) {
+        if (tries > 100) expect.fail('the query still runs');
+        await new Promise((resolve) => setTimeout(resolve, 50));
+      }
+      expect({
+        clickhouse: clickhouse.runningExports,
+        duckdb: duckdb.runningExports,
+        pipes: openPipes.size,
+      }).to.deep.equal({ clickhouse: 0, duckdb: 0, pipes: 0 });
+    });
 });

@@ -1,9 +1,10 @@
 // The engine of the datasets whose records live in a ClickHouse server or cluster (issue 29),
 // over the HTTP client (http-client.ts): JSON rows, counts (with the count cache), admission
-// through a waiting line as DuckDB's, exports streamed as chunks read from ClickHouse's
-// TSVWithNamesAndTypes output, and CSV and JSON written from those chunks in DuckDB's bytes
-// (copy-text.ts). ClickHouse 18.16 writes no Parquet: a Parquet copy is encoded by DuckDB's engine
-// (parquet-rows.ts, engine/duckdb/parquet-encoder.ts), refused without it (CopyUnsupported).
+// through a waiting line as DuckDB's, CSV and Parquet copies whose lines ClickHouse writes as text
+// (written-copy.ts), other exports (and columns those lines cannot spell) streamed as chunks read
+// from ClickHouse's TSVWithNamesAndTypes output, written in DuckDB's bytes (copy-text.ts).
+// ClickHouse 18.16 writes no Parquet: a Parquet copy is encoded by DuckDB's engine (parquet-rows.ts,
+// engine/duckdb/parquet-encoder.ts), refused without it (CopyUnsupported).
 // A server down or silent is EngineUnavailable; its failures are the engine's errors (failures.ts).
 // Knows nothing of HTTP routes or ODSQL.
 import { once } from 'node:events';
@@ -27,6 +28,7 @@ import { EngineLoad } from '../waiting-line.js';
 import { ClickHouseClient, type ClickHouseOptions } from './http-client.js';
 import { csvRows, encodedColumns } from './parquet-rows.js';
 import { tsvResult, type TsvResult } from './tsv-rows.js';
+import { writtenCopy } from './written-copy.js';
 
 export interface ClickHouseEngineOptions extends ClickHouseOptions {
   /** A folder of the server's own for an export's temporary files. */
@@ -137,6 +139,15 @@ export class ClickHouseEngine extends EngineLoad<number> implements Engine {
     frame: CopyFrame = {},
   ): Promise<Readable> {
     if (format.format === 'parquet' && !this.parquetEncoder) throw new CopyUnsupported('parquet');
+    if (format.format !== 'json') {
+      const engine = {
+        client: this.client,
+        take: (s: AbortSignal) => this.exports.take(s),
+        parquetEncoder: this.parquetEncoder,
+      };
+      const written = await writtenCopy(engine, selectSql, format, signal, frame);
+      if (written) return written;
+    }
     const giveBack = this.exports.take(signal);
     const stop = new AbortController();
     const stopped = AbortSignal.any([signal, stop.signal]);

@@ -91,6 +91,7 @@ const MAX_TRAILER = 64 * 1024;
 class TrailerCheck extends Transform {
   private readonly held: Buffer[] = [];
   private heldBytes = 0;
+  private passedOn = false;
 
   override _transform(chunk: Buffer, _encoding: BufferEncoding, done: TransformCallback): void {
     this.held.push(chunk);
@@ -98,6 +99,7 @@ class TrailerCheck extends Transform {
     while (this.heldBytes - this.held[0]!.length >= MAX_TRAILER) {
       const first = this.held.shift()!;
       this.heldBytes -= first.length;
+      this.passedOn = true;
       this.push(first);
     }
     done();
@@ -105,7 +107,9 @@ class TrailerCheck extends Transform {
 
   override _flush(done: TransformCallback): void {
     const tail = Buffer.concat(this.held);
-    const mark = tail.indexOf(MARK, Math.max(0, tail.length - MAX_TRAILER));
+    // A failure before any row (a format without a header: TabSeparatedRaw) starts the body.
+    const first = !this.passedOn && tail.subarray(0, MARK.length - 1).equals(MARK.subarray(1));
+    const mark = first ? 0 : tail.indexOf(MARK, Math.max(0, tail.length - MAX_TRAILER));
     const text = mark >= 0 ? tail.subarray(mark).toString('utf8') : '';
     if (hasTrailer(text)) return done(failureOf(text));
     done(null, tail);
