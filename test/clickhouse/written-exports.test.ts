@@ -11,7 +11,7 @@ import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
-import { csvLinesSql, encodedLinesSql } from '../../src/engine/clickhouse/csv-lines.js';
+import { csvColumns, encodedColumnsOf } from '../../src/engine/clickhouse/copy-columns.js';
 import { encodedColumns } from '../../src/engine/clickhouse/parquet-rows.js';
 import type { ResultColumn } from '../../src/engine/clickhouse/tsv-rows.js';
 import { BOOLEAN_TYPE } from '../../src/engine/clickhouse/types.js';
@@ -200,16 +200,16 @@ describe('exports written by ClickHouse (hostile values) as the Parquet copy', f
       point,
     ];
     // A point leaves the compiler as its text "lat, lon" for CSV (odsql's shape), never as a tuple.
-    const csvColumns: ResultColumn[] = types
+    const csvTyped: ResultColumn[] = types
       .filter((type) => type !== point)
       .map((type, i) => ({ name: `c${i}`, type }) as ResultColumn);
     const columns = types.map((type, i) => ({ name: `c${i}`, type }) as ResultColumn);
     const csv = { format: 'csv', delimiter: ';', forceQuote: [] } as const;
-    expect(csvLinesSql('SELECT 1', csvColumns, csv)).to.be.a('string');
+    expect(csvColumns('SELECT 1', csvTyped, csv)).to.be.an('object');
     const kinds = encodedColumns(columns).map((c) => c.kind);
-    expect(encodedLinesSql('SELECT 1', columns, kinds)).to.be.a('string');
+    expect(encodedColumnsOf('SELECT 1', columns, kinds)).to.be.an('object');
     // A JSON value (a one-text tuple) has none: its copy goes the values' way.
     const json = [{ name: 'j', type: 'Tuple(String)' } as ResultColumn];
-    expect(csvLinesSql('SELECT 1', json, csv)).to.equal(null);
+    expect(csvColumns('SELECT 1', json, csv)).to.equal(null);
   });
 });

@@ -1,7 +1,8 @@
-// CSV and Parquet copies whose rows ClickHouse writes as text itself (csv-lines.ts): the copy's
-// columns read from the same SELECT under LIMIT 0 (names and types, no row), then its lines
-// streamed as TabSeparatedRaw and passed on as bytes: to the reader between the frame's head and
-// the header, and the tail (CSV), or to the Parquet encoder (Parquet). The copy settles only once
+// CSV and Parquet copies written from ClickHouse's own TabSeparated output (copy-columns.ts), its
+// bytes rewritten as CSV bytes (tsv-to-csv.ts), no value through JavaScript: the copy's columns
+// read from the same SELECT under LIMIT 0 (names and types, no row), then its rows streamed and
+// rewritten, to the reader between the frame's head and the header, and the tail (CSV), or to
+// the Parquet encoder (Parquet). The copy settles only once
 // ClickHouse's first bytes of rows arrived (or its answer ended): a failure or a reset connection
 // before them is the caller's error (a 503 answer), after them the stream's (a cut transfer).
 // Measured on the bench's 3M flights attached (bench/clickhouse-attached.ts): see docs/clickhouse.md.
@@ -9,10 +10,11 @@ import { PassThrough, type Readable } from 'node:stream';
 import { onlyOnce } from '../../once.js';
 import type { CopyFormat, CopyFrame, EncodedColumn, ParquetEncoder } from '../engine.js';
 import { copyEncoder } from './copy-text.js';
-import { csvLinesSql, encodedLinesSql } from './csv-lines.js';
+import { csvColumns, encodedColumnsOf, type CopyColumns } from './copy-columns.js';
 import type { ClickHouseClient } from './http-client.js';
 import { encodedColumns } from './parquet-rows.js';
 import { tsvResult, type ResultColumn } from './tsv-rows.js';
+import { TsvToCsv } from './tsv-to-csv.js';
 
 /** What a written copy needs of its engine: the client, an export's place, the Parquet encoder. */
 export interface WrittenCopyEngine {
@@ -53,16 +55,16 @@ function firstBytes(body: Readable): Promise<Readable> {
   });
 }
 
-/** The SQL of the copy's lines written by ClickHouse, and the columns the Parquet encoder reads. */
-function linesOf(
+/** The copy's SELECT and plans, and the columns the Parquet encoder reads. */
+function copyOf(
   selectSql: string,
   columns: readonly ResultColumn[],
   format: Exclude<CopyFormat, { format: 'json' }>,
-): { sql: string | null; encoded: EncodedColumn[] } {
-  if (format.format === 'csv') return { sql: csvLinesSql(selectSql, columns, format), encoded: [] };
+): { copy: CopyColumns | null; encoded: EncodedColumn[] } {
+  if (format.format === 'csv') return { copy: csvColumns(selectSql, columns, format), encoded: [] };
   const encoded = encodedColumns(columns);
   const kinds = encoded.map((c) => c.kind);
-  return { sql: encodedLinesSql(selectSql, columns, kinds), encoded };
+  return { copy: encodedColumnsOf(selectSql, columns, kinds), encoded };
 }
 
 /**
@@ -107,35 +109,41 @@ export async function writtenCopy(
   const giveBack = onlyOnce(engine.take(signal));
   const stop = new AbortController();
   const stopped = AbortSignal.any([signal, stop.signal]);
-  let stream: Readable | undefined;
-  let lines: ReturnType<typeof linesOf>;
+  let body: Readable | undefined;
+  let planned: ReturnType<typeof copyOf>;
   let columns: readonly ResultColumn[];
   try {
     columns = await describe(engine.client, selectSql, stopped);
-    lines = linesOf(selectSql, columns, format);
-    if (!lines.sql) {
+    planned = copyOf(selectSql, columns, format);
+    if (!planned.copy) {
       giveBack();
       return null;
     }
-    stream = await firstBytes(await engine.client.stream(lines.sql, 'TabSeparatedRaw', stopped));
+    body = await firstBytes(await engine.client.stream(planned.copy.sql, 'TabSeparated', stopped));
   } catch (error) {
-    stream?.destroy();
+    body?.destroy();
     giveBack();
     throw error;
   }
-  const rows = stream;
+  const rows =
+    format.format === 'csv'
+      ? new TsvToCsv(
+          planned.copy.plans,
+          format.delimiter,
+          (frame.head ?? '') + copyEncoder(columns, format).empty(),
+          frame.tail ?? '',
+        )
+      : new TsvToCsv(planned.copy.plans, ',');
+  const source = body;
+  source.once('error', (error) => rows.destroy(error));
+  source.pipe(rows);
   const finish = (): void => {
     stop.abort();
-    rows.destroy();
+    source.destroy();
     giveBack();
   };
   if (format.format === 'parquet')
-    return encoded(engine.parquetEncoder!, rows, lines.encoded, format, stopped, finish);
-  const output = new PassThrough({ highWaterMark: 1 << 20 });
-  output.write((frame.head ?? '') + copyEncoder(columns, format).empty());
-  rows.on('error', (error) => output.destroy(error));
-  rows.on('end', () => output.end(frame.tail ?? ''));
-  rows.pipe(output, { end: false });
-  output.once('close', finish);
-  return output;
+    return encoded(engine.parquetEncoder!, rows, planned.encoded, format, stopped, finish);
+  rows.once('close', finish);
+  return rows;
 }
