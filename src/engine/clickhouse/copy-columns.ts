@@ -64,9 +64,17 @@ function csvColumn(column: ResultColumn, format: CsvFormat): { sql: string; plan
   return null;
 }
 
-/** The SELECT of `columns` as they are or made texts, over `selectSql`. */
-const selectOf = (selectSql: string, sqls: readonly string[]): string =>
-  `SELECT ${sqls.join(', ')} FROM (${selectSql})`;
+/** Each column's SQL and plan, or null when one has none: the SELECT of them over `selectSql`. */
+function selectOf(
+  selectSql: string,
+  made: readonly ({ sql: string; plan: CellPlan } | null)[],
+): CopyColumns | null {
+  if (made.some((m) => m === null)) return null;
+  return {
+    sql: `SELECT ${made.map((m) => m!.sql).join(', ')} FROM (${selectSql})`,
+    plans: made.map((m) => m!.plan),
+  };
+}
 
 /** A CSV copy's SELECT and plans over `selectSql`; null when a column's type has no spelling here. */
 export function csvColumns(
@@ -74,15 +82,10 @@ export function csvColumns(
   columns: readonly ResultColumn[],
   format: CsvFormat,
 ): CopyColumns | null {
-  const made = columns.map((column) => csvColumn(column, format));
-  if (made.some((m) => m === null)) return null;
-  return {
-    sql: selectOf(
-      selectSql,
-      made.map((m) => m!.sql),
-    ),
-    plans: made.map((m) => m!.plan),
-  };
+  return selectOf(
+    selectSql,
+    columns.map((column) => csvColumn(column, format)),
+  );
 }
 
 /** One column of the Parquet encoder's CSV (EncodedColumn) of kind `kind`; null when its type has no spelling here. */
@@ -132,13 +135,8 @@ export function encodedColumnsOf(
   columns: readonly ResultColumn[],
   kinds: readonly EncodedColumn['kind'][],
 ): CopyColumns | null {
-  const made = columns.map((column, i) => encodedColumn(column, kinds[i]!));
-  if (made.some((m) => m === null)) return null;
-  return {
-    sql: selectOf(
-      selectSql,
-      made.map((m) => m!.sql),
-    ),
-    plans: made.map((m) => m!.plan),
-  };
+  return selectOf(
+    selectSql,
+    columns.map((column, i) => encodedColumn(column, kinds[i]!)),
+  );
 }
