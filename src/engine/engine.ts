@@ -86,6 +86,9 @@ export class CopyUnsupported extends Error {
   }
 }
 
+/** What a view serves: a dataset's rows (with their ordinals), a plain file, or a pinned plain file. */
+export type ViewKind = 'dataset' | 'plain' | 'pinned';
+
 /** A page's rows, and how many rows its query had before its LIMIT when the engine tells it. */
 export interface PageRows {
   readonly rows: Record<string, JsonValue>[];
@@ -259,8 +262,12 @@ export interface Engine {
     signal: AbortSignal,
     frame?: CopyFrame,
   ): Promise<Readable>;
-  /** Defines (or redefines) a view over a Parquet file; a dataset's view adds its records' ordinals. */
-  defineView(name: string, parquetPath: string, kind?: 'dataset' | 'plain'): Promise<void>;
+  /**
+   * Defines (or redefines) a view over a Parquet file; a dataset's view adds its records' ordinals.
+   * A 'pinned' file never changes under its path (a dataset version's pinned file): the engine
+   * may serve a copy of it held in memory.
+   */
+  defineView(name: string, parquetPath: string, kind?: ViewKind): Promise<void>;
   /** (Re)creates a table from JSON lines (one object keyed by column name a line), of these columns. */
   defineJsonTable(name: string, columns: readonly TableColumn[], rows: AsyncIterable<Buffer>): Promise<void>;
   /** Runs the server's own statements (never a request's SQL) in one transaction. */

@@ -170,7 +170,7 @@ async function pinAndDefine(engine: Engine, folder: ProcessFolder, dataset: Data
     if (served.searchIndexPath) await engine.defineView(searchViewName(served.view), served.searchIndexPath);
     else await engine.dropView(searchViewName(served.view));
     for (const [field, file] of served.valueCountsPaths)
-      await engine.defineView(valueCountsViewName(served.view, field), file);
+      await engine.defineView(valueCountsViewName(served.view, field), file, 'pinned');
     return served;
   } catch (error) {
     await folder.unpin(served.parquetPath);

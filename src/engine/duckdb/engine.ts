@@ -3,7 +3,7 @@
 import { rm, mkdir } from 'node:fs/promises';
 import type { Readable } from 'node:stream';
 import { DuckDBInstance, type DuckDBConnection, type DuckDBValue } from '@duckdb/node-api';
-import { ORDINAL_COLUMN, ORDINAL_SQL, type TableColumn } from '../../catalog/schema.js';
+import type { TableColumn } from '../../catalog/schema.js';
 import { quoteIdentifier, quoteString } from '../../sql/quoting.js';
 import { HOLISTIC_BUDGET_BYTES } from '../../odsql/limits.js';
 import { CountCache, DEFAULT_COUNT_ENTRIES } from '../count-cache.js';
@@ -16,15 +16,20 @@ import {
   type EngineLabels,
   type JsonValue,
   type PageRows,
+  type ViewKind,
   type ParquetFiles,
 } from '../engine.js';
 import { streamThroughPipe } from './copy-stream.js';
 import { DuckDBExportConnection } from './export-connection.js';
 import { interruptible } from './interrupt.js';
 import { lockDown } from './lockdown.js';
+import { MEMORY_SETTINGS } from './memory-settings.js';
+import { PreparedStatements } from './prepared.js';
+import { DEFAULT_SMALL_TABLES_BYTES, limitBytes, SmallTables, SMALL_TABLES_SHARE } from './small-tables.js';
+import { dropServed, serveParquet } from './views.js';
 import { EngineLoad } from '../waiting-line.js';
 import { inTransaction, jsonRowsSql, withJsonLines } from './storage-types.js';
-import { bound, chunksOf, readJsonRows } from './values.js';
+import { chunksOf, readJsonRows } from './values.js';
 
 export interface EngineOptions {
   /** Directories DuckDB may read; everything else is refused once locked. */
@@ -64,28 +69,16 @@ export interface QueryResult {
   readonly rows: readonly (readonly DuckDBValue[])[];
 }
 
-/**
- * What DuckDB keeps of freed memory and of the files it read. Its allocator gives memory back
- * sooner: thread caches are flushed after any task that allocated past 16 MB (default 128 MB),
- * and purged by a background thread, which lowers the peaks of exports run one after another
- * without slowing aggregations. Its external file cache is off: it kept Parquet pages read from
- * local disk in DuckDB's memory, beside the system's page cache, for no gain in speed (both
- * measured: docs/exports.md, Streaming discipline).
- * How soon the allocator hands purged pages back is read at the process's start: see
- * bin/duckportal.cjs.
- */
-const MEMORY_SETTINGS = {
-  allocator_flush_threshold: '16MB',
-  allocator_background_threads: 'true',
-  enable_external_file_cache: 'false',
-} as const;
-
 export class DuckDBEngine extends EngineLoad<DuckDBConnection> implements Engine, ParquetFiles {
   readonly labels: EngineLabels = { engine: 'duckdb', server: 'local' };
   /** The spill folder: the one writable place DuckDB may use, where export pipes are made. */
   readonly tempDirectory: string;
   private readonly deadlineMs: number;
   private readonly counts: CountCache;
+  /** Pooled queries' statements kept prepared by their SQL (prepared.ts). */
+  private readonly prepared: PreparedStatements;
+  /** Small Parquet files served from memory (small-tables.ts). */
+  private readonly small: SmallTables;
 
   private constructor(
     private readonly instance: DuckDBInstance,
@@ -99,6 +92,9 @@ export class DuckDBEngine extends EngineLoad<DuckDBConnection> implements Engine
       memoryBudgetBytes: options.memoryBudgetBytes ?? HOLISTIC_BUDGET_BYTES,
     });
     this.counts = new CountCache(options.countEntries ?? DEFAULT_COUNT_ENTRIES);
+    this.prepared = new PreparedStatements();
+    const limit = limitBytes(options.memoryLimit);
+    this.small = new SmallTables(limit === null ? DEFAULT_SMALL_TABLES_BYTES : limit / SMALL_TABLES_SHARE);
     this.deadlineMs = options.queryDeadlineMs ?? 30_000;
     this.tempDirectory = options.tempDirectory;
   }
@@ -175,7 +171,7 @@ export class DuckDBEngine extends EngineLoad<DuckDBConnection> implements Engine
   /** Runs one statement and reads its whole result. */
   async query(sql: string, params: readonly DuckDBValue[] = [], signal?: AbortSignal): Promise<QueryResult> {
     return this.withDeadline(async (connection) => {
-      const result = await connection.run(sql, bound(params));
+      const result = await this.prepared.run(connection, sql, params);
       const columns = result
         .columnNames()
         .map((name, i) => ({ name, type: result.columnType(i).toString() }));
@@ -190,7 +186,7 @@ export class DuckDBEngine extends EngineLoad<DuckDBConnection> implements Engine
     signal?: AbortSignal,
   ): Promise<Record<string, JsonValue>[]> {
     return this.withDeadline(
-      async (connection) => readJsonRows(await connection.run(sql, bound(params))),
+      async (connection) => readJsonRows(await this.prepared.run(connection, sql, params)),
       signal,
     );
   }
@@ -237,9 +233,15 @@ export class DuckDBEngine extends EngineLoad<DuckDBConnection> implements Engine
   }
 
   /** Defines (or redefines) a view over a Parquet file; a dataset's view adds its records' ordinals. */
-  async defineView(name: string, parquetPath: string, kind: 'dataset' | 'plain' = 'plain'): Promise<void> {
-    await this.query(parquetViewSql(name, parquetPath, kind));
+  async defineView(name: string, parquetPath: string, kind: ViewKind = 'plain'): Promise<void> {
+    await this.withConnection((connection) => serveParquet(connection, this.small, name, parquetPath, kind));
+    this.viewsChanged();
+  }
+
+  /** Views changed: counts and prepared statements over the old ones are forgotten. */
+  private viewsChanged(): void {
     this.counts.clear();
+    this.prepared.forget();
   }
 
   /** (Re)creates an in-memory table from JSON lines, read by DuckDB from a file (read_json). */
@@ -251,13 +253,13 @@ export class DuckDBEngine extends EngineLoad<DuckDBConnection> implements Engine
     const create = (select: string) =>
       this.query(`CREATE OR REPLACE TABLE ${quoteIdentifier(name)} AS ${select}`);
     await withJsonLines(this.tempDirectory, columns, rows, create);
-    this.counts.clear();
+    this.viewsChanged();
   }
 
   /** Runs the server's own statements (never a request's SQL) in one transaction: all or none apply. */
   async runStatements(statements: readonly string[]): Promise<void> {
     await this.withDeadline((connection) => inTransaction(connection, statements));
-    this.counts.clear();
+    this.viewsChanged();
   }
 
   /**
@@ -276,8 +278,8 @@ export class DuckDBEngine extends EngineLoad<DuckDBConnection> implements Engine
 
   /** Drops a view if it exists. */
   async dropView(name: string): Promise<void> {
-    await this.query(`DROP VIEW IF EXISTS ${quoteIdentifier(name)}`);
-    this.counts.clear();
+    await this.withConnection((connection) => dropServed(connection, this.small, name));
+    this.viewsChanged();
   }
 
   close(): void {
@@ -286,11 +288,7 @@ export class DuckDBEngine extends EngineLoad<DuckDBConnection> implements Engine
   }
 }
 
-/** The view over a Parquet file; a dataset view also exposes `ORDINAL_COLUMN` (1-based row position). */
-export function parquetViewSql(name: string, parquetPath: string, kind: 'dataset' | 'plain'): string {
-  const ordinal = kind === 'dataset' ? `, ${ORDINAL_SQL} AS ${quoteIdentifier(ORDINAL_COLUMN)}` : '';
-  return `CREATE OR REPLACE VIEW ${quoteIdentifier(name)} AS SELECT *${ordinal} FROM read_parquet(${quoteString(parquetPath)})`;
-}
+export { parquetViewSql } from './views.js';
 
 /** Pooled connections for JSON queries by default. */
 export const DEFAULT_CONNECTIONS = 8;
