@@ -1,7 +1,7 @@
 // The questions asked of duckportal and of ClickHouse: for each, duckportal's request, ClickHouse's
 // SQL for the same answer, how the answers are compared, the statements the server runs in DuckDB
 // for it (timed alone for the report's split), and what bounds it where duckportal is slower.
-import { readFileSync } from 'node:fs';
+import { readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { DuckDBInstance, type DuckDBConnection } from '@duckdb/node-api';
 import { BENCH_PORTAL } from './datasets.js';
@@ -9,6 +9,7 @@ import { datasetFileSchema, ORDINAL_COLUMN, ORDINAL_SQL, type DatasetFile } from
 import { valueCountsPath, valueCountsViewName } from '../src/catalog/portal.js';
 import type { QuerySource } from '../src/odsql/source.js';
 import { DEFAULT_MEMORY_LIMIT } from '../src/server/defaults.js';
+import { SMALL_FILE_BYTES } from '../src/engine/duckdb/small-tables.js';
 import { compileQuery } from '../src/odsql/index.js';
 import { quoteIdentifier, quoteString } from '../src/sql/quoting.js';
 
@@ -45,8 +46,8 @@ export interface ServedDuckDB {
 
 /**
  * A DuckDB with the server's threads, memory limit and kept Parquet footers, and a view of the
- * bench's flights as the server defines it (the rows' ordinals beside the fields), with the views
- * of its tables of value counts.
+ * bench's flights as the server defines it (the rows' ordinals beside the fields), with its tables
+ * of value counts as the server serves them: copied in memory when small, else views.
  */
 export async function servedDuckDB(threads: number): Promise<ServedDuckDB> {
   const instance = await DuckDBInstance.create(':memory:', {
@@ -66,8 +67,10 @@ export async function servedDuckDB(threads: number): Promise<ServedDuckDB> {
     computed.value_counts.map((field) => [field, valueCountsViewName(table, field)]),
   );
   for (const [field, view] of valueCounts) {
+    const file = valueCountsPath(dir, field);
+    const kind = statSync(file).size <= SMALL_FILE_BYTES ? 'TABLE' : 'VIEW';
     await connection.run(
-      `CREATE VIEW ${quoteIdentifier(view)} AS SELECT * FROM read_parquet(${quoteString(valueCountsPath(dir, field))})`,
+      `CREATE ${kind} ${quoteIdentifier(view)} AS SELECT * FROM read_parquet(${quoteString(file)})`,
     );
   }
   return {
@@ -183,7 +186,8 @@ export const CLICKHOUSE_CASES: readonly ClickHouseCase[] = [
   {
     name: 'range(distance, 500)',
     ...records({ select: 'count(*) as n', group_by: 'range(distance, 500) as band', limit: 400 }),
-    sql: `SELECT concat(toString(intDiv(distance, 500) * 500), '-', toString(intDiv(distance, 500) * 500 + 500)) AS band,
+    // An integer field cut at integers is labelled with its inclusive bounds, [0, 499].
+    sql: `SELECT concat('[', toString(intDiv(distance, 500) * 500), ', ', toString(intDiv(distance, 500) * 500 + 499), ']') AS band,
           count() AS n FROM flights GROUP BY band ${JSON_NUMBERS}`,
     answers: sameRows(['band', 'n']),
   },
@@ -202,7 +206,7 @@ export const CLICKHOUSE_CASES: readonly ClickHouseCase[] = [
       String(clickhouseRows(clickhouse)[0]!.total_count),
     ],
     bound:
-      "ClickHouse's sparse primary-key index picks the 8,192-row granules of SFO, and the thread that read the request runs the query. duckportal's count reads counts/origin.parquet (229 values with their counts, src/odsql/value-counts.ts), 0.7-0.8 ms in DuckDB back to back against 1.1 over the rows. What is left is waking threads: the request crosses from Node's thread to libuv's pool and DuckDB's workers and back, and on this machine a thread woken after an idle moment answers late: through @duckdb/node-api, SELECT 1 took 0.3 ms back to back and 0.9 ms after 20 ms idle, the API root (no DuckDB) 0.6 and 1.5 ms, and this count 1.4-2.0 and 3.8-4.3 ms over HTTP. The bench asks each server once per turn, so every request here pays the idle case. An in-memory copy of the counts table measured 0.4 ms less (not done); the count cache (on by default, off in this bench) answers a repeated count without DuckDB.",
+      "ClickHouse's sparse primary-key index picks the 8,192-row granules of SFO, and the thread that read the request runs the query. duckportal's count reads the 229 values of counts/origin.parquet with their counts (src/odsql/value-counts.ts), copied in memory and run from a kept prepared statement (src/engine/duckdb/small-tables.ts, prepared.ts): 0.17 ms in DuckDB back to back, 0.7 after 20 ms idle, against 0.6 and 1.6 over the file. What is left is waking threads and Node's HTTP path: the request crosses from Node's thread to libuv's pool and back, and a thread woken after an idle moment answers late (SELECT 1: 0.1 ms prepared back to back, 0.5 after 20 ms idle; a 404 of the API over HTTP, no DuckDB, 1.8-2.3 ms at load 12). The bench asks each server once per turn, so every request here pays the idle case. The count cache (on by default, off in this bench) answers a repeated count without DuckDB.",
   },
   {
     // The page and its count, as the portal's table view shows them: ClickHouse's JSON says how
@@ -222,7 +226,7 @@ export const CLICKHOUSE_CASES: readonly ClickHouseCase[] = [
       ];
     },
     bound:
-      "The key (origin, date, destination) puts SFO's rows in date order: duckportal reads them in file order and stops at the 10th (src/odsql/file-order.ts) instead of a top 10 over all 60,869 (5.2 -> 2.2 ms in DuckDB alone), and counts them from counts/origin.parquet. What bounds the rows' statement is starting a Parquet scan: a LIMIT 10 with no filter takes 2.3 ms, SELECT 1 0.3; row groups of 61,440 rows were no faster. The rest is the two statements' thread wake-ups after idle, as for the filtered count. The count cache, on by default, leaves the rows' statement alone.",
+      "The key (origin, date, destination) puts SFO's rows in date order: duckportal reads them in file order and stops at the 10th (src/odsql/file-order.ts) and counts them from the value counts in memory. What bounds the rows' statement is Parquet's pages: ingest writes one page per column chunk, so 10 rows of SFO decompress row group 21's whole pages, 983 KB of dates (663 KB LZ4) and 350 KB of the other three columns, 1.9-2.0 ms of CPU with DuckDB at one thread and 2.3-2.5 at two (its worker woken for nothing), where ClickHouse decompresses blocks of 64 KB to 1 MB of its 8,192-row granules. Kept prepared, the statement skips its parsing and planning but not that. Smaller pages are ingest's to write. The count cache, on by default, leaves the rows' statement alone.",
   },
   {
     name: 'month(date) grouping',
@@ -248,7 +252,7 @@ export const CLICKHOUSE_CASES: readonly ClickHouseCase[] = [
       `COPY (${compileQuery(source, {}, 'text').sql}) TO '/dev/null' (FORMAT csv, HEADER true, DELIMITER ';')`,
     ],
     bound:
-      "Both write the same 3M lines. duckportal's COPY alone takes about half of the request, and formatting each datetime with strftime about half of the COPY (the same query without the datetime column: 221 against 426 ms; casting to text instead was no faster once made to print the same characters). The rest is the 2 cores shared by DuckDB's two writer threads, Node forwarding the pipe to the socket (118 MB), and the client; ClickHouse formats straight into its socket.",
+      "Both write the same 3M lines. duckportal's COPY alone takes about half of the request, and formatting each datetime with strftime about half of the COPY (the same query without the datetime column: 221 against 426 ms). Measured and not kept (one thread, the 3M dates, at load 19): strftime 1,648 ms, a cast to text 726 but printing '2001-07-01 00:00:00', and the same characters as strftime from it slower than strftime (the cast's date and time joined with 'T' and '+00:00': 2,648 ms; the space replaced, guarded for whole seconds and years 1000-9999: 4,516); COPY's own TIMESTAMPFORMAT formats with the same strftime (4,157 against 4,261 ms). The rest is the 2 cores shared by DuckDB's two writer threads, Node forwarding the pipe to the socket (118 MB), and the client; ClickHouse formats straight into its socket.",
   },
 ];
 

@@ -167,12 +167,13 @@ export async function benchClickHouse(
   );
   // The statements alone, as a share of the request over HTTP timed in turns with it (a busy
   // moment of the machine weighs on both), then scaled to the request's median above.
+  // Each statement prepared once, as the server keeps them (src/engine/duckdb/prepared.ts).
   const duckdb = await servedDuckDB(threads);
   const shares = await medianTurnsInRounds(
     CLICKHOUSE_CASES.map((c) => {
-      const statements = c.duckdb(duckdb.source);
+      const prepared = c.duckdb(duckdb.source).map((sql) => duckdb.connection.prepare(sql));
       const alone = async () => {
-        for (const sql of statements) await duckdb.connection.runAndReadAll(sql);
+        for (const statement of prepared) await (await statement).run();
       };
       return [alone, portal(c)] as const;
     }),
