@@ -16,6 +16,7 @@ import {
 import type { FacetPlan, FacetQuery, Planned } from './facet-plan.js';
 import { selectionConditions } from './facet-selection.js';
 import { capFacetRows } from './facet-cap.js';
+import { elementCountsSql } from './catalog-counts.js';
 
 /** One statement: rows (s = index of the counted key, v = value, n = count). */
 export interface Statement {
@@ -106,6 +107,20 @@ function gather<T>(items: readonly T[], keyOf: (item: T) => string): T[][] {
   return [...groups.values()];
 }
 
+/**
+ * The statement of one plain facet of a multivalued field under no condition, from the field's
+ * table of element counts when the source has one (the catalog's: catalog-counts.ts); else null.
+ */
+function elementsAlone(source: QuerySource, members: readonly Member[], params: FacetParams): string | null {
+  const planned = members.length === 1 ? members[0]!.planned : null;
+  if (planned === null || !planned.shape.multivalued || planned.shape.kind !== 'plain') return null;
+  const field = soleField(planned);
+  const table = field === null ? undefined : source.elementCounts?.get(field);
+  const unconditioned =
+    (params.extraWhere ?? []).length === 0 && (params.where ?? []).length === 0 && !source.rowFilter;
+  return table !== undefined && unconditioned ? elementCountsSql(table) : null;
+}
+
 /** The statements counting a request's planned facets, compiled in slices of the event loop. */
 export async function facetStatements(
   source: QuerySource,
@@ -117,12 +132,14 @@ export async function facetStatements(
     const keys = members.flatMap(({ planned, index }) =>
       Array.from({ length: planned.levels }, (_, i) => ({ facetIndex: index, level: i + 1, planned })),
     );
-    const counts = compileFacetCounts(
-      source,
-      conditions.paramsFor(skip),
-      keys.map(({ planned, level }) => planned.key(level)),
-      members[0]!.planned.shape.multivalued,
-    );
+    const counts =
+      elementsAlone(source, members, conditions.paramsFor(skip)) ??
+      compileFacetCounts(
+        source,
+        conditions.paramsFor(skip),
+        keys.map(({ planned, level }) => planned.key(level)),
+        members[0]!.planned.shape.multivalued,
+      );
     // DuckDB's (the catalog's, the datasets'): an attached engine's statement sends every value.
     const sql = source.dialect === undefined ? capFacetRows(counts, keys) : counts;
     return { sql, keys: keys.map(({ facetIndex, level }) => ({ facetIndex, level })) };

@@ -46,6 +46,11 @@ export interface QuerySource {
    * ClickHouse and for a caller with a row filter (which needs the rows). src/odsql/value-counts.ts.
    */
   readonly valueCounts?: ReadonlyMap<string, string>;
+  /**
+   * The table of element counts of each multivalued facet field (`v, _count`), by field: the
+   * catalog's (src/facets/catalog-counts.ts), read by a facet of that field under no condition.
+   */
+  readonly elementCounts?: ReadonlyMap<string, string>;
   /** The column holding how many records each row of `table` stands for (a table of value counts); absent: one. */
   readonly weight?: string;
   /** Names read in every clause besides the fields (v2.0's datasetid, recordid...); absent: none. */

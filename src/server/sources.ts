@@ -15,6 +15,7 @@ import {
 import type { Dataset, Portal } from '../catalog/portal.js';
 import type { TableColumn } from '../catalog/schema.js';
 import type { Engine, ParquetFiles } from '../engine/engine.js';
+import { catalogCounts } from '../facets/catalog-counts.js';
 import type { QuerySource } from '../odsql/source.js';
 import type { Services, SourceData } from '../http/services.js';
 import { CallLog, DEFAULT_CALL_LOG, SCHEMA_FILE, type CallLogOptions } from '../monitoring/call-log.js';
@@ -38,27 +39,34 @@ const searchNames = (source: { table: string; searchTable: string }): CatalogSea
   tokens: TOKENS_COLUMN,
 });
 
-/** Defines the catalog table of `portal`'s datasets in the engine, and its full-text index; its query source. */
+/**
+ * Defines the catalog table of `portal`'s datasets in the engine, its full-text index and its
+ * facet fields' tables of counts; its query source.
+ */
 export async function defineCatalog(engine: Engine, portal: Portal): Promise<QuerySource> {
   const table = catalogTable(portal);
   await engine.defineJsonTable(table.source.table, table.columns, table.rowLines);
-  await engine.runStatements([defineCatalogSearchSql(searchNames(table.source))]);
-  return table.source;
+  const counts = catalogCounts(table.source.table, table.source.fields);
+  await engine.runStatements([defineCatalogSearchSql(searchNames(table.source)), ...counts.statements]);
+  return { ...table.source, valueCounts: counts.valueCounts, elementCounts: counts.elementCounts };
 }
 
 /**
- * Brings the catalog's full-text index up to date after the catalog table's rows of `ids` were
- * replaced, added or removed in place (their ordinals given, the others' kept): only the index
- * blocks holding those ids are built again, from the tokens of the rows now in the table.
+ * Brings the catalog's full-text index and tables of counts up to date after the catalog table's
+ * rows of `ids` were replaced, added or removed in place (their ordinals given, the others'
+ * kept), in one transaction: only the index blocks holding those ids are built again, from the
+ * tokens of the rows now in the table; the counts are counted again (at 100,000 datasets, 600,000
+ * keywords).
  */
 export async function replaceCatalogSearchRows(
   engine: Engine,
   catalog: QuerySource,
   ids: readonly string[],
 ): Promise<void> {
-  if (catalog.searchTable === null) return;
+  if (catalog.searchTable === null || ids.length === 0) return;
   const names = searchNames({ table: catalog.table, searchTable: catalog.searchTable });
-  await engine.runStatements(replaceCatalogSearchSql(names, ids));
+  const counts = catalogCounts(catalog.table, catalog.fields);
+  await engine.runStatements([...replaceCatalogSearchSql(names, ids), ...counts.statements]);
 }
 
 /** A source of `datasets` (none: the data network of a portal that belongs to none). */
