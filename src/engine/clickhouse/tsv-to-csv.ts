@@ -42,21 +42,28 @@ for (const [from, to] of [
 const ZERO = 48;
 const EPOCH_DAY = Buffer.from('1970-01-01');
 const EPOCH_INSTANT = Buffer.from('1970-01-01 00:00:00');
-const ZONE = Buffer.from('+00');
+
+/** Cell kinds and quotes as numbers, for the loop. */
+const KINDS: Record<CellKind, number> = { plain: 0, text: 1, date: 2, instant: 3 };
+const QUOTES: Record<CellQuote, number> = { never: 0, needed: 1, always: 2 };
 
 /** Rewrites TSV lines as CSV lines with `delimiter`, cell by cell after `plans`, between `head` and `tail`. */
 export class TsvToCsv extends Transform {
   private rest: Buffer | null = null;
   private readonly delimiter: number;
+  private readonly kinds: Uint8Array;
+  private readonly quotes: Uint8Array;
 
   constructor(
-    private readonly plans: readonly CellPlan[],
+    plans: readonly CellPlan[],
     delimiter: string,
     head = '',
     private readonly tail = '',
   ) {
     super({ highWaterMark: 1 << 20 });
     this.delimiter = Buffer.from(delimiter)[0]!;
+    this.kinds = Uint8Array.from(plans, (p) => KINDS[p.kind]);
+    this.quotes = Uint8Array.from(plans, (p) => QUOTES[p.quote]);
     if (head !== '') this.push(head);
   }
 
@@ -64,8 +71,13 @@ export class TsvToCsv extends Transform {
     const input = this.rest ? Buffer.concat([this.rest, chunk]) : chunk;
     const end = input.lastIndexOf(NEWLINE) + 1;
     this.rest = end < input.length ? input.subarray(end) : null;
-    if (end > 0) this.push(this.lines(input, end));
-    done();
+    if (end === 0) return done();
+    // At most a cell of n bytes and its separator become 2n + 6 (quotes doubled, two around, a
+    // zone, a delimiter): 6 bytes for each byte read.
+    const out = Buffer.allocUnsafe(end * 6 + 64);
+    const written = rewrite(input, end, out, this.kinds, this.quotes, this.delimiter);
+    if (written < 0) return done(new Error('internal: a ClickHouse line without the columns asked'));
+    done(null, out.subarray(0, written));
   }
 
   override _flush(done: TransformCallback): void {
@@ -73,83 +85,123 @@ export class TsvToCsv extends Transform {
     if (this.rest) return done(new Error('internal: a ClickHouse answer ends inside a line'));
     done(null, this.tail === '' ? undefined : this.tail);
   }
+}
 
-  /** The CSV of the whole lines in `input` before `end`. */
-  private lines(input: Buffer, end: number): Buffer {
-    const { plans, delimiter } = this;
-    // At most a cell of n bytes and its separator become 2n + 6 (quotes doubled, two around, a
-    // zone, a delimiter): 6 bytes for each byte read.
-    const out = Buffer.allocUnsafe(end * 6 + 64);
-    let o = 0;
-    let i = 0;
-    while (i < end) {
-      for (let c = 0; c < plans.length; c++) {
-        if (c > 0) out[o++] = delimiter;
-        const start = i;
-        let special = false;
-        let escaped = false;
-        for (let b = input[i]!; b !== TAB && b !== NEWLINE && i < end; b = input[++i]!) {
-          if (b === BACKSLASH) {
-            escaped = true;
-            const next = UNESCAPED[input[++i]!]!;
-            if (next === NEWLINE || next === CR || next === delimiter) special = true;
-          } else if (b === QUOTE || b === delimiter) special = true;
-        }
-        o = this.cell(input, start, i, escaped, special, plans[c]!, out, o);
-        i++;
-      }
-      out[o++] = NEWLINE;
-    }
-    return out.subarray(0, o);
-  }
-
-  /** Writes the cell `input[start, stop)` into `out` at `o`; the index after it. */
-  private cell(
-    input: Buffer,
-    start: number,
-    stop: number,
-    escaped: boolean,
-    special: boolean,
-    plan: CellPlan,
-    out: Buffer,
-    o: number,
-  ): number {
-    if (stop - start === 2 && input[start] === BACKSLASH && input[start + 1] === 78) return o; // \N
-    if (plan.kind === 'date' || plan.kind === 'instant') return this.day(input, start, stop, plan, out, o);
-    const quoted = plan.quote === 'always' || (plan.quote === 'needed' && (special || start === stop));
-    if (quoted) out[o++] = QUOTE;
-    for (let i = start; i < stop; i++) {
+/**
+ * Writes the CSV of the whole lines of `input` before `end` into `out`; the bytes written, or -1
+ * when a line has not one cell per kind. One pass, most cells copied as they are scanned.
+ */
+function rewrite(
+  input: Uint8Array,
+  end: number,
+  out: Uint8Array,
+  kinds: Uint8Array,
+  quotes: Uint8Array,
+  delimiter: number,
+): number {
+  const last = kinds.length - 1;
+  let i = 0;
+  let o = 0;
+  while (i < end) {
+    for (let c = 0; c <= last; c++) {
+      if (c > 0) out[o++] = delimiter;
       let b = input[i]!;
-      if (escaped && b === BACKSLASH) b = UNESCAPED[input[++i]!]!;
-      if (b === QUOTE && quoted) out[o++] = QUOTE;
-      out[o++] = b;
+      // \N is null: an empty cell (a text's backslash is escaped, so \N is never a text).
+      if (b === BACKSLASH && input[i + 1] === 78 && ((b = input[i + 2]!) === TAB || b === NEWLINE)) {
+        i += 3;
+      } else {
+        const kind = kinds[c]!;
+        const start = o;
+        if (kind >= 2) o = day(input, i, out, o, kind === 3);
+        else if (kind === 1) o = text(input, i, out, o, quotes[c]!, delimiter);
+        else for (; (b = input[i]!) !== TAB && b !== NEWLINE; i++) out[o++] = b;
+        if (kind !== 0) {
+          i += scanned;
+          if (quotes[c] === 2 && kind >= 2) o = quoteAround(out, start, o);
+          else if (quotes[c] === 1 && kind >= 2 && out.subarray(start, o).includes(delimiter))
+            o = quoteAround(out, start, o);
+        }
+        b = input[i++]!;
+      }
+      // Each line has one cell per column: a newline before the last, or a tab after it, is not one.
+      if ((b === NEWLINE) !== (c === last)) return -1;
     }
-    if (quoted) out[o++] = QUOTE;
-    return o;
+    out[o++] = NEWLINE;
   }
+  return o;
+}
 
-  /** A date's or an instant's cell: day 0 as the epoch, an instant's zone after it. */
-  private day(input: Buffer, start: number, stop: number, plan: CellPlan, out: Buffer, o: number): number {
-    const instant = plan.kind === 'instant';
-    const from = o;
-    if (plan.quote === 'always') out[o++] = QUOTE;
-    // Year 0000 is day 0 (ClickHouse's dates run from 1970 to 2105).
-    if (
-      input[start] === ZERO &&
-      input[start + 1] === ZERO &&
-      input[start + 2] === ZERO &&
-      input[start + 3] === ZERO
-    )
-      o += (instant ? EPOCH_INSTANT : EPOCH_DAY).copy(out, o);
-    else for (let i = start; i < stop; i++) out[o++] = input[i]!;
-    if (instant) o += ZONE.copy(out, o);
-    if (plan.quote === 'always') out[o++] = QUOTE;
-    else if (plan.quote === 'needed' && out.subarray(from, o).includes(this.delimiter)) {
-      out.copyWithin(from + 1, from, o);
-      out[from] = QUOTE;
-      out[o + 1] = QUOTE;
-      o += 2;
-    }
-    return o;
+/** Bytes of input the last day() or text() read (a module variable: no object per cell). */
+let scanned = 0;
+
+/** Quotes out[start, o) (a date's text: no quote inside); the index after. */
+function quoteAround(out: Uint8Array, start: number, o: number): number {
+  out.copyWithin(start + 1, start, o);
+  out[start] = QUOTE;
+  out[o + 1] = QUOTE;
+  return o + 2;
+}
+
+/** Writes a date's or an instant's cell at input[i]: day 0 as the epoch, an instant's zone after it. */
+function day(input: Uint8Array, i: number, out: Uint8Array, o: number, instant: boolean): number {
+  const start = i;
+  // Year 0000 is day 0 (ClickHouse's dates run from 1970 to 2105).
+  const zero = input[i] === ZERO && input[i + 1] === ZERO && input[i + 2] === ZERO && input[i + 3] === ZERO;
+  let b: number;
+  for (; (b = input[i]!) !== TAB && b !== NEWLINE; i++) out[o++] = b;
+  if (zero) {
+    const epoch = instant ? EPOCH_INSTANT : EPOCH_DAY;
+    out.set(epoch, o - epoch.length);
   }
+  if (instant) {
+    out[o++] = 43; // +
+    out[o++] = ZERO;
+    out[o++] = ZERO;
+  }
+  scanned = i - start;
+  return o;
+}
+
+/**
+ * Writes a text's cell at input[i]: copied as it is while it holds nothing to undo or quote (the
+ * usual case), else written again with its escapes undone and quoted as `quote` (0 never, 1
+ * needed, 2 always) says.
+ */
+function text(
+  input: Uint8Array,
+  i: number,
+  out: Uint8Array,
+  o: number,
+  quote: number,
+  delimiter: number,
+): number {
+  const start = i;
+  const from = o;
+  let plain = quote !== 2;
+  let b: number;
+  while ((b = input[i]!) !== TAB && b !== NEWLINE) {
+    if (b === BACKSLASH || b === QUOTE || b === delimiter) plain = false;
+    out[o++] = b;
+    i++;
+  }
+  scanned = i - start;
+  if (plain && (i > start || quote === 0)) return o;
+  // Again from the start: escapes undone, quotes doubled, quoted where it must be.
+  o = from;
+  let special = quote === 2 || i === start;
+  for (let j = start; j < i; j++) {
+    b = input[j]!;
+    if (b === BACKSLASH) b = UNESCAPED[input[++j]!]!;
+    if (b === QUOTE || b === delimiter || b === NEWLINE || b === CR) special = true;
+  }
+  const quoted = quote === 2 || (quote === 1 && special);
+  if (quoted) out[o++] = QUOTE;
+  for (let j = start; j < i; j++) {
+    b = input[j]!;
+    if (b === BACKSLASH) b = UNESCAPED[input[++j]!]!;
+    if (b === QUOTE && quoted) out[o++] = QUOTE;
+    out[o++] = b;
+  }
+  if (quoted) out[o++] = QUOTE;
+  return o;
 }
