@@ -5,6 +5,8 @@
 export interface SheetRow {
   readonly number: number;
   readonly cells: readonly string[];
+  /** The cells (indexes from 0) holding the value of a merged range they are part of, not their own. */
+  readonly copies?: ReadonlySet<number>;
 }
 
 /** What the user says about the header: its sheet row, rows to skip before it, how many rows it spans. */
@@ -19,23 +21,27 @@ export const HEADER_SEARCH_ROWS = 30;
 /** Rows after a candidate header whose shape must match it. */
 const FOLLOWING_ROWS = 5;
 
-const filled = (row: SheetRow): string[] => row.cells.filter((c) => c.trim() !== '');
+/** The cells with a value of their own (not copied from a merged range). */
+const filled = (row: SheetRow): string[] =>
+  row.cells.filter((c, i) => c.trim() !== '' && !row.copies?.has(i));
+/** The cells showing a value, a merged range's included: how wide the row reads. */
+const span = (row: SheetRow): number => row.cells.filter((c) => c.trim() !== '').length;
 const isNumber = (cell: string): boolean => /^[+-]?(\d+([.,]\d+)?|[.,]\d+)([eE][+-]?\d+)?$/.test(cell.trim());
 /** A year is a label in a header (`2019`, `2020` over columns of figures). */
 const isLabel = (cell: string): boolean => !isNumber(cell) || /^(1[5-9]|2[0-9])\d\d$/.test(cell.trim());
 
 /**
- * A header: at least two cells (one in a one-column sheet), mostly labels, all different, and at
- * least half as many as the rows after it hold (a title or a note has one or two cells over a
- * wider table).
+ * A header: at least two cells (one in a one-column sheet), mostly labels, all different, and
+ * covering at least half as many columns as the rows after it (a title or a note has one or two
+ * cells over a wider table; a label merged across columns covers each of them).
  */
 function looksLikeHeader(rows: readonly SheetRow[], index: number, width: number): boolean {
   const cells = filled(rows[index]!);
   if (cells.length < Math.min(2, width)) return false;
   if (cells.filter(isLabel).length * 2 < cells.length) return false;
   if (new Set(cells.map((c) => c.trim())).size !== cells.length) return false;
-  const after = rows.slice(index + 1, index + 1 + FOLLOWING_ROWS).map((row) => filled(row).length);
-  return after.length === 0 || cells.length * 2 >= Math.max(...after);
+  const after = rows.slice(index + 1, index + 1 + FOLLOWING_ROWS).map(span);
+  return after.length === 0 || span(rows[index]!) * 2 >= Math.max(...after);
 }
 
 /** The index in `rows` of the first header row, as chosen by the user or found. */
@@ -56,17 +62,18 @@ export function headerIndex(rows: readonly SheetRow[], width: number, choice: He
 }
 
 /**
- * One label per column from several header rows: a blank cell of an upper row takes the cell on
- * its left (a label merged across columns, `2019` over `Q1` to `Q4`), the parts joined by ` / `
- * with a repeated part written once (`2019 / Q1`).
+ * One label per column from several header rows, the parts joined by ` / ` with a repeated part
+ * written once (`2019 / Q1`). Merged cells are filled in already; in a workbook without any
+ * (`fillLeft`), a blank cell of an upper row takes the cell on its left, as a label centred
+ * across columns without merging them, `2019` over `Q1` to `Q4`, reads.
  */
-export function joinHeaderRows(rows: readonly SheetRow[], width: number): string[] {
+export function joinHeaderRows(rows: readonly SheetRow[], width: number, fillLeft = true): string[] {
   const filledRight = rows.map((row, r) => {
     let left = '';
     return Array.from({ length: width }, (_, i) => {
       const cell = (row.cells[i] ?? '').trim();
       if (cell !== '') left = cell;
-      return r < rows.length - 1 ? (cell === '' ? left : cell) : cell;
+      return fillLeft && r < rows.length - 1 && cell === '' ? left : cell;
     });
   });
   return Array.from({ length: width }, (_, i) => {

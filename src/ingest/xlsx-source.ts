@@ -14,9 +14,10 @@ import {
   type HeaderChoice,
   type SheetRow,
 } from './sheet-header.js';
+import { MergeSpreader, noteMerges, type CellRange } from './sheet-merges.js';
 
 type Row = { readonly values: unknown; readonly number: number };
-type Worksheet = { name: string } & AsyncIterable<Row>;
+type Worksheet = { name: string; merges?: CellRange[] } & AsyncIterable<Row>;
 
 /** exceljs's stream reader as far as used here: its workbook model and relationships. */
 interface WorkbookStream extends AsyncIterable<Worksheet> {
@@ -24,6 +25,7 @@ interface WorkbookStream extends AsyncIterable<Worksheet> {
   workbookRels?: { Target: string }[];
   _parseRels(entry: unknown): Promise<void>;
   _parseWorkbook(entry: unknown): Promise<void>;
+  _parseWorksheet(chunks: AsyncIterable<unknown>, sheetNo: string): Generator<{ value: unknown }>;
 }
 const WorkbookReader = ExcelJS.stream.xlsx.WorkbookReader as unknown as new (
   file: string,
@@ -51,6 +53,15 @@ class PackageReader extends WorkbookReader {
   override async _parseWorkbook(entry: unknown): Promise<void> {
     await super._parseWorkbook(entry);
     this.workbookRels ??= this.heldRels;
+  }
+
+  /** Each sheet's merged ranges, which exceljs's stream reader skips, noted in `merges` as its XML goes by. */
+  override *_parseWorksheet(chunks: AsyncIterable<unknown>, sheetNo: string): Generator<{ value: unknown }> {
+    const merges: CellRange[] = [];
+    for (const event of super._parseWorksheet(noteMerges(chunks, merges), sheetNo)) {
+      (event.value as Worksheet).merges = merges;
+      yield event;
+    }
   }
 }
 
@@ -113,8 +124,16 @@ async function drain(rows: AsyncIterable<Row>): Promise<void> {
 
 const csvField = (text: string): string => (text === '' ? '' : `"${text.replaceAll('"', '""')}"`);
 
-/** Rows of the chosen sheet with a value in them, with their sheet row numbers. */
-async function* sheetRows(file: string, displayName: string, sheet?: string): AsyncGenerator<SheetRow> {
+/**
+ * Rows of the chosen sheet with a value in them, with their sheet row numbers; its merged ranges
+ * are added to `merges` once the last row is read (a sheet's XML lists them after its rows).
+ */
+async function* sheetRows(
+  file: string,
+  displayName: string,
+  sheet: string | undefined,
+  merges: CellRange[],
+): AsyncGenerator<SheetRow> {
   const names: string[] = [];
   for await (const worksheet of sheets(file)) {
     names.push(worksheet.name);
@@ -127,6 +146,7 @@ async function* sheetRows(file: string, displayName: string, sheet?: string): As
       const cells = rowCells(row);
       if (cells.some((c) => c !== '')) yield { number: row.number, cells };
     }
+    merges.push(...(worksheet.merges ?? []));
     return;
   }
   if (sheet !== undefined) {
@@ -148,9 +168,14 @@ export interface SheetCsv {
 }
 
 /** Reads a workbook's rows, an unreadable workbook said in one line naming `displayName`. */
-async function* readable(file: string, displayName: string, sheet?: string): AsyncGenerator<SheetRow> {
+async function* readable(
+  file: string,
+  displayName: string,
+  sheet: string | undefined,
+  merges: CellRange[] = [],
+): AsyncGenerator<SheetRow> {
   try {
-    yield* sheetRows(file, displayName, sheet);
+    yield* sheetRows(file, displayName, sheet, merges);
   } catch (error) {
     const message = error instanceof Error ? error.message : String(error);
     if (message.startsWith(displayName)) throw error;
@@ -158,20 +183,25 @@ async function* readable(file: string, displayName: string, sheet?: string): Asy
   }
 }
 
-/** The first pass: the widest row and the first rows, where the header is looked for. */
+/**
+ * The first pass: the widest row, the merged ranges, and the first rows (merged cells filled in),
+ * where the header is looked for.
+ */
 async function survey(file: string, displayName: string, options: SheetOptions) {
   let width = 0;
   const head: SheetRow[] = [];
+  const merges: CellRange[] = [];
   const lookAt = Math.max(HEADER_SEARCH_ROWS, options.headerRow ?? 0, (options.skipRows ?? 0) + 1) + 10;
-  for await (const row of readable(file, displayName, options.sheet)) {
+  for await (const row of readable(file, displayName, options.sheet, merges)) {
     width = Math.max(width, row.cells.length);
     if (head.length < lookAt) head.push(row);
   }
   if (width === 0) throw new Error(`${displayName}: the sheet holds no cell with a value`);
-  const first = headerIndex(head, width, options);
-  const count = options.headerRows ?? 1;
-  const headerRows = head.slice(first, first + count);
-  return { width, headerRows, labels: joinHeaderRows(headerRows, width) };
+  const spreader = new MergeSpreader(merges);
+  const spread = head.map((row) => spreader.spread(row));
+  const first = headerIndex(spread, width, options);
+  const headerRows = spread.slice(first, first + (options.headerRows ?? 1));
+  return { width, merges, headerRows, labels: joinHeaderRows(headerRows, width, merges.length === 0) };
 }
 
 /**
@@ -186,7 +216,8 @@ export async function xlsxToCsv(
   displayName: string,
   options: SheetOptions = {},
 ): Promise<SheetCsv> {
-  const { width, headerRows, labels } = await survey(file, displayName, options);
+  const { width, merges, headerRows, labels } = await survey(file, displayName, options);
+  const spreader = new MergeSpreader(merges);
   const lastHeader = headerRows[headerRows.length - 1]!.number;
   const target = path.join(workDir, 'sheet.csv');
   const out = createWriteStream(target);
@@ -195,7 +226,8 @@ export async function xlsxToCsv(
   out.write(line(labels));
   const sums: (number | null)[] = [];
   let last: SheetRow | null = null;
-  for await (const row of readable(file, displayName, options.sheet)) {
+  for await (const read of readable(file, displayName, options.sheet)) {
+    const row = spreader.spread(read);
     if (row.number <= lastHeader) continue;
     if (last) addToSums(sums, last.cells);
     last = row;
