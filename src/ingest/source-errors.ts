@@ -2,7 +2,14 @@
 import { createReadStream } from 'node:fs';
 import { createInterface } from 'node:readline';
 import type { InputFormat } from './input-format.js';
-import { firstJsonError, locateJsonError, type JsonSyntaxError } from './json-errors.js';
+import {
+  firstJsonError,
+  firstNonRecord,
+  locateJsonError,
+  nonRecordLine,
+  readJsonText,
+  type JsonSyntaxError,
+} from './json-errors.js';
 
 /** Known reader problems: a pattern over DuckDB's message and the sentence we say instead. */
 const KNOWN_PROBLEMS: readonly { pattern: RegExp; say: (match: RegExpMatchArray) => string }[] = [
@@ -34,16 +41,28 @@ function firstLine(message: string): string {
   return (message.split('\n')[0] ?? '').replace(/^[A-Z][A-Za-z ]* Error: /, '').trim();
 }
 
-/** The first unparseable non-blank line of a JSON lines file, with its line number, or null. */
-async function firstBadJsonLine(file: string): Promise<JsonSyntaxError | null> {
+/**
+ * The first non-blank line of a JSON lines file that does not parse (or, `records`, that holds no
+ * object), with its line number, or null.
+ */
+async function firstBadJsonLine(file: string, records = false): Promise<JsonSyntaxError | null> {
   let number = 0;
   for await (const line of createInterface({ input: createReadStream(file), crlfDelay: Infinity })) {
     number++;
     if (line.trim() === '') continue;
     const error = firstJsonError(line);
-    if (error) return { ...error, line: number };
+    if (error) return records ? null : { ...error, line: number };
+    const notRecord = records ? nonRecordLine(line, number) : null;
+    if (notRecord) return notRecord;
   }
   return null;
+}
+
+/** Where a JSON file's first element that is no object is: DuckDB says only "non-record JSON". */
+async function locateNonRecord(format: InputFormat, file: string): Promise<JsonSyntaxError | null> {
+  if (format === 'jsonl') return firstBadJsonLine(file, true);
+  const text = format === 'json' ? await readJsonText(file) : null;
+  return text === null ? null : firstNonRecord(text);
 }
 
 /** Formats whose reader's "Malformed JSON" is located by scanning the file ourselves. */
@@ -60,6 +79,10 @@ async function locate(
 ): Promise<{ where: string; problem?: string } | null> {
   const csvLine = /CSV Error on Line: (\d+)/.exec(message);
   if (csvLine) return { where: `line ${csvLine[1]}` };
+  if (/non-record JSON/.test(message)) {
+    const found = await locateNonRecord(format, file);
+    return found && { where: `line ${found.line}, column ${found.column}`, problem: found.problem };
+  }
   if (!/Malformed JSON/.test(message)) return null;
   const error =
     format === 'jsonl'

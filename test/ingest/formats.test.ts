@@ -98,6 +98,19 @@ describe('ingest: JSON, JSON lines, Parquet', () => {
     await expectStorageMatchesSchema(temp.portal, 'events');
   });
 
+  it('refuses a JSON record that is no object, naming its line and column', async () => {
+    const array = await fixture(temp.dir, 'mixed.json', '[\n  {"a": 1},\n  {"a": [2, 3]},\n  3\n]\n');
+    await expectError(
+      ingest({ file: array, portal: temp.portal, id: 'bad' }),
+      /mixed\.json: line 4, column 3: record 3 is a number, not a JSON object$/,
+    );
+    const lines = await fixture(temp.dir, 'mixed.jsonl', '{"a": 1}\n\n["a", 2]\n');
+    await expectError(
+      ingest({ file: lines, portal: temp.portal, id: 'bad' }),
+      /mixed\.jsonl: line 3, column 1: an array, not a JSON object$/,
+    );
+  });
+
   it('refuses invalid JSON naming the file, the line and the column', async () => {
     const jsonl = await fixture(temp.dir, 'bad.jsonl', '{"a": 1}\n{"a": 2}\n{"a": oops}\n{"a": 4}\n');
     await expectError(
@@ -141,7 +154,7 @@ describe('ingest: JSON, JSON lines, Parquet', () => {
     const scalars = await fixture(temp.dir, 'scalars.json', '[1, 2, 3]');
     await expectError(
       ingest({ file: scalars, portal: temp.portal, id: 'bad' }),
-      /scalars\.json: no JSON objects to read records from/,
+      /scalars\.json: line 1, column 2: record 1 is a number, not a JSON object$/,
     );
   });
 
