@@ -242,7 +242,7 @@ async function openPortal(
       ({ portal, catalog } = served);
       for (const remote of enginesOf(attached)) remote.close();
       attached = await openAttached();
-      versions = await portalVersions(portal);
+      versions = await portalVersions(portal, versions);
       responses.retain(({ scope, version }) => {
         const current = scope === null ? versions.catalog : versions.datasets.get(scope);
         return current?.tag === version;

@@ -4,7 +4,7 @@ import { setImmediate as yieldToEvents } from 'node:timers/promises';
 import type { Dataset, Portal } from './dataset-types.js';
 import { ORDINAL_COLUMN, RECORD_ID_COLUMN, type Field, type FieldType, type TableColumn } from './schema.js';
 import { datasetFeatures, type FeatureView } from './features.js';
-import { IndexFile, type TemplateColumn } from './catalog-index.js';
+import { IndexFile, type IndexLine, type TemplateColumn } from './catalog-index.js';
 import { rowTokens, TOKENS_COLUMN } from './catalog-tokens.js';
 
 /** The name of the catalog table in the engine. */
@@ -161,6 +161,10 @@ export interface CatalogTable {
   readonly rowLines: AsyncIterable<Buffer>;
 }
 
+/** The start of a row's JSON line: its hidden record id and ordinal. */
+const hidden = (id: string, ordinal: number): string =>
+  `{${JSON.stringify(RECORD_ID_COLUMN)}:${JSON.stringify(id)},${JSON.stringify(ORDINAL_COLUMN)}:${ordinal},`;
+
 /** Rows gathered into one chunk of the catalog table's lines (each chunk one write). */
 const ROWS_PER_CHUNK = 1_000;
 
@@ -171,8 +175,6 @@ const ROWS_PER_CHUNK = 1_000;
  * array of 100,000 rows given as a parameter ran past the query deadline.
  */
 async function* rowLines(portal: Portal, columns: readonly Column[]): AsyncGenerator<Buffer> {
-  const hidden = (id: string, i: number): string =>
-    `{${JSON.stringify(RECORD_ID_COLUMN)}:${JSON.stringify(id)},${JSON.stringify(ORDINAL_COLUMN)}:${i + 1},`;
   const newline = Buffer.from('\n');
   let parts: Buffer[] = [];
   let i = 0;
@@ -180,7 +182,7 @@ async function* rowLines(portal: Portal, columns: readonly Column[]): AsyncGener
   for (const id of lines ? lines.keys() : portal.datasets.keys()) {
     if (lines) {
       const line = lines.get(id)!;
-      parts.push(Buffer.from(hidden(id, i)), IndexFile.row(line).subarray(1), newline);
+      parts.push(Buffer.from(hidden(id, i + 1)), IndexFile.row(line).subarray(1), newline);
     } else {
       const d = portal.datasets.get(id)!;
       const row: Record<string, unknown> = { [RECORD_ID_COLUMN]: d.id, [ORDINAL_COLUMN]: i + 1 };
@@ -210,6 +212,26 @@ function portalTemplateColumns(portal: Portal): Column[] {
   return [...columns.values()];
 }
 
+/** A dataset's id is its record id; its ordinal, as a dataset view's, breaks ties in sorts. */
+const HIDDEN_COLUMNS: readonly TableColumn[] = [
+  { name: RECORD_ID_COLUMN, type: 'text', multivalued: false },
+  { name: ORDINAL_COLUMN, type: 'int', multivalued: false },
+];
+
+/** The hidden column of a row's search tokens, last. */
+const TOKENS: TableColumn = { name: TOKENS_COLUMN, type: 'text', multivalued: false };
+
+/** The columns of the catalog table whose source has `fields` (the table's columns but the uid and hidden ones). */
+export function catalogColumns(fields: readonly Field[]): TableColumn[] {
+  const uid: TableColumn = { name: 'dataset_uid', type: 'text', multivalued: false };
+  const own = fields.map((f) => ({
+    name: f.name,
+    type: f.type,
+    multivalued: f.annotations.multivalued !== undefined,
+  }));
+  return [...HIDDEN_COLUMNS, uid, ...own, TOKENS];
+}
+
 /** Builds the catalog table of a portal. */
 export function catalogTable(portal: Portal): CatalogTable {
   const columns = [...STANDARD_COLUMNS, ...portalTemplateColumns(portal)];
@@ -226,20 +248,44 @@ export function catalogTable(portal: Portal): CatalogTable {
         ...(c.name === 'modified' && { timerangeFilter: [] }),
       },
     }));
-  // A dataset's id is its record id; its ordinal, as a dataset view's, breaks ties in sorts.
-  const hidden: TableColumn[] = [
-    { name: RECORD_ID_COLUMN, type: 'text', multivalued: false },
-    { name: ORDINAL_COLUMN, type: 'int', multivalued: false },
-  ];
   const table = portal.viewPrefix + CATALOG_TABLE;
-  const tokens: TableColumn = { name: TOKENS_COLUMN, type: 'text', multivalued: false };
   return {
     source: { table, searchTable: catalogSearchTable(table), fields },
     columns: [
-      ...hidden,
+      ...HIDDEN_COLUMNS,
       ...columns.map(({ name, type, multivalued }) => ({ name, type, multivalued })),
-      tokens,
+      TOKENS,
     ],
     rowLines: rowLines(portal, columns),
   };
+}
+
+/** Rows a reload replaces in place at most; past them the table is defined again (one statement). */
+const IN_PLACE_ROWS = 10_000;
+
+/** The change of a catalog table a reload makes in place: the rows replaced (their JSON lines and ids), the ids removed. */
+export interface CatalogRowChange {
+  readonly rowLines: readonly Buffer[];
+  readonly replaced: readonly string[];
+  readonly removed: readonly string[];
+}
+
+/**
+ * What `before`'s catalog table needs to become `portal`'s in place, or null when it must be defined
+ * again: a dataset added (its ordinal would fall between its neighbours'), a replaced or removed
+ * row whose template columns differ (the table's columns would), more than IN_PLACE_ROWS rows.
+ */
+export function catalogRowChange(portal: Portal, before: Portal): CatalogRowChange | null {
+  const [lines, old] = [portal.load?.lines, before.load?.lines];
+  const changes = portal.load?.changes;
+  if (!lines || !old || !changes || changes.added.length > 0) return null;
+  if (changes.replaced.length + changes.removed.length > IN_PLACE_ROWS) return null;
+  const templates = (line: IndexLine | undefined): string => JSON.stringify(line?.facts.templates ?? []);
+  if (changes.replaced.some((id) => templates(lines.get(id)) !== templates(old.get(id)))) return null;
+  if (changes.removed.some((id) => templates(old.get(id)) !== '[]')) return null;
+  // The ordinal written is a placeholder: each row keeps the one of the row it replaces.
+  const rowLines = changes.replaced.map((id) =>
+    Buffer.concat([Buffer.from(hidden(id, 0)), IndexFile.row(lines.get(id)!).subarray(1), Buffer.from('\n')]),
+  );
+  return { rowLines, replaced: changes.replaced, removed: changes.removed };
 }

@@ -3,6 +3,7 @@
 import type { DatasetFile, PortalFile } from './schema.js';
 import type { Attachment } from './attachments.js';
 import type { IndexFile, IndexLine } from './catalog-index.js';
+import type { FolderStamper } from './folder-stamps.js';
 
 /** A dataset as served: its directory, its validated metadata and its attachments. */
 export interface Dataset {
@@ -50,16 +51,27 @@ export interface Portal {
   readonly load?: PortalLoad;
 }
 
+/** Ids of the datasets a load changed: added, replaced by another version, removed. */
+export interface CatalogChanges {
+  readonly added: readonly string[];
+  readonly replaced: readonly string[];
+  readonly removed: readonly string[];
+}
+
 /** What a load read: every served dataset's line of the index, and what changed since the last load. */
 export interface PortalLoad {
   /** The index file, open: the lines of the datasets read at start are read through it. */
   readonly index: IndexFile;
+  /** What stamped the dataset folders, remembering their stamps for the next load. */
+  readonly stamper: FolderStamper;
   /** The index line of each served dataset, in the catalog's order (ids sorted). */
   readonly lines: ReadonlyMap<string, IndexLine>;
   /** The dataset folders this load read and validated (the others came from the index as they were). */
   readonly reread: readonly string[];
   /** Whether the set of served datasets or any of them differs from the load before. */
   readonly changed: boolean;
+  /** The datasets added, served as another line, and no longer served since the load before. */
+  readonly changes: CatalogChanges;
   /** The datasets that name audiences (the others read alike by every identified caller). */
   readonly guarded: readonly string[];
   /** The datasets whose visibility is `restricted` (the others are open to every caller). */

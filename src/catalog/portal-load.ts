@@ -2,10 +2,9 @@
 // stamped (its own and its dataset.json's inode, size and time), and only the folders whose stamp
 // differs from their index line are read and validated again; the others are served from their
 // lines, parsed when first asked for (dataset-shelf.ts). A load also says which folders it read.
-import { statSync } from 'node:fs';
-import { readdir } from 'node:fs/promises';
 import path from 'node:path';
 import { setImmediate as yieldToEvents } from 'node:timers/promises';
+import { DATASET_ID, FolderStamper, type StampChanges } from './folder-stamps.js';
 import { portalFileSchema } from './schema.js';
 import { catalogIndexPath, IndexFile, type IndexLine, type NewLine } from './catalog-index.js';
 import { DatasetShelf, DEFAULT_SHELF_SIZE } from './dataset-shelf.js';
@@ -13,43 +12,15 @@ import { readDatasetFolder, readJson, type FolderRead } from './dataset-folder.j
 import { catalogRow } from './catalog-table.js';
 import { TOKENS_VERSION } from './catalog-tokens.js';
 import { versionOf } from './data-version.js';
-import type { Dataset, DatasetChecks, Portal } from './dataset-types.js';
+import type { CatalogChanges, Dataset, DatasetChecks, Portal } from './dataset-types.js';
 
-export const DATASET_ID = /^[a-z0-9][a-z0-9_-]*$/;
+export { DATASET_ID };
 
-const OLD_SIBLING = /^\.([a-z0-9][a-z0-9_-]*)\.old-[0-9a-f]{12}$/;
-
-/** Folders stamped between two turns of the event loop (about 20 ms of stat calls here). */
-const STAMPS_PER_TURN = 1_000;
 /** Time spent reading and validating folders between two turns of the event loop. */
 const READ_SLICE_MS = 20;
 
 /** The catalog's order of dataset ids (as String.prototype.localeCompare sorts them). */
 export const compareIds = new Intl.Collator().compare;
-
-/** The id of the dataset whose previous version a folder named `name` is while a swap runs, else null. */
-function idBeingSwapped(name: string): string | null {
-  return OLD_SIBLING.exec(name)?.[1] ?? null;
-}
-
-/**
- * The stamp of each dataset folder (its inode and time, its dataset.json's inode, size and time),
- * null where there is no dataset.json. Synchronous calls in slices: 100,000 stat promises took 8 s
- * through libuv's pool here, the same calls made in turn 2 s.
- */
-async function stampsOf(root: string, ids: readonly string[]): Promise<(string | null)[]> {
-  const stamps: (string | null)[] = [];
-  for (let i = 0; i < ids.length; i++) {
-    if (i % STAMPS_PER_TURN === STAMPS_PER_TURN - 1) await yieldToEvents();
-    const dir = path.join(root, ids[i]!);
-    const folder = statSync(dir, { throwIfNoEntry: false });
-    const file = statSync(path.join(dir, 'dataset.json'), { throwIfNoEntry: false });
-    stamps.push(
-      folder && file ? `${folder.ino}:${folder.mtimeMs}:${file.ino}:${file.size}:${file.mtimeMs}` : null,
-    );
-  }
-  return stamps;
-}
 
 /**
  * Whether a line's checks still pass (its engine kind registered, its row filters conditions) and
@@ -174,10 +145,59 @@ async function targetIndex(
 }
 
 /**
+ * The lines a load starts from (`before`'s, or none at a first load), with the folders to read:
+ * those stamped whose stamp differs from their line, or whose line's checks no longer pass.
+ */
+function startingLines(
+  { stamps, gone, swapping }: StampChanges,
+  known: ReadonlyMap<string, IndexLine>,
+  before: ReadonlyMap<string, IndexLine> | undefined,
+  checks: DatasetChecks,
+): { lines: Map<string, IndexLine>; work: { id: string; stamp: string | null }[] } {
+  // A copy of the map as it was (native, no per-entry work), kept in the catalog's order.
+  const lines = new Map(before);
+  // A folder caught renamed aside keeps its line (handled with the swaps below).
+  for (const id of gone) if (!swapping.has(id)) lines.delete(id);
+  const work: { id: string; stamp: string | null }[] = [];
+  for (const [id, stamp] of stamps) {
+    const line = known.get(id);
+    if (line && line.stamp === stamp && stillHolds(line, checks)) lines.set(id, line);
+    else work.push({ id, stamp });
+  }
+  return { lines, work };
+}
+
+/** What the load changed in the served datasets (every id added at a first load). */
+function changesOf(
+  lines: ReadonlyMap<string, IndexLine>,
+  fresh: ReadonlyMap<string, IndexLine>,
+  before: ReadonlyMap<string, IndexLine> | undefined,
+  gone: readonly string[],
+): CatalogChanges {
+  if (!before) return { added: [...lines.keys()], replaced: [], removed: [] };
+  const changes = { added: [] as string[], replaced: [] as string[], removed: [] as string[] };
+  for (const id of fresh.keys()) (before.has(id) ? changes.replaced : changes.added).push(id);
+  for (const id of gone) if (before.has(id) && !lines.has(id)) changes.removed.push(id);
+  return changes;
+}
+
+/** The ids of the lines whose facts `has`: the previous load's list when no line changed it. */
+function idsWith(
+  has: (line: IndexLine) => boolean,
+  served: ReadonlyMap<string, IndexLine>,
+  previous: readonly string[] | undefined,
+  changed: readonly (IndexLine | undefined)[],
+): string[] {
+  if (previous && !changed.some((line) => line && has(line))) return [...previous];
+  return [...served.keys()].filter((id) => has(served.get(id)!));
+}
+
+/**
  * Loads `<dir>/portal.json` and the datasets of `<dir>/datasets/`: those whose folder is as its
  * index line says from the line, the others read and validated (a dataset with a row filter or
- * engine kind that `checks` refuses is not served). With `previous` (a reload), a dataset whose
- * folder no longer loads keeps the version `previous` served.
+ * engine kind that `checks` refuses is not served). With `previous` (a reload), only the folders
+ * whose stamp changed since are compared, and a dataset whose folder no longer loads keeps the
+ * version `previous` served.
  */
 export async function loadPortal(
   dir: string,
@@ -190,51 +210,68 @@ export async function loadPortal(
     (await readJson(path.join(dir, 'portal.json'), portalFileSchema, problems)) ??
     portalFileSchema.parse({ title: 'duckportal' });
   const root = path.join(dir, 'datasets');
-  const entries = await readdir(root, { withFileTypes: true }).catch(() => []);
-  const ids = entries.filter((e) => e.isDirectory() && DATASET_ID.test(e.name)).map((e) => e.name);
-  const stamps = await stampsOf(root, ids);
   const file = catalogIndexPath(dir);
-  const opened = previous?.load ? null : await IndexFile.open(file);
-  const known = previous?.load?.lines ?? opened!.lines;
-  const lines = new Map<string, IndexLine>();
-  const work: { id: string; stamp: string | null }[] = [];
-  for (const [i, id] of ids.entries()) {
-    const line = known.get(id);
-    if (line && line.stamp === stamps[i] && stillHolds(line, checks)) lines.set(id, line);
-    else work.push({ id, stamp: stamps[i]! });
+  const before = previous?.load?.lines;
+  const stamper = previous?.load?.stamper ?? new FolderStamper(root);
+  try {
+    // Stamped (by workers in a large portal) while the index file is read.
+    const stamping = stamper.changes();
+    const opened = previous?.load ? null : await IndexFile.open(file);
+    const stamped = await stamping;
+    const known = before ?? opened!.lines;
+    const { lines, work } = startingLines(stamped, known, before, checks);
+    const index = await targetIndex(file, previous, opened?.index ?? null, lines);
+    const { fresh, parsed, failed } = await reread(root, work, index, viewPrefix, checks, problems);
+    const unloaded = new Set(failed.keys());
+    const failures = new Map<string, { reasons: string[]; kept: boolean }>();
+    for (const [id, reasons] of failed) {
+      failures.set(id, { reasons, kept: before?.has(id) === true });
+      if (!before?.has(id)) lines.delete(id);
+    }
+    // Caught between the two renames of an ingest's swap (no folder of its name): the dataset is
+    // there, not yet in place; its line loaded before, if any, is kept (startingLines).
+    for (const [id, aside] of stamped.swapping) {
+      problems.push(`${path.join(root, id)}: being replaced (renamed aside as ${aside})`);
+      unloaded.add(id);
+    }
+    for (const [id, line] of fresh) lines.set(id, line);
+    // Read again at the next load, whatever their stamp then.
+    stamper.forget(unloaded);
+    const changes = changesOf(lines, fresh, before, stamped.gone);
+    const removed = before ? changes.removed : [...known.keys()].filter((id) => !lines.has(id));
+    if (removed.length > 0) index.append([], removed);
+    index.publish();
+    const sorted = !before || changes.added.length > 0;
+    const served = sorted
+      ? new Map([...lines.keys()].sort(compareIds).map((id) => [id, lines.get(id)!]))
+      : lines;
+    const touched = [...changes.added, ...changes.replaced, ...changes.removed].flatMap((id) => [
+      served.get(id),
+      before?.get(id),
+    ]);
+    const guarded = idsWith((l) => l.facts.audiences === true, served, previous?.load?.guarded, touched);
+    const restricted = idsWith(
+      (l) => l.facts.restricted === true,
+      served,
+      previous?.load?.restricted,
+      touched,
+    );
+    const changed = changes.added.length + changes.replaced.length + changes.removed.length > 0;
+    const datasets = new DatasetShelf(served, root, viewPrefix, parsed);
+    const reading = {
+      index,
+      stamper,
+      lines: served,
+      reread: work.map((w) => w.id),
+      changed,
+      changes,
+      failures,
+    };
+    const load = { ...reading, guarded, restricted };
+    return { dir, viewPrefix, settings, datasets, problems, unloaded, load };
+  } catch (error) {
+    // What was stamped is not what is served: the next load compares every folder again.
+    stamper.reset();
+    throw error;
   }
-  const index = await targetIndex(file, previous, opened?.index ?? null, lines);
-  const { fresh, parsed, failed } = await reread(root, work, index, viewPrefix, checks, problems);
-  const unloaded = new Set(failed.keys());
-  const failures = new Map<string, { reasons: string[]; kept: boolean }>();
-  for (const [id, reasons] of failed) {
-    const before = previous?.load?.lines.get(id);
-    failures.set(id, { reasons, kept: before !== undefined });
-    if (before) lines.set(id, before);
-  }
-  // Caught between the two renames of an ingest's swap: the dataset is there, not yet in place.
-  const names = new Set(entries.map((entry) => entry.name));
-  for (const entry of entries) {
-    const id = entry.isDirectory() ? idBeingSwapped(entry.name) : null;
-    if (id === null || names.has(id)) continue;
-    problems.push(`${path.join(root, id)}: being replaced (renamed aside as ${entry.name})`);
-    unloaded.add(id);
-    if (previous?.load?.lines.has(id)) lines.set(id, previous.load.lines.get(id)!);
-  }
-  for (const [id, line] of fresh) lines.set(id, line);
-  const order = [...lines.keys()].sort(compareIds);
-  const removed = [...known.keys()].filter((id) => !lines.has(id));
-  if (removed.length > 0) index.append([], removed);
-  index.publish();
-  const served = new Map(order.map((id) => [id, lines.get(id)!]));
-  const changed =
-    !previous?.load ||
-    served.size !== previous.load.lines.size ||
-    order.some((id) => previous.load!.lines.get(id) !== served.get(id));
-  const datasets = new DatasetShelf(served, root, viewPrefix, parsed);
-  const guarded = order.filter((id) => served.get(id)!.facts.audiences === true);
-  const restricted = order.filter((id) => served.get(id)!.facts.restricted === true);
-  const reading = { index, lines: served, reread: work.map((w) => w.id), changed, failures };
-  const load = { ...reading, guarded, restricted };
-  return { dir, viewPrefix, settings, datasets, problems, unloaded, load };
 }

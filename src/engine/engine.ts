@@ -205,6 +205,16 @@ export interface ParquetFiles {
   mergeParquet(files: readonly string[], file: string): Promise<void>;
 }
 
+/** Rows as JSON lines, in chunks. */
+export type JsonLines = AsyncIterable<Buffer> | Iterable<Buffer>;
+
+/** How defineJsonTable replaces rows: the key column, the column a replaced row keeps, the keys removed. */
+export interface RowChange {
+  readonly key: string;
+  readonly kept: string;
+  readonly removed: readonly string[];
+}
+
 /**
  * What the server needs of the engine that runs its SQL (the seam of kysely's Driver: a small
  * interface, the engine's class behind it). Every query is interruptible by its signal; JSON
@@ -268,8 +278,18 @@ export interface Engine {
    * may serve a copy of it held in memory.
    */
   defineView(name: string, parquetPath: string, kind?: ViewKind): Promise<void>;
-  /** (Re)creates a table from JSON lines (one object keyed by column name a line), of these columns. */
-  defineJsonTable(name: string, columns: readonly TableColumn[], rows: AsyncIterable<Buffer>): Promise<void>;
+  /**
+   * (Re)creates a table from JSON lines (one object keyed by column name a line), of these columns;
+   * with `change`, replaces rows of it in one transaction instead: each row of `rows` takes the
+   * place of the row of its `key`, keeping that row's `kept` column, and the rows whose key is in
+   * `removed` go.
+   */
+  defineJsonTable(
+    name: string,
+    columns: readonly TableColumn[],
+    rows: JsonLines,
+    change?: RowChange,
+  ): Promise<void>;
   /** Runs the server's own statements (never a request's SQL) in one transaction. */
   runStatements(statements: readonly string[]): Promise<void>;
   /** Drops a view if it exists. */

@@ -1,9 +1,10 @@
 // Validators of answers: the version of each dataset's files and of the catalog, and strong entity
 // tags over a version, the canonical request and the caller's audience. Nothing here is random
 // to the process: every replica over the same portal folder derives the same tags.
-import { createHmac } from 'node:crypto';
+import { createHash, createHmac } from 'node:crypto';
+import { setImmediate as yieldToEvents } from 'node:timers/promises';
 import type { Portal } from '../catalog/portal.js';
-import { datasetVersion, digest, type DataVersion } from '../catalog/data-version.js';
+import { datasetVersion, type DataVersion } from '../catalog/data-version.js';
 import { portalKey } from '../auth/portal-secret.js';
 
 /** The versions of a loaded portal: one per dataset, and the catalog's over all of them and portal.json. */
@@ -14,28 +15,54 @@ export interface PortalVersions {
 
 export type { DataVersion };
 
+/** Datasets whose part of the catalog's digest is hashed between two turns of the event loop. */
+const DIGEST_SLICE = 10_000;
+
 /**
  * The versions of every dataset of `portal` and of its catalog (once per load or reload): those
- * the catalog's index keeps, else (a portal made by hand) from each dataset's files.
+ * the catalog's index keeps, else (a portal made by hand) from each dataset's files. With
+ * `previous` (the versions of the load before), only the datasets the reload changed are read.
  */
-export async function portalVersions(portal: Portal): Promise<PortalVersions> {
-  const datasets = new Map<string, DataVersion>();
-  if (portal.load) {
-    for (const [id, line] of portal.load.lines) {
-      const [tag, modified] = line.facts.version;
-      datasets.set(id, { tag, modified: new Date(modified) });
-    }
+export async function portalVersions(portal: Portal, previous?: PortalVersions): Promise<PortalVersions> {
+  const { load } = portal;
+  let datasets = new Map<string, DataVersion>();
+  if (load) {
+    const fromLine = (id: string): DataVersion => {
+      const [tag, modified] = load.lines.get(id)!.facts.version;
+      return { tag, modified: new Date(modified) };
+    };
+    const { added, replaced, removed } = load.changes;
+    if (previous && added.length === 0) {
+      // The previous versions in the catalog's order (a native copy), the changed ones in their place.
+      datasets = new Map(previous.datasets);
+      for (const id of removed) datasets.delete(id);
+      for (const id of replaced) datasets.set(id, fromLine(id));
+    } else for (const id of load.lines.keys()) datasets.set(id, fromLine(id));
   } else {
     for (const dataset of portal.datasets.values()) datasets.set(dataset.id, await datasetVersion(dataset));
   }
+  return { datasets, catalog: await catalogVersion(portal, datasets) };
+}
+
+/**
+ * The catalog's version: the digest of portal.json and every dataset's tag (the SHA-256 of the
+ * JSON of [settings, [[id, tag]...]], hashed in slices between turns of the event loop), and the
+ * latest of their times.
+ */
+async function catalogVersion(
+  portal: Portal,
+  datasets: ReadonlyMap<string, DataVersion>,
+): Promise<DataVersion> {
+  const hash = createHash('sha256').update(`[${JSON.stringify(portal.settings)},[`);
   // A loop, not Math.max(...times): a spread of 100,000 arguments overflows the stack.
   let latest = 0;
-  for (const version of datasets.values()) latest = Math.max(latest, version.modified.getTime());
-  const catalog = {
-    tag: digest([portal.settings, [...datasets].map(([id, v]) => [id, v.tag])]),
-    modified: new Date(latest),
-  };
-  return { datasets, catalog };
+  let i = 0;
+  for (const [id, version] of datasets) {
+    hash.update(`${i === 0 ? '' : ','}[${JSON.stringify(id)},${JSON.stringify(version.tag)}]`);
+    latest = Math.max(latest, version.modified.getTime());
+    if (++i % DIGEST_SLICE === 0) await yieldToEvents();
+  }
+  return { tag: hash.update(']]').digest('base64url'), modified: new Date(latest) };
 }
 
 /** The key of a portal's entity tags, from its secret and domain: tags cannot be forged nor carried to another portal. */

@@ -169,6 +169,7 @@ export function compileOrderBy(
   table: string,
   ordinal: string,
   inFileOrder: boolean,
+  unordered = false,
 ): string {
   if (inFileOrder) return '';
   // A constant sorts nothing, and a bare integer would be read by DuckDB as a column position.
@@ -187,7 +188,7 @@ export function compileOrderBy(
     });
   const ties = query.grouped
     ? groups.map((g) => `${g.sort} ASC NULLS LAST`)
-    : keys.length || !compiler.ctx.dialect.storageOrder
+    : keys.length || !compiler.ctx.dialect.storageOrder || unordered
       ? [`${ordinal} ASC`]
       : [];
   const all = [...new Set([...keys, ...ties])];

@@ -127,6 +127,7 @@ export function compileAnalyzed(
       quoteIdentifier(source.table),
       ordinal,
       inFileOrder,
+      source.unordered === true && source.weight === undefined,
     ),
   );
   if (withRecordId && !query.grouped) {

@@ -37,6 +37,12 @@ export interface QuerySource {
   readonly distinctCounts?: ReadonlyMap<string, number>;
   /** Key (hex) of the caller's opaque record ids (src/auth/record-ids.ts), or null: plain ids. */
   readonly recordIdKey?: string | null;
+  /**
+   * Whether the rows are not stored in `_ordinal` order (a catalog table updated in place): a page
+   * asked in no order is then sorted on it (not a table of value counts made from it: it has no
+   * ordinal). Absent: stored in order.
+   */
+  readonly unordered?: boolean;
   /** Fields the rows are stored sorted on (computed.sort_by), then file order; absent: none. */
   readonly sortBy?: readonly string[];
   /** The SQL spelling of the engine holding the rows; absent: DuckDB. */

@@ -5,14 +5,13 @@
 // every dataset opened at load, as before, so the version it loaded is held until a reload; a
 // dataset of a larger one is opened from its folder at its first request, which finds it as its
 // index line says or is refused until a reload reads it again (its folder changed since).
-import { statSync } from 'node:fs';
-import path from 'node:path';
 import { searchViewName, valueCountsViewName, type Dataset, type Portal } from '../catalog/portal.js';
 import type { Engine } from '../engine/engine.js';
 import { ApiError } from '../http/errors.js';
 import type { Logger } from '../log.js';
 import type { ProcessFolder } from './process-folder.js';
 import { DEFAULT_MAX_OPEN_DATASETS } from './defaults.js';
+import { folderStamp } from '../catalog/folder-stamps.js';
 
 interface OpenDataset {
   /** The stamp of the index line it was opened as ('' for a portal made without an index). */
@@ -149,13 +148,6 @@ export class OpenDatasets {
     }
     await this.openAll(portal);
   }
-}
-
-/** The stamp of a dataset folder as the loader writes it (src/catalog/portal-load.ts). */
-function folderStamp(dir: string): string | null {
-  const folder = statSync(dir, { throwIfNoEntry: false });
-  const file = statSync(path.join(dir, 'dataset.json'), { throwIfNoEntry: false });
-  return folder && file ? `${folder.ino}:${folder.mtimeMs}:${file.ino}:${file.size}:${file.mtimeMs}` : null;
 }
 
 /** Pins the dataset's files and defines its views over the pins: the dataset as served. */

@@ -5,6 +5,7 @@
 // (DuckDB's and each ClickHouse server's), and the process exits 0. A second SIGTERM or SIGINT
 // during the drain ends the process at once (Node's default).
 import type http from 'node:http';
+import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { Engine } from '../engine/engine.js';
 import type { Portal } from '../catalog/portal.js';
@@ -42,10 +43,22 @@ export function handleSignals(options: SignalOptions): void {
   const { portal, log } = options;
   const reload = (): void => {
     log.info('SIGHUP: reloading the portals');
+    const started = performance.now();
+    // How long the event loop was kept from other work (requests) during the reload, at worst.
+    const delay = monitorEventLoopDelay({ resolution: 10 });
+    delay.enable();
+    const measured = (): string => {
+      delay.disable();
+      return `in ${Math.round(performance.now() - started)} ms, the event loop delayed ${Math.round(delay.max / 1e6)} ms at most`;
+    };
     portal.reload().then(
-      (loaded) => log.info(`reloaded: ${loaded.reduce((n, p) => n + p.datasets.size, 0)} datasets`),
+      (loaded) => {
+        const reread = loaded.reduce((n, p) => n + (p.load?.reread.length ?? 0), 0);
+        const datasets = loaded.reduce((n, p) => n + p.datasets.size, 0);
+        log.info(`reloaded: ${datasets} datasets, ${reread} folders read ${measured()}`);
+      },
       (error: unknown) =>
-        log.error({ err: error }, 'reload failed: the portal loaded before is still served'),
+        log.error({ err: error }, `reload failed ${measured()}: the portal loaded before is still served`),
     );
   };
   process.on('SIGHUP', reload);

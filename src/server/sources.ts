@@ -4,16 +4,15 @@
 // Each is a portal of its own to the v2.1 handlers: its datasets, and its catalog table.
 import { mkdir, stat } from 'node:fs/promises';
 import path from 'node:path';
-import { catalogTable } from '../catalog/catalog-table.js';
+import { catalogColumns, catalogRowChange, catalogTable } from '../catalog/catalog-table.js';
 import { TOKENS_COLUMN } from '../catalog/catalog-tokens.js';
-import { ORDINAL_COLUMN, RECORD_ID_COLUMN } from '../catalog/schema.js';
 import {
   defineCatalogSearchSql,
   replaceCatalogSearchSql,
   type CatalogSearchNames,
 } from '../search/catalog-search.js';
 import type { Dataset, Portal } from '../catalog/portal.js';
-import type { TableColumn } from '../catalog/schema.js';
+import { ORDINAL_COLUMN, RECORD_ID_COLUMN, type TableColumn } from '../catalog/schema.js';
 import type { Engine, ParquetFiles } from '../engine/engine.js';
 import { catalogCounts } from '../facets/catalog-counts.js';
 import type { QuerySource } from '../odsql/source.js';
@@ -67,6 +66,26 @@ export async function replaceCatalogSearchRows(
   const names = searchNames({ table: catalog.table, searchTable: catalog.searchTable });
   const counts = catalogCounts(catalog.table, catalog.fields);
   await engine.runStatements([...replaceCatalogSearchSql(names, ids), ...counts.statements]);
+}
+
+/**
+ * Brings the catalog table of `before` (defined as `source`) up to `portal` in place: the rows of
+ * the datasets replaced and removed, in one transaction, then their blocks of its full-text index. Its rows are then no longer stored in
+ * the catalog's order (`unordered`). Null when it must be defined again (catalogRowChange).
+ */
+export async function updateCatalog(
+  engine: Engine,
+  portal: Portal,
+  before: Portal,
+  source: QuerySource,
+): Promise<QuerySource | null> {
+  const change = catalogRowChange(portal, before);
+  if (change === null) return null;
+  const columns = catalogColumns(source.fields);
+  const kept = { key: RECORD_ID_COLUMN, kept: ORDINAL_COLUMN, removed: change.removed };
+  await engine.defineJsonTable(source.table, columns, change.rowLines, kept);
+  await replaceCatalogSearchRows(engine, source, [...change.replaced, ...change.removed]);
+  return { ...source, unordered: true };
 }
 
 /** A source of `datasets` (none: the data network of a portal that belongs to none). */

@@ -99,6 +99,15 @@ describe('a portal of 20,000 datasets', function () {
     expect(body.metas.default.title).to.equal('A new title for copy 777');
     const search = await server.json(`${V21}/catalog/datasets?where=${encodeURIComponent('"new title"')}`);
     expect(search.body.results.map((r: { dataset_id: string }) => r.dataset_id)).to.deep.equal([id]);
+    // Its row replaced in place (the table not defined again), the list still in the catalog's order.
+    expect(portal!.load?.changes).to.deep.equal({ added: [], replaced: [id], removed: [] });
+    expect(server.portal.services.catalog().unordered).to.equal(true);
+    const around = await server.json(`${V21}/catalog/datasets?limit=3&offset=776&select=dataset_id`);
+    expect(around.body.results.map((r: { dataset_id: string }) => r.dataset_id)).to.deep.equal([
+      copyId(776),
+      id,
+      copyId(778),
+    ]);
     // Another reload with nothing changed rereads none.
     const [again] = await server.portal.reload();
     expect(again!.load?.reread).to.deep.equal([]);

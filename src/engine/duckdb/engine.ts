@@ -4,7 +4,7 @@ import { rm, mkdir } from 'node:fs/promises';
 import type { Readable } from 'node:stream';
 import { DuckDBInstance, type DuckDBConnection, type DuckDBValue } from '@duckdb/node-api';
 import type { TableColumn } from '../../catalog/schema.js';
-import { quoteIdentifier, quoteString } from '../../sql/quoting.js';
+import { quoteString } from '../../sql/quoting.js';
 import { HOLISTIC_BUDGET_BYTES } from '../../odsql/limits.js';
 import { CountCache, DEFAULT_COUNT_ENTRIES } from '../count-cache.js';
 import {
@@ -18,6 +18,8 @@ import {
   type PageRows,
   type ViewKind,
   type ParquetFiles,
+  type JsonLines,
+  type RowChange,
 } from '../engine.js';
 import { streamThroughPipe } from './copy-stream.js';
 import { DuckDBExportConnection } from './export-connection.js';
@@ -28,7 +30,7 @@ import { PreparedStatements } from './prepared.js';
 import { DEFAULT_SMALL_TABLES_BYTES, limitBytes, SmallTables, SMALL_TABLES_SHARE } from './small-tables.js';
 import { dropServed, serveParquet } from './views.js';
 import { EngineLoad } from '../waiting-line.js';
-import { inTransaction, jsonRowsSql, withJsonLines } from './storage-types.js';
+import { inTransaction, jsonRowsSql, jsonTableSql, withJsonLines } from './storage-types.js';
 import { chunksOf, readJsonRows } from './values.js';
 
 export interface EngineOptions {
@@ -244,16 +246,10 @@ export class DuckDBEngine extends EngineLoad<DuckDBConnection> implements Engine
     this.prepared.forget();
   }
 
-  /** (Re)creates an in-memory table from JSON lines, read by DuckDB from a file (read_json). */
-  async defineJsonTable(
-    name: string,
-    columns: readonly TableColumn[],
-    rows: AsyncIterable<Buffer>,
-  ): Promise<void> {
-    const create = (select: string) =>
-      this.query(`CREATE OR REPLACE TABLE ${quoteIdentifier(name)} AS ${select}`);
-    await withJsonLines(this.tempDirectory, columns, rows, create);
-    this.viewsChanged();
+  /** (Re)creates an in-memory table from JSON lines read by DuckDB from a file, or replaces rows of it (`change`). */
+  async defineJsonTable(name: string, columns: readonly TableColumn[], rows: JsonLines, change?: RowChange) {
+    const define = (select: string) => this.runStatements(jsonTableSql(name, select, change));
+    await withJsonLines(this.tempDirectory, columns, rows, define);
   }
 
   /** Runs the server's own statements (never a request's SQL) in one transaction: all or none apply. */

@@ -5,7 +5,8 @@ import { rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import type { DuckDBConnection } from '@duckdb/node-api';
 import type { FieldType, TableColumn } from '../../catalog/schema.js';
-import { quoteString } from '../../sql/quoting.js';
+import { quoteIdentifier, quoteString } from '../../sql/quoting.js';
+import type { JsonLines, RowChange } from '../engine.js';
 
 /**
  * How each field type is stored in data.parquet. Every module that reads or writes dataset
@@ -40,7 +41,7 @@ function structureOf(columns: readonly TableColumn[]): Record<string, string> {
 export async function withJsonLines<T>(
   dir: string,
   columns: readonly TableColumn[],
-  rows: AsyncIterable<Buffer>,
+  rows: JsonLines,
   use: (select: string) => Promise<T>,
 ): Promise<T> {
   const file = path.join(dir, `rows-${randomBytes(6).toString('hex')}.ndjson`);
@@ -76,4 +77,24 @@ export async function inTransaction(
     await connection.run('ROLLBACK').catch(() => undefined);
     throw error;
   }
+}
+
+/**
+ * The statements (one transaction) that define `table` as the rows of `select`, or with `change`
+ * replace rows of it: the new rows, each given the `kept` column of the row of its key, then the
+ * old rows and those of the keys removed deleted, then the new inserted (by name: the table's
+ * order of columns).
+ */
+export function jsonTableSql(table: string, select: string, change?: RowChange): string[] {
+  const t = quoteIdentifier(table);
+  if (!change) return [`CREATE OR REPLACE TABLE ${t} AS ${select}`];
+  const [key, kept] = [quoteIdentifier(change.key), quoteIdentifier(change.kept)];
+  const removed =
+    change.removed.length > 0 ? ` OR ${key} IN (${change.removed.map(quoteString).join(', ')})` : '';
+  return [
+    `CREATE OR REPLACE TEMP TABLE _replacing AS SELECT n.* REPLACE (o.${kept} AS ${kept}) FROM (${select}) n JOIN ${t} o ON o.${key} = n.${key}`,
+    `DELETE FROM ${t} WHERE ${key} IN (SELECT ${key} FROM _replacing)${removed}`,
+    `INSERT INTO ${t} BY NAME SELECT * FROM _replacing`,
+    'DROP TABLE _replacing',
+  ];
 }
