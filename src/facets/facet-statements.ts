@@ -15,8 +15,15 @@ import {
 } from '../odsql/index.js';
 import type { FacetPlan, FacetQuery, Planned } from './facet-plan.js';
 import { selectionConditions } from './facet-selection.js';
-import { capFacetRows } from './facet-cap.js';
-import { elementCountsSql } from './catalog-counts.js';
+import { capFacetRows, type FacetCap } from '../odsql/dialect/duckdb/facet-cap.js';
+import { elementCountsSql } from '../odsql/dialect/duckdb/catalog-counts.js';
+
+/** What the SQL cap of a facet's values needs: a plain facet of one level sorted by count, else null. */
+export function facetCap(p: Planned): FacetCap | null {
+  const { kind, sort } = p.shape;
+  if (kind !== 'plain' || p.levels !== 1 || (sort !== 'count' && sort !== '-count')) return null;
+  return { descending: sort === '-count', limit: p.limit, refined: p.refined };
+}
 
 /** One statement: rows (s = index of the counted key, v = value, n = count). */
 export interface Statement {
@@ -141,7 +148,13 @@ export async function facetStatements(
         members[0]!.planned.shape.multivalued,
       );
     // DuckDB's (the catalog's, the datasets'): an attached engine's statement sends every value.
-    const sql = source.dialect === undefined ? capFacetRows(counts, keys) : counts;
+    const sql =
+      source.dialect === undefined
+        ? capFacetRows(
+            counts,
+            keys.map(({ planned }) => facetCap(planned)),
+          )
+        : counts;
     return { sql, keys: keys.map(({ facetIndex, level }) => ({ facetIndex, level })) };
   };
   const members = plan.planned.map((planned, index) => ({ planned, index }));

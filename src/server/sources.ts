@@ -14,7 +14,7 @@ import {
 import type { Dataset, Portal } from '../catalog/portal.js';
 import { ORDINAL_COLUMN, RECORD_ID_COLUMN, type TableColumn } from '../catalog/schema.js';
 import type { Engine, ParquetFiles } from '../engine/engine.js';
-import { catalogCounts } from '../facets/catalog-counts.js';
+import { catalogCounts } from '../odsql/dialect/duckdb/catalog-counts.js';
 import type { QuerySource } from '../odsql/source.js';
 import type { Services, SourceData } from '../http/services.js';
 import { CallLog, DEFAULT_CALL_LOG, SCHEMA_FILE, type CallLogOptions } from '../monitoring/call-log.js';

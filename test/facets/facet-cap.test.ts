@@ -3,7 +3,8 @@
 // orders differ between UTF-16 (JavaScript's) and code points (DuckDB's): U+E000-U+FFFF against
 // characters above U+FFFF.
 import { expect } from 'chai';
-import { capFacetRows } from '../../src/facets/facet-cap.js';
+import { capFacetRows } from '../../src/odsql/dialect/duckdb/facet-cap.js';
+import { facetCap } from '../../src/facets/facet-statements.js';
 import type { Planned } from '../../src/facets/facet-plan.js';
 import { buildTree, type LevelCounts } from '../../src/facets/tree.js';
 import type { FacetSort } from '../../src/facets/facet-fields.js';
@@ -71,10 +72,7 @@ describe('facet values capped in SQL', () => {
       for (const refined of [[], ['one29', 'z']]) {
         it(`answers ${sort}, limit ${limit}${refined.length ? ', refined' : ''} as uncapped`, async () => {
           const keys = [planned(sort, limit, refined), planned(sort, 2, [], 'date'), planned(sort, limit)];
-          const capped = capFacetRows(
-            rowsSql,
-            keys.map((p) => ({ planned: p })),
-          );
+          const capped = capFacetRows(rowsSql, keys.map(facetCap));
           expect(capped).to.not.equal(rowsSql);
           expect(await trees(capped, keys)).to.deep.equal(await trees(rowsSql, keys));
           const sent = await db.rows(capped);
@@ -88,7 +86,7 @@ describe('facet values capped in SQL', () => {
   }
 
   it('leaves alphabetical and numeric sorts uncapped', () => {
-    const keys = [planned('alphanum', 3), planned('-num', 3)].map((p) => ({ planned: p }));
+    const keys = [planned('alphanum', 3), planned('-num', 3)].map(facetCap);
     expect(capFacetRows(rowsSql, keys)).to.equal(rowsSql);
   });
 });

@@ -15,13 +15,15 @@ import ts from 'typescript';
  * run once by the operator's command, never a query of a request. They stay in the command rather
  * than moving into src/engine/clickhouse/ because the command is where the fact lives once: the
  * view's columns (a record id hashed from the row, an ordinal) are what attaching a table means,
- * and the engine reads the view as it reads any table.
+ * and the engine reads the view as it reads any table. The catalog's full-text index
+ * (src/search/catalog-search.ts) is built in the layout of a dataset's, beside build-index.ts.
  */
 const ALLOWED = [
   'src/odsql/',
   'src/engine/',
   'src/ingest/',
   'src/search/build-index.ts',
+  'src/search/catalog-search.ts',
   'src/cli/attach-command.ts',
 ];
 
@@ -83,7 +85,7 @@ describe('SQL text', () => {
   });
 
   it('is seen where it is written (the check reads strings and templates)', () => {
-    const found = stringsOf('src/engine/duckdb/engine.ts').filter((text) => SQL_WORDS.test(text));
+    const found = stringsOf('src/engine/duckdb/views.ts').filter((text) => SQL_WORDS.test(text));
     expect(found.some((text) => text.includes('CREATE OR REPLACE TABLE'))).to.equal(true);
     expect(
       stringsOf('src/odsql/dialect/duckdb/facet-counts.ts').some((text) => text.includes('GROUPING SETS')),

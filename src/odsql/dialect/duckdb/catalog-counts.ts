@@ -4,8 +4,8 @@
 // element (`value, _count`), which facet-statements.ts reads for a facet of that field alone under
 // no condition. The catalog's keyword facet at 100,000 datasets grouped 600,000 elements at each
 // request (50-200 ms on 2 shared cores); its table holds their 100,104 counts.
-import { isMultivalued, VALUE_COUNT_COLUMN, type Field } from '../catalog/schema.js';
-import { quoteIdentifier } from '../sql/quoting.js';
+import { isMultivalued, VALUE_COUNT_COLUMN, type Field } from '../../../catalog/schema.js';
+import { quoteIdentifier } from '../../../sql/quoting.js';
 
 /** The name of the table of counts of `field` beside the table `table`. */
 const countsTable = (table: string, field: string): string => `${table}__counts__${field}`;

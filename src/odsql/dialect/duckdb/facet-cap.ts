@@ -1,19 +1,20 @@
 // A facet statement that sends only the values an answer can show: a plain facet sorted by count
 // keeps its `limit` first values in SQL (and its refined ones), instead of sending every value to
-// JavaScript, which sorts them and keeps as many (tree.ts). The catalog's keyword facet at 100,000
+// JavaScript, which sorts them and keeps as many (src/facets/tree.ts). DuckDB's SQL: the facet
+// statements of a ClickHouse dataset are not capped. The catalog's keyword facet at 100,000
 // datasets sent 100,002 values for 100 (bench/README.md). The answer is the same value for value:
 // tree.ts breaks ties of counts by comparing texts as JavaScript does (UTF-16 code units), SQL by
 // code points; the two orders differ only between a character of U+E000-U+FFFF and one above
 // U+FFFF, so a text made of characters below U+E000 alone is placed alike by both, and of the
 // values tied with the last one kept, those holding a character from U+E000 up are all sent.
-import { quoteString } from '../sql/quoting.js';
-import type { Planned } from './facet-plan.js';
+import { quoteString } from '../../../sql/quoting.js';
 
-/** Whether a facet's values are capped in SQL: one level, sorted by count. */
-function capped(p: Planned): boolean {
-  return (
-    p.shape.kind === 'plain' && p.levels === 1 && (p.shape.sort === 'count' || p.shape.sort === '-count')
-  );
+/** What the cap needs of a facet's plan (src/facets/facet-plan.ts): null when it is not capped. */
+export interface FacetCap {
+  /** Sorted by count from the largest (`-count`). */
+  readonly descending: boolean;
+  readonly limit: number;
+  readonly refined: ReadonlySet<string>;
 }
 
 const [EDGE, RANK] = ['"facet edge"', '"facet rank"'];
@@ -27,12 +28,12 @@ const LATE = quoteString('[\\x{E000}-\\x{10FFFF}]');
  * first `limit` of the values tied with it (by text), and its refined ones; the other keys' rows
  * all pass (their edge is null).
  */
-export function capFacetRows(sql: string, keys: readonly { planned: Planned }[]): string {
-  const caps = keys.map(({ planned }, s) => ({ s, planned })).filter(({ planned }) => capped(planned));
+export function capFacetRows(sql: string, keys: readonly (FacetCap | null)[]): string {
+  const caps = keys.flatMap((planned, s) => (planned ? [{ s, planned }] : []));
   if (caps.length === 0) return sql;
-  const cases = (value: (p: Planned) => string, otherwise: string): string =>
+  const cases = (value: (p: FacetCap) => string, otherwise: string): string =>
     `CASE s ${caps.map(({ s, planned }) => `WHEN ${s} THEN ${value(planned)}`).join(' ')} ELSE ${otherwise} END`;
-  const descending = (p: Planned): boolean => p.shape.sort === '-count';
+  const descending = (p: FacetCap): boolean => p.descending;
   const edge = cases((p) => `${descending(p) ? 'max' : 'min'}(n, ${p.limit})[${p.limit}]`, 'NULL');
   const better = cases((p) => (descending(p) ? `n > ${EDGE}` : `n < ${EDGE}`), 'TRUE');
   const refined = cases((p) => {
