@@ -116,7 +116,8 @@ function gather<T>(items: readonly T[], keyOf: (item: T) => string): T[][] {
 
 /**
  * The statement of one plain facet of a multivalued field under no condition, from the field's
- * table of element counts when the source has one (the catalog's: catalog-counts.ts); else null.
+ * table of element counts when the source has one (the catalog's:
+ * src/odsql/dialect/duckdb/catalog-counts.ts); else null.
  */
 function elementsAlone(source: QuerySource, members: readonly Member[], params: FacetParams): string | null {
   const planned = members.length === 1 ? members[0]!.planned : null;

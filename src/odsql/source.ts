@@ -54,7 +54,7 @@ export interface QuerySource {
   readonly valueCounts?: ReadonlyMap<string, string>;
   /**
    * The table of element counts of each multivalued facet field (`v, _count`), by field: the
-   * catalog's (src/facets/catalog-counts.ts), read by a facet of that field under no condition.
+   * catalog's (src/odsql/dialect/duckdb/catalog-counts.ts), read by a facet of that field under no condition.
    */
   readonly elementCounts?: ReadonlyMap<string, string>;
   /** The column holding how many records each row of `table` stands for (a table of value counts); absent: one. */

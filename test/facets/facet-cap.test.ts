@@ -1,4 +1,4 @@
-// A facet statement capped in SQL (src/facets/facet-cap.ts) gives the same answer as every value
+// A facet statement capped in SQL (src/odsql/dialect/duckdb/facet-cap.ts) gives the same answer as every value
 // sent to JavaScript: over counts with ties at the edge, refined values beyond it, and texts whose
 // orders differ between UTF-16 (JavaScript's) and code points (DuckDB's): U+E000-U+FFFF against
 // characters above U+FFFF.
