@@ -4,7 +4,6 @@
 // replicas of a portal folder write it; the bytes go to a part file renamed over the name once
 // complete, so a reader finds a whole file or none.
 import { createHash } from 'node:crypto';
-import { createWriteStream } from 'node:fs';
 import { mkdir, open, readdir, rename, stat, unlink, utimes } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
@@ -92,7 +91,14 @@ export async function writeSharedExport(
       if (await sharedExportReady(file)) return 'present';
       const part = `${file}.${os.hostname()}-${process.pid}.part`;
       try {
-        await pipeline(await produce(), createWriteStream(part));
+        // The part is created before any byte is asked for: a stream that fails at once cannot
+        // leave it to be created after the unlink below.
+        const source = await produce();
+        const out = await open(part, 'w').catch((error: unknown) => {
+          source.destroy();
+          throw error;
+        });
+        await pipeline(source, out.createWriteStream());
         await rename(part, file);
       } catch (error) {
         await unlink(part).catch(() => undefined);
