@@ -1,5 +1,6 @@
 // The filter of one table column, opened from its header: a small popover (the browser's own
-// popover: Escape or a click outside closes it, the focus goes back to its button) with a form
+// popover: its first control, marked autofocus, takes the focus as it opens, before any key is
+// typed; Escape or a click outside closes it, the focus goes back to its button) with a form
 // by the field's type: text contains / is exactly, a number range, a date range. Equals on a
 // facet field is a refine (as the facet sidebar writes it); anything else is the column's
 // `where.<field>` condition (column-conditions.ts).
@@ -88,7 +89,14 @@ function Inputs({ kind, id, current }: { kind: Kind; id: string; current: Column
     names.map((name, i) => (
       <label key={name} for={`${id}-${name}`}>
         {labels[i]}
-        <input id={`${id}-${name}`} name={name} type={type} step="any" defaultValue={values[i]} />
+        <input
+          id={`${id}-${name}`}
+          name={name}
+          type={type}
+          step="any"
+          defaultValue={values[i]}
+          autofocus={i === 0}
+        />
       </label>
     ));
   if (kind === 'range') {
@@ -104,7 +112,7 @@ function Inputs({ kind, id, current }: { kind: Kind; id: string; current: Column
     <>
       <label for={`${id}-op`}>
         Match
-        <select id={`${id}-op`} name="op" defaultValue={text?.kind ?? 'contains'}>
+        <select id={`${id}-op`} name="op" defaultValue={text?.kind ?? 'contains'} autofocus>
           <option value="contains">contains</option>
           <option value="equals">is exactly</option>
         </select>
@@ -142,7 +150,6 @@ export function FilterPopover({ field, index, state, onChange }: PopoverProps) {
     const onToggle = (event: Event) => {
       if (!element || (event as ToggleEvent).newState !== 'open') return;
       place(element, index);
-      element.querySelector<HTMLElement>('input, select')?.focus();
     };
     element?.addEventListener('toggle', onToggle);
     return () => element?.removeEventListener('toggle', onToggle);
