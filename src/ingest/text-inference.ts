@@ -62,6 +62,8 @@ const NUMERIC: ReadonlySet<FieldType> = new Set(['int', 'double']);
 interface Verdict {
   readonly counts: Counts;
   readonly tests: readonly TextTest[];
+  /** Counted over the whole table, not a sample: its counts hold for every cell. */
+  readonly whole: boolean;
 }
 
 /** How many filled cells failed `test` (Infinity when it was not run). */
@@ -99,6 +101,13 @@ interface Choice {
   readonly tolerant?: boolean;
 }
 
+/** The winner's cheaper conversion when every cell of the whole table that passed it has its shape. */
+function conversionOf(verdict: Verdict, winner: TextTest): (v: string) => string {
+  const index = verdict.tests.indexOf(winner);
+  const everyCell = verdict.whole && index >= 0 && verdict.counts.outside[index] === 0;
+  return winner.cheaper && everyCell ? winner.cheaper.convert : winner.convert;
+}
+
 function result(
   all: readonly TextTest[],
   candidate: TextCandidate,
@@ -113,12 +122,15 @@ function result(
   if (!winner) return text;
   const twin = ambiguousTwin(all, choice.verdict, winner);
   if (twin) return { ...text, ambiguousDates: [winner.format!, twin.format!] };
-  const cell = cellSql(candidate.text, dialect);
-  if (!choice.tolerant) return { type: winner.type, sql: winner.convert(cell) };
+  // No cell to trim in the whole table: trim() would return every cell as it is.
+  const untrimmed = choice.verdict.whole && choice.verdict.counts.padded === 0;
+  const cell = cellSql(candidate.text, dialect, !untrimmed);
+  const convert = conversionOf(choice.verdict, winner);
+  if (!choice.tolerant) return { type: winner.type, sql: convert(cell) };
   const fits = winner.test(cell);
   return {
     type: winner.type,
-    sql: `CASE WHEN ${fits} THEN ${winner.convert(cell)} END`,
+    sql: `CASE WHEN ${fits} THEN ${convert(cell)} END`,
     misfits: { cell, fits },
   };
 }
@@ -162,7 +174,7 @@ interface Inference {
 /** Runs, over `from`, the tests `next` asks for, in one statement; other verdicts stay as they were. */
 async function retest(
   inference: Inference,
-  from: string,
+  from: { readonly sql: string; readonly whole: boolean },
   candidates: readonly TextCandidate[],
   verdicts: readonly Verdict[],
   next: (candidate: TextCandidate, verdict: Verdict, index: number) => readonly TextTest[] | null,
@@ -172,9 +184,10 @@ async function retest(
     return tests ? [{ index, candidate, tests }] : [];
   });
   const columns = pending.map(({ candidate, tests }) => ({ ...candidate, tests }));
-  const counts = await countTests(inference.connection, from, columns, inference.tests, inference.dialect);
+  const { connection, tests, dialect } = inference;
+  const counts = await countTests(connection, from.sql, columns, tests, dialect);
   const updated = [...verdicts];
-  pending.forEach((p, k) => (updated[p.index] = { counts: counts[k]!, tests: p.tests }));
+  pending.forEach((p, k) => (updated[p.index] = { counts: counts[k]!, tests: p.tests, whole: from.whole }));
   return updated;
 }
 
@@ -240,11 +253,16 @@ export async function inferTextColumns(
   const rows = Number((await connection.runAndReadAll(`SELECT count(*) FROM ${all}`)).getRows()[0]?.[0] ?? 0);
   const sampling = samplingOf(rows, settings);
   const from = sampling
-    ? `(SELECT * FROM ${all} USING SAMPLE reservoir(${sampling.rows} ROWS) REPEATABLE (7))`
-    : all;
+    ? {
+        sql: `(SELECT * FROM ${all} USING SAMPLE reservoir(${sampling.rows} ROWS) REPEATABLE (7))`,
+        whole: false,
+      }
+    : { sql: all, whole: true };
+  const everyRow = { sql: all, whole: true };
   const none = candidates.map((): Verdict => ({
-    counts: { filled: 0, nested: 0, codes: 0, passed: [] },
+    counts: { filled: 0, nested: 0, codes: 0, padded: 0, passed: [], outside: [] },
     tests: [],
+    whole: false,
   }));
   const inference: Inference = { connection, tests, dialect };
   const sample = await retest(inference, from, candidates, none, () => tests);
@@ -252,12 +270,12 @@ export async function inferTextColumns(
   let nearly = sample;
   if (sampling) {
     const confirm = (c: TextCandidate, v: Verdict) => toConfirm(tests, c, v);
-    verdicts = await retest(inference, all, candidates, verdicts, confirm);
+    verdicts = await retest(inference, everyRow, candidates, verdicts, confirm);
     const after = (_: TextCandidate, v: Verdict) => afterUnconfirmed(tests, v);
-    verdicts = await retest(inference, all, candidates, verdicts, after);
+    verdicts = await retest(inference, everyRow, candidates, verdicts, after);
     const near = (_: TextCandidate, v: Verdict, i: number): TextTest[] | null =>
       sampling.exact ? nearExactly(sample[i]!, v, rows) : nearSampled(sample[i]!, v);
-    nearly = await retest(inference, all, candidates, verdicts, near);
+    nearly = await retest(inference, everyRow, candidates, verdicts, near);
   }
   return candidates.map((candidate, i) => {
     const verdict = verdicts[i]!;

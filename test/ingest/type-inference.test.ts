@@ -226,4 +226,30 @@ describe('ingest: type inference', () => {
     expect(inferred.map((c) => c.type)).to.deep.equal(['double', 'int', 'int', 'int', 'json_blob']);
     expect(inferred.map((c) => c.misfits !== undefined)).to.deep.equal([false, true, false, false, false]);
   });
+
+  it('trims the cells of a column only when a cell of the whole table has spaces to trim', async () => {
+    // Row 45678 is usually outside the 20,000-row sample: the table's own pass must see its spaces.
+    await connection.run(`CREATE OR REPLACE TABLE src AS SELECT i,
+        CAST(i AS VARCHAR) AS clean,
+        CASE WHEN i = 45678 THEN ' 7 ' ELSE CAST(i AS VARCHAR) END AS spaced,
+        CASE WHEN i = 45678 THEN '\u00a0' ELSE CAST(i AS VARCHAR) END AS blank,
+        CASE WHEN i = 45678 THEN ' NA' WHEN i = 3 THEN 'x' ELSE CAST(i AS VARCHAR) END AS tolerant
+      FROM range(50000) r(i)`);
+    const names = ['clean', 'spaced', 'blank', 'tolerant'];
+    const inferred = await inferTextColumns(
+      connection,
+      'src',
+      names.map((text) => ({ text })),
+    );
+    expect(inferred.map((c) => c.type)).to.deep.equal(['int', 'int', 'int', 'int']);
+    expect(inferred.map((c) => c.sql.includes('trim('))).to.deep.equal([false, true, true, true]);
+    const stored = inferred.map((c) => `CAST(${c.sql} AS VARCHAR)`).join(', ');
+    const reader = await connection.runAndReadAll(
+      `SELECT ${stored} FROM src WHERE i IN (3, 45678) ORDER BY i`,
+    );
+    expect(reader.getRowsJson()).to.deep.equal([
+      ['3', '3', '3', null],
+      ['45678', '7', null, null],
+    ]);
+  });
 });
