@@ -8,8 +8,6 @@ import { quoteString } from '../../sql/quoting.js';
 import { HOLISTIC_BUDGET_BYTES } from '../../odsql/limits.js';
 import { CountCache, DEFAULT_COUNT_ENTRIES } from '../count-cache.js';
 import {
-  QueryDeadlineExceeded,
-  QueryInterrupted,
   type CopyFormat,
   type CopyFrame,
   type Engine,
@@ -206,32 +204,15 @@ export class DuckDBEngine extends EngineLoad<DuckDBConnection> implements Engine
   }
 
   /**
-   * withConnection, also interrupted when the engine's query deadline passes: one controller that
-   * the caller's signal and a timer abort (AbortSignal.any and AbortSignal.timeout cost the main
-   * thread many times more a query, for the weak references they keep to follow signals:
-   * bench/README.md, Measurements behind the code).
+   * Runs `work` on a pooled connection within the engine's deadline, counted from now (a wait in
+   * line counts): past it the statement is interrupted and QueryDeadlineExceeded thrown. No
+   * controller joins the caller's signal to a timer (AbortSignal.any and AbortSignal.timeout
+   * cost many times more, for the weak references they keep: bench/README.md, Measurements behind
+   * the code); interruptible watches both.
    */
   private async withDeadline<T>(work: (connection: DuckDBConnection) => Promise<T>, signal?: AbortSignal) {
-    const stop = new AbortController();
-    const forward = (): void => stop.abort();
-    if (signal?.aborted) stop.abort();
-    else signal?.addEventListener('abort', forward, { once: true });
-    let overdue = false;
-    const deadline = setTimeout(() => {
-      overdue = true;
-      stop.abort();
-    }, this.deadlineMs).unref();
-    try {
-      return await this.withConnection(work, stop.signal);
-    } catch (error) {
-      if (error instanceof QueryInterrupted && overdue && !signal?.aborted) {
-        throw new QueryDeadlineExceeded(this.deadlineMs);
-      }
-      throw error;
-    } finally {
-      clearTimeout(deadline);
-      signal?.removeEventListener('abort', forward);
-    }
+    const deadline = { at: performance.now() + this.deadlineMs, ms: this.deadlineMs };
+    return this.line.use((connection) => interruptible(connection, work, signal, deadline), signal);
   }
 
   /** Defines (or redefines) a view over a Parquet file; a dataset's view adds its records' ordinals. */
