@@ -153,10 +153,10 @@ export type CopyFormat =
 /**
  * A column of rows handed to a Parquet encoder as CSV and the type it is stored as: 'point' is a
  * {lon, lat} struct, 'text-list' a list of texts. The CSV: one line per row, no header, cells
- * separated by commas; a null is an empty cell, a text always between double quotes (doubled
- * inside); numbers as JavaScript writes them (inf, -inf, nan); booleans true or false; a date
- * YYYY-MM-DD, an instant YYYY-MM-DD HH:MM:SS+00; a list its JSON array as a text; a point two
- * cells, its longitude then its latitude.
+ * separated by commas; a null is `\N`, a text always between double quotes (doubled inside);
+ * numbers as JavaScript writes them (inf, -inf, nan); booleans true or false, quoted or not; a
+ * date its days since 1970-01-01, an instant its seconds since the epoch (ClickHouse's FORMAT CSV
+ * of toUInt16/toUInt32); a list its JSON array as a text; a point two cells, longitude, latitude.
  */
 export interface EncodedColumn {
   readonly name: string;

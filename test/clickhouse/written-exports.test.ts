@@ -207,7 +207,7 @@ describe('exports written by ClickHouse (hostile values) as the Parquet copy', f
     const csv = { format: 'csv', delimiter: ';', forceQuote: [] } as const;
     expect(csvColumns('SELECT 1', csvTyped, csv)).to.be.an('object');
     const kinds = encodedColumns(columns).map((c) => c.kind);
-    expect(encodedColumnsOf('SELECT 1', columns, kinds)).to.be.an('object');
+    expect(encodedColumnsOf('SELECT 1', columns, kinds)).to.be.a('string');
     // A JSON value (a one-text tuple) has none: its copy goes the values' way.
     const json = [{ name: 'j', type: 'Tuple(String)' } as ResultColumn];
     expect(csvColumns('SELECT 1', json, csv)).to.equal(null);

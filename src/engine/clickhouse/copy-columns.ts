@@ -1,11 +1,11 @@
-// The SELECT whose TabSeparated output tsv-to-csv.ts rewrites as a copy's CSV, and each column's
+// The SELECT whose TabSeparated output tsv-to-csv.ts rewrites as a CSV copy, and each column's
 // plan there: most columns as they are (ClickHouse's TSV writes texts, integers, booleans, dates
 // and instants in the bytes the copy wants, but for its escapes, `\N`, day 0 and the zone, which
 // the rewrite handles), the others made a text in SQL first: a double in DuckDB's digits, a list
-// as DuckDB writes it (CSV) or as JSON (the Parquet encoder's CSV), a point as two cells. A CSV
-// copy has DuckDB's COPY bytes (copy-text.ts); a Parquet copy's CSV is what the Parquet encoder
-// reads (parquet-rows.ts). Where a column's type has no spelling here (JSON values, Decimal,
-// FixedString...), null: the copy goes the values' way (engine.ts).
+// as DuckDB writes it. A CSV copy has DuckDB's COPY bytes (copy-text.ts). A Parquet copy's rows go
+// to the Parquet encoder in ClickHouse's own CSV, untouched: its SELECT makes dates and instants
+// integers, a list its JSON text, a point two cells (EncodedColumn). Where a column's type has no
+// spelling here (JSON values, Decimal, FixedString...), null: the copy goes the values' way (engine.ts).
 import { jsonStringSql } from '../../odsql/dialect/clickhouse/json-text.js';
 import { duckdbDoubleTextSql } from '../../odsql/dialect/clickhouse/number-text.js';
 import { quoteIdentifier } from '../../sql/clickhouse-quoting.js';
@@ -88,55 +88,53 @@ export function csvColumns(
   );
 }
 
-/** One column of the Parquet encoder's CSV (EncodedColumn) of kind `kind`; null when its type has no spelling here. */
-function encodedColumn(
-  column: ResultColumn,
-  kind: EncodedColumn['kind'],
-): { sql: string; plan: CellPlan } | null {
+/**
+ * One column of the Parquet encoder's CSV (EncodedColumn) of kind `kind` as ClickHouse's CSV
+ * writes it (nulls `\N`, texts quoted): its SQL; null when its type has no spelling here.
+ */
+function encodedColumn(column: ResultColumn, kind: EncodedColumn['kind']): string | null {
   const { name, inner } = parts(column);
-  const plain = { kind: 'plain', quote: 'never' } as const;
   switch (kind) {
     case 'text':
-      return TEXT.test(inner) ? { sql: name, plan: { kind: 'text', quote: 'always' } } : null;
+      // Texts only: ClickHouse's CSV quotes a String (an Enum's or UUID's text made one).
+      return TEXT.test(inner) ? (inner === 'String' ? name : `toString(${name})`) : null;
     case 'int':
     case 'bool':
-      return { sql: name, plan: plain };
+      return name;
     case 'double':
       // ClickHouse's digits, which the encoder reads (nan, inf alike); Decimal goes the values' way.
-      return /^Float(?:32|64)$/.test(inner) ? { sql: name, plan: plain } : null;
+      return /^Float(?:32|64)$/.test(inner) ? name : null;
     case 'date':
-      return { sql: name, plan: { kind: 'date', quote: 'never' } };
+      // Days and seconds since the epoch: DuckDB reads an integer at a fraction of a date's text
+      // cost, and ClickHouse's day 0 ('0000-00-00') is 0.
+      return `toUInt16(${name})`;
     case 'instant':
-      return { sql: name, plan: { kind: 'instant', quote: 'never' } };
-    case 'point': {
-      // Two cells, lon and lat, empty where null.
-      const part = (i: number) => `tupleElement(${name}, ${i})`;
-      const text = (i: number) => `if(isNull(${part(i)}), '', toString(assumeNotNull(${part(i)})))`;
-      return { sql: `concat(${text(1)}, ',', ${text(2)})`, plan: plain };
-    }
+      return `toUInt32(${name})`;
+    case 'point':
+      // Two cells, lon and lat, \N where null.
+      return `tupleElement(${name}, 1), tupleElement(${name}, 2)`;
     case 'text-list':
-      // The JSON array of the items (parquet-rows.ts: JSON.stringify), quoted.
+      // The JSON array of the items (parquet-rows.ts: JSON.stringify), quoted by ClickHouse's CSV.
       return LIST.test(inner)
-        ? {
-            sql: listText(
-              name,
-              (x) =>
-                `concat('[', arrayStringConcat(arrayMap(item -> ${jsonStringSql('item')}, ${x}), ','), ']')`,
-            ),
-            plan: { kind: 'text', quote: 'always' },
-          }
+        ? listText(
+            name,
+            (x) =>
+              `concat('[', arrayStringConcat(arrayMap(item -> ${jsonStringSql('item')}, ${x}), ','), ']')`,
+          )
         : null;
   }
 }
 
-/** The Parquet encoder's SELECT and plans over `selectSql` of `kinds`; null when a column has no spelling here. */
+/**
+ * The SELECT over `selectSql` whose CSV (ClickHouse's FORMAT CSV) the Parquet encoder reads as
+ * `kinds`; null when a column has no spelling here.
+ */
 export function encodedColumnsOf(
   selectSql: string,
   columns: readonly ResultColumn[],
   kinds: readonly EncodedColumn['kind'][],
-): CopyColumns | null {
-  return selectOf(
-    selectSql,
-    columns.map((column, i) => encodedColumn(column, kinds[i]!)),
-  );
+): string | null {
+  const made = columns.map((column, i) => encodedColumn(column, kinds[i]!));
+  if (made.some((m) => m === null)) return null;
+  return `SELECT ${made.join(', ')} FROM (${selectSql})`;
 }

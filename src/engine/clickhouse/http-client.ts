@@ -32,7 +32,7 @@ export interface ClickHouseOptions {
 
 /** A format ClickHouse writes a whole result in, streamed as it writes. */
 export type ClickHouseFormat =
-  'CSVWithNames' | 'TSVWithNames' | 'TSVWithNamesAndTypes' | 'JSONEachRow' | 'TabSeparated';
+  'CSV' | 'CSVWithNames' | 'TSVWithNames' | 'TSVWithNamesAndTypes' | 'JSONEachRow' | 'TabSeparated';
 
 /** ClickHouse's integer types that its JSON writes as quoted text (64 bits and more). */
 const QUOTED_INTEGER = /^(?:Nullable\()?U?Int(?:64|128|256)\)?$/;

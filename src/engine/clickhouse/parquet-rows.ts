@@ -28,6 +28,10 @@ export function encodedColumns(columns: readonly ResultColumn[]): EncodedColumn[
   return columns.map((column) => ({ name: column.name, kind: kindOf(column) }));
 }
 
+/** The encoder's null cell (EncodedColumn). */
+const NULL = '\\N';
+const DAY_MS = 86_400_000;
+
 const quoted = (text: string): string => `"${text.replaceAll('"', '""')}"`;
 
 /** A double as the encoder reads it. */
@@ -43,10 +47,12 @@ const CELLS: Record<EncodedColumn['kind'], (value: CellValue) => string> = {
   int: String,
   double: (value) => double(value as number),
   bool: String,
-  date: String,
-  instant: String,
+  // 'YYYY-MM-DD' -> days, 'YYYY-MM-DD HH:MM:SS+00' -> seconds, since the epoch.
+  date: (value) => String(Date.parse(`${value as string}T00:00:00Z`) / DAY_MS),
+  instant: (value) => String(Date.parse(`${(value as string).slice(0, 19).replace(' ', 'T')}Z`) / 1000),
   'text-list': (value) => quoted(JSON.stringify(value)),
-  point: (value) => (value as readonly (number | null)[]).map((v) => (v === null ? '' : double(v))).join(','),
+  point: (value) =>
+    (value as readonly (number | null)[]).map((v) => (v === null ? NULL : double(v))).join(','),
 };
 
 /** The CSV lines of a chunk. */
@@ -56,7 +62,7 @@ function csvLines(chunk: Chunk, kinds: readonly EncodedColumn['kind'][]): string
   for (let row = 0; row < chunk.rowCount; row++) {
     const cells = kinds.map((kind, i) => {
       const value = columns[i]![row]!;
-      if (value === null) return kind === 'point' ? ',' : '';
+      if (value === null) return kind === 'point' ? `${NULL},${NULL}` : NULL;
       return CELLS[kind](value);
     });
     lines.push(cells.join(',') + '\n');

@@ -1,12 +1,13 @@
-// CSV and Parquet copies written from ClickHouse's own TabSeparated output (copy-columns.ts), its
-// bytes rewritten as CSV bytes (tsv-to-csv.ts), no value through JavaScript: the copy's columns
-// read from the same SELECT under LIMIT 0 (names and types, no row), then its rows streamed and
-// rewritten, to the reader between the frame's head and the header, and the tail (CSV), or to
-// the Parquet encoder (Parquet). The copy settles only once
-// ClickHouse's first bytes of rows arrived (or its answer ended): a failure or a reset connection
-// before them is the caller's error (a 503 answer), after them the stream's (a cut transfer).
-// Measured on the bench's 3M flights attached (bench/clickhouse-attached.ts): see docs/clickhouse.md.
-import { PassThrough, type Readable } from 'node:stream';
+// CSV and Parquet copies written from ClickHouse's own output (copy-columns.ts), no value through
+// JavaScript: the copy's columns read from the same SELECT under LIMIT 0 (names and types, no
+// row), then its rows streamed: a CSV copy's TabSeparated bytes rewritten as CSV bytes
+// (tsv-to-csv.ts), to the reader between the frame's head and the header, and the tail; a Parquet
+// copy's rows in ClickHouse's FORMAT CSV handed to the Parquet encoder as they come. The copy
+// settles only once ClickHouse's first bytes of rows arrived (or its answer ended): a failure or a
+// reset connection before them is the caller's error (a 503 answer), after them the stream's (a
+// cut transfer). Measured on the bench's 3M flights attached (bench/clickhouse-attached.ts): see
+// docs/clickhouse.md.
+import { PassThrough, Transform, type Readable, type TransformCallback } from 'node:stream';
 import { onlyOnce } from '../../once.js';
 import type { CopyFormat, CopyFrame, EncodedColumn, ParquetEncoder } from '../engine.js';
 import { copyEncoder } from './copy-text.js';
@@ -55,16 +56,55 @@ function firstBytes(body: Readable): Promise<Readable> {
   });
 }
 
-/** The copy's SELECT and plans, and the columns the Parquet encoder reads. */
+/**
+ * The copy's ClickHouse query: a CSV copy's SELECT and plans for its TSV (rewritten by TsvToCsv), or
+ * a Parquet copy's SELECT whose CSV goes to the encoder as ClickHouse writes it, with the columns
+ * the encoder reads; null when a column has no spelling here.
+ */
 function copyOf(
   selectSql: string,
   columns: readonly ResultColumn[],
   format: Exclude<CopyFormat, { format: 'json' }>,
-): { copy: CopyColumns | null; encoded: EncodedColumn[] } {
-  if (format.format === 'csv') return { copy: csvColumns(selectSql, columns, format), encoded: [] };
+): { sql: string; plans: CopyColumns['plans']; encoded: EncodedColumn[] } | null {
+  if (format.format === 'csv') {
+    const copy = csvColumns(selectSql, columns, format);
+    return copy && { sql: copy.sql, plans: copy.plans, encoded: [] };
+  }
   const encoded = encodedColumns(columns);
-  const kinds = encoded.map((c) => c.kind);
-  return { copy: encodedColumnsOf(selectSql, columns, kinds), encoded };
+  const sql = encodedColumnsOf(
+    selectSql,
+    columns,
+    encoded.map((c) => c.kind),
+  );
+  return sql === null ? null : { sql, plans: [], encoded };
+}
+
+/**
+ * ClickHouse's CSV passed on as it comes, but for each chunk's bytes after its last newline, held
+ * until the next: rows cut (a reset, a shard lost) leave the encoder whole lines, which it encodes
+ * as it would the end (the cut is then the output's error), where a broken line would fail it
+ * before its first byte. A text holding a newline can still be cut inside its quotes: that fails
+ * the encoding, reported as the cut.
+ */
+class WholeLines extends Transform {
+  private rest: Buffer | null = null;
+
+  override _transform(chunk: Buffer, _encoding: BufferEncoding, done: TransformCallback): void {
+    const end = chunk.lastIndexOf(10) + 1;
+    if (end === 0) {
+      this.rest = this.rest ? Buffer.concat([this.rest, chunk]) : chunk;
+      return done();
+    }
+    if (this.rest) this.push(this.rest);
+    this.rest = end < chunk.length ? chunk.subarray(end) : null;
+    done(null, chunk.subarray(0, end));
+  }
+
+  override _flush(done: TransformCallback): void {
+    // ClickHouse ends every line with a newline: bytes after the last one are a cut answer's.
+    if (this.rest) return done(new Error('internal: a ClickHouse answer ends inside a line'));
+    done();
+  }
 }
 
 /**
@@ -115,35 +155,37 @@ export async function writtenCopy(
   try {
     columns = await describe(engine.client, selectSql, stopped);
     planned = copyOf(selectSql, columns, format);
-    if (!planned.copy) {
+    if (!planned) {
       giveBack();
       return null;
     }
-    body = await firstBytes(await engine.client.stream(planned.copy.sql, 'TabSeparated', stopped));
+    const clickhouseFormat = format.format === 'csv' ? 'TabSeparated' : 'CSV';
+    body = await firstBytes(await engine.client.stream(planned.sql, clickhouseFormat, stopped));
   } catch (error) {
     body?.destroy();
     giveBack();
     throw error;
   }
-  const rows =
-    format.format === 'csv'
-      ? new TsvToCsv(
-          planned.copy.plans,
-          format.delimiter,
-          (frame.head ?? '') + copyEncoder(columns, format).empty(),
-          frame.tail ?? '',
-        )
-      : new TsvToCsv(planned.copy.plans, ',');
   const source = body;
-  source.once('error', (error) => rows.destroy(error));
-  source.pipe(rows);
   const finish = (): void => {
     stop.abort();
     source.destroy();
     giveBack();
   };
-  if (format.format === 'parquet')
-    return encoded(engine.parquetEncoder!, rows, planned.encoded, format, stopped, finish);
+  // ClickHouse's CSV is the encoder's as it comes: no byte of it through JavaScript but to pass it on.
+  if (format.format === 'parquet') {
+    const lines = new WholeLines({ highWaterMark: 1 << 20 });
+    source.once('error', (error) => lines.destroy(error));
+    return encoded(engine.parquetEncoder!, source.pipe(lines), planned.encoded, format, stopped, finish);
+  }
+  const rows = new TsvToCsv(
+    planned.plans,
+    format.delimiter,
+    (frame.head ?? '') + copyEncoder(columns, format).empty(),
+    frame.tail ?? '',
+  );
+  source.once('error', (error) => rows.destroy(error));
+  source.pipe(rows);
   rows.once('close', finish);
   return rows;
 }

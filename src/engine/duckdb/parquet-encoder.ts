@@ -29,8 +29,9 @@ const READINGS: Record<
   int: { types: ['BIGINT'], value: ([c]) => c! },
   double: { types: ['DOUBLE'], value: ([c]) => c! },
   bool: { types: ['BOOLEAN'], value: ([c]) => c! },
-  date: { types: ['DATE'], value: ([c]) => c! },
-  instant: { types: ['TIMESTAMP WITH TIME ZONE'], value: ([c]) => c! },
+  // Days and seconds since the epoch: read as integers, several times cheaper than dates' texts.
+  date: { types: ['INTEGER'], value: ([c]) => `CAST(DATE '1970-01-01' + ${c!} AS DATE)` },
+  instant: { types: ['BIGINT'], value: ([c]) => `to_timestamp(${c!})` },
   'text-list': { types: ['VARCHAR'], value: ([c]) => `from_json(${c!}, '["VARCHAR"]')` },
   point: {
     types: ['DOUBLE', 'DOUBLE'],
@@ -56,7 +57,7 @@ function readSql(pipe: string, columns: readonly EncodedColumn[]): string {
     "delim = ','",
     `quote = '"'`,
     `escape = '"'`,
-    "nullstr = ''",
+    `nullstr = '\\N'`,
     'allow_quoted_nulls = false',
     `columns = {${cells.join(', ')}}`,
   ];
