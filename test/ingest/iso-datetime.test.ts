@@ -4,7 +4,7 @@
 // the whole table carries an offset.
 import { expect } from 'chai';
 import fc from 'fast-check';
-import { DuckDBInstance, type DuckDBConnection } from '@duckdb/node-api';
+import { useUtcDuckDB } from '../helpers/utc-duckdb.js';
 import { inferTextColumns } from '../../src/ingest/text-inference.js';
 import { DEFAULT_DIALECT, textTests, type TextTest } from '../../src/ingest/text-tests.js';
 import { quoteString } from '../../src/sql/quoting.js';
@@ -43,24 +43,14 @@ const isoCell: fc.Arbitrary<string> = fc
 const isoTest = textTests(DEFAULT_DIALECT).find((t) => t.type === 'datetime' && t.cheaper) as TextTest;
 
 describe('ingest: ISO datetimes without an offset', () => {
-  let instance: DuckDBInstance;
-  let connection: DuckDBConnection;
-  before(async () => {
-    instance = await DuckDBInstance.create(':memory:');
-    connection = await instance.connect();
-    await connection.run("SET TimeZone = 'UTC'");
-  });
-  after(() => {
-    connection.closeSync();
-    instance.closeSync();
-  });
+  const duck = useUtcDuckDB();
 
   it('the naive cast reads every cell of the naive shape the test passes as the TIMESTAMPTZ cast does', async () => {
     const cheaper = isoTest.cheaper!;
     await fc.assert(
       fc.asyncProperty(fc.array(isoCell, { minLength: 1, maxLength: 200 }), async (cells) => {
         const values = cells.map((cell) => `(${quoteString(cell)})`).join(', ');
-        const reader = await connection.runAndReadAll(`
+        const reader = await duck.connection.runAndReadAll(`
           SELECT v, ${cheaper.shape('v')} AS naive, CAST(${isoTest.convert('v')} AS VARCHAR),
             CAST(try(${cheaper.convert('v')}) AS VARCHAR)
           FROM (VALUES ${values}) t(v) WHERE ${isoTest.test('v')}`);
@@ -77,16 +67,19 @@ describe('ingest: ISO datetimes without an offset', () => {
 
   it('stores through the naive cast only when no cell of the whole table has an offset', async () => {
     // Row 45678 is usually outside the 20,000-row sample: the table's own pass must see its offset.
-    await connection.run(`CREATE OR REPLACE TABLE src AS SELECT i,
+    await duck.connection.run(`CREATE OR REPLACE TABLE src AS SELECT i,
         strftime(TIMESTAMP '2001-01-01' + INTERVAL (i) MINUTE, '%Y-%m-%d %H:%M:%S') AS naive,
         CASE WHEN i = 45678 THEN '2001-02-01T10:00:00+02:00'
           ELSE strftime(TIMESTAMP '2001-01-01' + INTERVAL (i) MINUTE, '%Y-%m-%dT%H:%M') END AS zoned
       FROM range(50000) r(i)`);
-    const [naive, zoned] = await inferTextColumns(connection, 'src', [{ text: 'naive' }, { text: 'zoned' }]);
+    const [naive, zoned] = await inferTextColumns(duck.connection, 'src', [
+      { text: 'naive' },
+      { text: 'zoned' },
+    ]);
     expect([naive!.type, zoned!.type]).to.deep.equal(['datetime', 'datetime']);
     expect(naive!.sql).to.include('AS TIMESTAMP)');
     expect(zoned!.sql).to.not.include('AS TIMESTAMP)');
-    const reader = await connection.runAndReadAll(`SELECT CAST(${naive!.sql} AS VARCHAR),
+    const reader = await duck.connection.runAndReadAll(`SELECT CAST(${naive!.sql} AS VARCHAR),
         CAST(${zoned!.sql} AS VARCHAR) FROM src WHERE i IN (1, 45678) ORDER BY i`);
     expect(reader.getRowsJson()).to.deep.equal([
       ['2001-01-01 00:01:00+00', '2001-01-01 00:01:00+00'],

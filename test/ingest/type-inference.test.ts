@@ -1,6 +1,6 @@
 // Type inference of text cells, as a table: cells -> field type and the stored value of the first cell.
 import { expect } from 'chai';
-import { DuckDBInstance, type DuckDBConnection } from '@duckdb/node-api';
+import { useUtcDuckDB } from '../helpers/utc-duckdb.js';
 import { inferTextColumns } from '../../src/ingest/text-inference.js';
 import { DEFAULT_NULL_TOKENS, type TextDialect } from '../../src/ingest/text-tests.js';
 import { quoteString } from '../../src/sql/quoting.js';
@@ -127,28 +127,18 @@ const CASES: Record<string, Case> = {
 };
 
 describe('ingest: type inference', () => {
-  let instance: DuckDBInstance;
-  let connection: DuckDBConnection;
-  before(async () => {
-    instance = await DuckDBInstance.create(':memory:');
-    connection = await instance.connect();
-    await connection.run("SET TimeZone = 'UTC'");
-  });
-  after(() => {
-    connection.closeSync();
-    instance.closeSync();
-  });
+  const duck = useUtcDuckDB();
 
   for (const [name, { cells, type, first, dialect }] of Object.entries(CASES)) {
     it(`${name}: ${JSON.stringify(cells)} -> ${type}`, async () => {
       const values = cells.map((cell, i) => `(${i}, ${quoteString(cell)})`).join(', ');
-      await connection.run(
+      await duck.connection.run(
         `CREATE OR REPLACE TABLE src AS SELECT * FROM (VALUES ${values}) t(i, c0) ORDER BY i`,
       );
-      const [inferred] = await inferTextColumns(connection, 'src', [{ text: 'c0' }], dialect);
+      const [inferred] = await inferTextColumns(duck.connection, 'src', [{ text: 'c0' }], dialect);
       expect(inferred!.type).to.equal(type);
       if (first === undefined) return;
-      const reader = await connection.runAndReadAll(
+      const reader = await duck.connection.runAndReadAll(
         `SELECT CAST(${inferred!.sql} AS VARCHAR) FROM src ORDER BY i LIMIT 1`,
       );
       expect(reader.getRowsJson()[0]![0]).to.equal(first);
@@ -158,11 +148,11 @@ describe('ingest: type inference', () => {
   /** Infers one column `c0` of `cells` (in order) and returns it with the stored values. */
   async function inferCells(cells: readonly string[]) {
     const values = cells.map((cell, i) => `(${i}, ${quoteString(cell)})`).join(', ');
-    await connection.run(
+    await duck.connection.run(
       `CREATE OR REPLACE TABLE src AS SELECT * FROM (VALUES ${values}) t(i, c0) ORDER BY i`,
     );
-    const [inferred] = await inferTextColumns(connection, 'src', [{ text: 'c0' }]);
-    const reader = await connection.runAndReadAll(
+    const [inferred] = await inferTextColumns(duck.connection, 'src', [{ text: 'c0' }]);
+    const reader = await duck.connection.runAndReadAll(
       `SELECT CAST(${inferred!.sql} AS VARCHAR) FROM src ORDER BY i`,
     );
     return { ...inferred!, stored: reader.getRowsJson().map((row) => row[0]) };
@@ -188,10 +178,13 @@ describe('ingest: type inference', () => {
   it('names the two readings of ambiguous dates, and a day above 12 anywhere in a big table decides', async () => {
     const both = await inferCells(['01/02/2020', '03/04/2020']);
     expect(both.ambiguousDates).to.deep.equal(['%d/%m/%Y', '%m/%d/%Y']);
-    await connection.run(`CREATE OR REPLACE TABLE src AS SELECT
+    await duck.connection.run(`CREATE OR REPLACE TABLE src AS SELECT
         CASE WHEN i = 29999 THEN '13/02/2020' ELSE '01/02/2020' END AS late,
         '03/04/2020' AS never FROM range(30000) r(i)`);
-    const [late, never] = await inferTextColumns(connection, 'src', [{ text: 'late' }, { text: 'never' }]);
+    const [late, never] = await inferTextColumns(duck.connection, 'src', [
+      { text: 'late' },
+      { text: 'never' },
+    ]);
     expect(late!.type).to.equal('date');
     expect(late!.ambiguousDates).to.equal(undefined);
     expect(never!.type).to.equal('text');
@@ -199,24 +192,28 @@ describe('ingest: type inference', () => {
   });
 
   it('infers many columns in one pass, each on its own', async () => {
-    await connection.run(
+    await duck.connection.run(
       `CREATE OR REPLACE TABLE src AS SELECT * FROM (VALUES ('1', 'x', '2020-01-01'), ('2', '', '2020-01-02')) t(a, b, c)`,
     );
-    const inferred = await inferTextColumns(connection, 'src', [{ text: 'a' }, { text: 'b' }, { text: 'c' }]);
+    const inferred = await inferTextColumns(duck.connection, 'src', [
+      { text: 'a' },
+      { text: 'b' },
+      { text: 'c' },
+    ]);
     expect(inferred.map((c) => c.type)).to.deep.equal(['int', 'text', 'date']);
   });
 
   it('on a table larger than its sample, decides as if every cell were tested', async () => {
     // One odd cell among 50,000 rows is usually outside the 20,000-row sample: the full pass must
     // catch it. A word among integers is a misfit (one in 50,000), a decimal is not.
-    await connection.run(`CREATE OR REPLACE TABLE src AS SELECT
+    await duck.connection.run(`CREATE OR REPLACE TABLE src AS SELECT
         CASE WHEN i = 45678 THEN '2.5' ELSE CAST(i AS VARCHAR) END AS decimals,
         CASE WHEN i = 45678 THEN 'x' ELSE CAST(i AS VARCHAR) END AS words,
         CASE WHEN i = 45678 THEN '42' ELSE '' END AS sparse,
         CAST(i AS VARCHAR) AS ints,
         CAST(CASE WHEN i = 45678 THEN '{"a": 1}' ELSE CAST(i AS VARCHAR) END AS JSON) AS blob
       FROM range(50000) r(i)`);
-    const inferred = await inferTextColumns(connection, 'src', [
+    const inferred = await inferTextColumns(duck.connection, 'src', [
       { text: 'decimals' },
       { text: 'words' },
       { text: 'sparse' },
@@ -229,7 +226,7 @@ describe('ingest: type inference', () => {
 
   it('trims the cells of a column only when a cell of the whole table has spaces to trim', async () => {
     // Row 45678 is usually outside the 20,000-row sample: the table's own pass must see its spaces.
-    await connection.run(`CREATE OR REPLACE TABLE src AS SELECT i,
+    await duck.connection.run(`CREATE OR REPLACE TABLE src AS SELECT i,
         CAST(i AS VARCHAR) AS clean,
         CASE WHEN i = 45678 THEN ' 7 ' ELSE CAST(i AS VARCHAR) END AS spaced,
         CASE WHEN i = 45678 THEN '\u00a0' ELSE CAST(i AS VARCHAR) END AS blank,
@@ -237,14 +234,14 @@ describe('ingest: type inference', () => {
       FROM range(50000) r(i)`);
     const names = ['clean', 'spaced', 'blank', 'tolerant'];
     const inferred = await inferTextColumns(
-      connection,
+      duck.connection,
       'src',
       names.map((text) => ({ text })),
     );
     expect(inferred.map((c) => c.type)).to.deep.equal(['int', 'int', 'int', 'int']);
     expect(inferred.map((c) => c.sql.includes('trim('))).to.deep.equal([false, true, true, true]);
     const stored = inferred.map((c) => `CAST(${c.sql} AS VARCHAR)`).join(', ');
-    const reader = await connection.runAndReadAll(
+    const reader = await duck.connection.runAndReadAll(
       `SELECT ${stored} FROM src WHERE i IN (3, 45678) ORDER BY i`,
     );
     expect(reader.getRowsJson()).to.deep.equal([
