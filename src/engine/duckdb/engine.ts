@@ -21,7 +21,7 @@ import {
 } from '../engine.js';
 import { streamThroughPipe } from './copy-stream.js';
 import { DuckDBExportConnection } from './export-connection.js';
-import { interruptible } from './interrupt.js';
+import { interruptible, type Deadline } from './interrupt.js';
 import { lockDown } from './lockdown.js';
 import { MEMORY_SETTINGS } from './memory-settings.js';
 import { PreparedStatements } from './prepared.js';
@@ -124,12 +124,13 @@ export class DuckDBEngine extends EngineLoad<DuckDBConnection> implements Engine
     return new DuckDBEngine(instance, pool, options);
   }
 
-  /** Runs `work` on a pooled connection; `signal` interrupts the running statement. */
+  /** Runs `work` on a pooled connection; `signal`, or `deadline` passing, interrupts the running statement. */
   async withConnection<T>(
     work: (connection: DuckDBConnection) => Promise<T>,
     signal?: AbortSignal,
+    deadline?: Deadline,
   ): Promise<T> {
-    return this.line.use((connection) => interruptible(connection, work, signal), signal);
+    return this.line.use((connection) => interruptible(connection, work, signal, deadline), signal);
   }
 
   /**
@@ -212,7 +213,7 @@ export class DuckDBEngine extends EngineLoad<DuckDBConnection> implements Engine
    */
   private async withDeadline<T>(work: (connection: DuckDBConnection) => Promise<T>, signal?: AbortSignal) {
     const deadline = { at: performance.now() + this.deadlineMs, ms: this.deadlineMs };
-    return this.line.use((connection) => interruptible(connection, work, signal, deadline), signal);
+    return this.withConnection(work, signal, deadline);
   }
 
   /** Defines (or redefines) a view over a Parquet file; a dataset's view adds its records' ordinals. */
