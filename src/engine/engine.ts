@@ -86,8 +86,8 @@ export class CopyUnsupported extends Error {
   }
 }
 
-/** What a view serves: a dataset's rows (with their ordinals), a plain file, or a pinned plain file. */
-export type ViewKind = 'dataset' | 'plain' | 'pinned';
+/** A dataset's rows (with ordinals), a plain file, a pinned one, or a pinned table of value counts. */
+export type ViewKind = 'dataset' | 'plain' | 'pinned' | 'counts';
 
 /** A page's rows, and how many rows its query had before its LIMIT when the engine tells it. */
 export interface PageRows {
@@ -274,8 +274,8 @@ export interface Engine {
   ): Promise<Readable>;
   /**
    * Defines (or redefines) a view over a Parquet file; a dataset's view adds its records' ordinals.
-   * A 'pinned' file never changes under its path (a dataset version's pinned file): the engine
-   * may serve a copy of it held in memory.
+   * A 'pinned' or 'counts' file never changes under its path (a dataset version's pinned file): the
+   * engine may serve a copy held in memory, and answer equality counts over 'counts' without a statement.
    */
   defineView(name: string, parquetPath: string, kind?: ViewKind): Promise<void>;
   /**

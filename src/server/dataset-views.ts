@@ -6,7 +6,7 @@
 // dataset of a larger one is opened from its folder at its first request, which finds it as its
 // index line says or is refused until a reload reads it again (its folder changed since).
 import { searchViewName, valueCountsViewName, type Dataset, type Portal } from '../catalog/portal.js';
-import type { Engine } from '../engine/engine.js';
+import type { Engine, ViewKind } from '../engine/engine.js';
 import { ApiError } from '../http/errors.js';
 import type { Logger } from '../log.js';
 import type { ProcessFolder } from './process-folder.js';
@@ -150,6 +150,14 @@ export class OpenDatasets {
   }
 }
 
+/**
+ * How the tables of value counts of `dataset` are served: a public dataset's may be looked up
+ * outside DuckDB (src/engine/duckdb/count-lookup.ts), a restricted one's never are.
+ */
+export function countsViewKind(dataset: Dataset): ViewKind {
+  return dataset.file.visibility === 'restricted' ? 'pinned' : 'counts';
+}
+
 /** Pins the dataset's files and defines its views over the pins: the dataset as served. */
 async function pinAndDefine(engine: Engine, folder: ProcessFolder, dataset: Dataset): Promise<Dataset> {
   const parquetPath = await folder.pin(dataset.parquetPath);
@@ -162,7 +170,7 @@ async function pinAndDefine(engine: Engine, folder: ProcessFolder, dataset: Data
     if (served.searchIndexPath) await engine.defineView(searchViewName(served.view), served.searchIndexPath);
     else await engine.dropView(searchViewName(served.view));
     for (const [field, file] of served.valueCountsPaths)
-      await engine.defineView(valueCountsViewName(served.view, field), file, 'pinned');
+      await engine.defineView(valueCountsViewName(served.view, field), file, countsViewKind(served));
     return served;
   } catch (error) {
     await folder.unpin(served.parquetPath);

@@ -25,8 +25,9 @@ import { interruptible, type Deadline } from './interrupt.js';
 import { lockDown } from './lockdown.js';
 import { MEMORY_SETTINGS } from './memory-settings.js';
 import { PreparedStatements } from './prepared.js';
+import { CountLookups } from './count-lookup.js';
 import { DEFAULT_SMALL_TABLES_BYTES, limitBytes, SmallTables, SMALL_TABLES_SHARE } from './small-tables.js';
-import { dropServed, serveParquet } from './views.js';
+import { dropServed, serveParquet, type Held } from './views.js';
 import { EngineLoad } from '../waiting-line.js';
 import { inTransaction, jsonRowsSql, jsonTableSql, withJsonLines } from './storage-types.js';
 import { chunksOf, readJsonRows } from './values.js';
@@ -77,8 +78,8 @@ export class DuckDBEngine extends EngineLoad<DuckDBConnection> implements Engine
   private readonly counts: CountCache;
   /** Pooled queries' statements kept prepared by their SQL (prepared.ts). */
   private readonly prepared: PreparedStatements;
-  /** Small Parquet files served from memory (small-tables.ts). */
-  private readonly small: SmallTables;
+  /** Small Parquet files served from memory (small-tables.ts), tables of value counts as lookups too. */
+  private readonly held: Held;
 
   private constructor(
     private readonly instance: DuckDBInstance,
@@ -94,7 +95,8 @@ export class DuckDBEngine extends EngineLoad<DuckDBConnection> implements Engine
     this.counts = new CountCache(options.countEntries ?? DEFAULT_COUNT_ENTRIES);
     this.prepared = new PreparedStatements();
     const limit = limitBytes(options.memoryLimit);
-    this.small = new SmallTables(limit === null ? DEFAULT_SMALL_TABLES_BYTES : limit / SMALL_TABLES_SHARE);
+    const small = new SmallTables(limit === null ? DEFAULT_SMALL_TABLES_BYTES : limit / SMALL_TABLES_SHARE);
+    this.held = { small, lookups: new CountLookups() };
     this.deadlineMs = options.queryDeadlineMs ?? 30_000;
     this.tempDirectory = options.tempDirectory;
   }
@@ -197,8 +199,14 @@ export class DuckDBEngine extends EngineLoad<DuckDBConnection> implements Engine
     return { rows: await this.queryJson(sql, [], signal), rowsBeforeLimit: null };
   }
 
-  /** The `total_count` a count query answers, kept until a view is defined or dropped again. */
+  /**
+   * The `total_count` a count query answers: looked up when it counts equalities over a table of
+   * value counts held (count-lookup.ts, no statement run), else kept until a view is defined or
+   * dropped again.
+   */
   async count(sql: string, signal?: AbortSignal): Promise<number> {
+    const looked = this.held.lookups.count(sql);
+    if (looked !== null) return looked;
     return this.counts.count(sql, async () =>
       Number((await this.queryJson(sql, [], signal))[0]?.total_count ?? 0),
     );
@@ -218,7 +226,7 @@ export class DuckDBEngine extends EngineLoad<DuckDBConnection> implements Engine
 
   /** Defines (or redefines) a view over a Parquet file; a dataset's view adds its records' ordinals. */
   async defineView(name: string, parquetPath: string, kind: ViewKind = 'plain'): Promise<void> {
-    await this.withConnection((connection) => serveParquet(connection, this.small, name, parquetPath, kind));
+    await this.withConnection((connection) => serveParquet(connection, this.held, name, parquetPath, kind));
     this.viewsChanged();
   }
 
@@ -256,7 +264,7 @@ export class DuckDBEngine extends EngineLoad<DuckDBConnection> implements Engine
 
   /** Drops a view if it exists. */
   async dropView(name: string): Promise<void> {
-    await this.withConnection((connection) => dropServed(connection, this.small, name));
+    await this.withConnection((connection) => dropServed(connection, this.held, name));
     this.viewsChanged();
   }
 
