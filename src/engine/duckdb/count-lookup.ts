@@ -60,6 +60,12 @@ export function equalityValues(column: string, condition: string): string[] | nu
 
 const escape = (text: string): string => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 
+/** The table and the condition of a count statement over a table of value counts, or null. */
+export function countParts(sql: string): { table: string; condition: string } | null {
+  const match = COUNT_SQL.exec(sql);
+  return match && { table: match[1]!.slice(1, -1).replaceAll('""', '"'), condition: match[2]! };
+}
+
 /** One table's column (quoted) and its counts by value. */
 interface Held {
   readonly column: string;
@@ -101,11 +107,10 @@ export class CountLookups {
 
   /** The count `sql` answers when it is a count of equalities over a held table, else null. */
   count(sql: string): number | null {
-    const match = COUNT_SQL.exec(sql);
-    if (!match) return null;
-    const held = this.held.get(match[1]!.slice(1, -1).replaceAll('""', '"'));
-    if (held === undefined) return null;
-    const values = equalityValues(held.column, match[2]!);
+    const parts = countParts(sql);
+    const held = parts && this.held.get(parts.table);
+    if (!held) return null;
+    const values = equalityValues(held.column, parts.condition);
     if (values === null) return null;
     let total = 0;
     for (const value of new Set(values)) total += held.counts.get(value) ?? 0;
