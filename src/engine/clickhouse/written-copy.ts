@@ -84,25 +84,27 @@ function copyOf(
  * until the next: rows cut (a reset, a shard lost) leave the encoder whole lines, which it encodes
  * as it would the end (the cut is then the output's error), where a broken line would fail it
  * before its first byte. A text holding a newline can still be cut inside its quotes: that fails
- * the encoding, reported as the cut.
+ * the encoding, reported as the cut. A line longer than many chunks is held as its chunks, never
+ * joined (joining at each chunk was quadratic in the line's length).
  */
-class WholeLines extends Transform {
-  private rest: Buffer | null = null;
+export class WholeLines extends Transform {
+  /** The chunks since the last newline, joined by nobody: each is passed on as it is once one comes. */
+  private rest: Buffer[] = [];
 
   override _transform(chunk: Buffer, _encoding: BufferEncoding, done: TransformCallback): void {
     const end = chunk.lastIndexOf(10) + 1;
     if (end === 0) {
-      this.rest = this.rest ? Buffer.concat([this.rest, chunk]) : chunk;
+      this.rest.push(chunk);
       return done();
     }
-    if (this.rest) this.push(this.rest);
-    this.rest = end < chunk.length ? chunk.subarray(end) : null;
+    for (const part of this.rest) this.push(part);
+    this.rest = end < chunk.length ? [chunk.subarray(end)] : [];
     done(null, chunk.subarray(0, end));
   }
 
   override _flush(done: TransformCallback): void {
     // ClickHouse ends every line with a newline: bytes after the last one are a cut answer's.
-    if (this.rest) return done(new Error('internal: a ClickHouse answer ends inside a line'));
+    if (this.rest.length > 0) return done(new Error('internal: a ClickHouse answer ends inside a line'));
     done();
   }
 }
