@@ -20,7 +20,7 @@ import { writeValueCounts } from './value-counts.js';
 import { readSource, TEXT_FORMATS } from './read-source.js';
 import { DEFAULT_MAX_DOWNLOAD, isUrl, withDownload } from './download.js';
 import { carryProcessingDates, sameFileContent } from './unchanged.js';
-import { withWorkConnection } from './work-connection.js';
+import { withWorkConnection, type ConnectBeside } from './work-connection.js';
 import { recordSource } from './source-record.js';
 import { checkDatasetId, withDatasetLock } from './dataset-lock.js';
 
@@ -65,9 +65,20 @@ async function ingestFile(options: IngestOptions, source = options.file): Promis
   const previous = await readPreviousDatasetFile(path.join(finalDir, 'dataset.json'));
   const started = Date.now();
   const report = await replaceDatasetDirectory(datasetsDir, options.id, (staging) =>
-    withWorkConnection(async (connection, workDir) => {
+    withWorkConnection(async (connection, workDir, connectBeside) => {
       const progress = new IngestProgress(options.id, connection, progressSinks(options));
-      const context = { connection, workDir, staging, finalDir, format, previous, options, source, progress };
+      const context = {
+        connection,
+        connectBeside,
+        workDir,
+        staging,
+        finalDir,
+        format,
+        previous,
+        options,
+        source,
+        progress,
+      };
       const built = await buildDataset(context).finally(() => progress.stop());
       // Last, so that a failed ingest into a new folder leaves no portal.json behind.
       await ensurePortalFile(options.portal);
@@ -86,6 +97,7 @@ async function ingestFile(options: IngestOptions, source = options.file): Promis
 
 interface BuildContext {
   readonly connection: DuckDBConnection;
+  readonly connectBeside: ConnectBeside;
   readonly workDir: string;
   readonly staging: string;
   readonly finalDir: string;
@@ -107,10 +119,18 @@ async function buildDataset(context: BuildContext): Promise<Omit<IngestReport, '
   progress.phase('writing data.parquet', { rows: source.rowCount }, `${types}${sorted}`);
   const dataPath = path.join(staging, 'data.parquet');
   await writeStoredData(connection, data, dataPath, source.rowCount, sortBy);
-  const datasetFile = await describeDataset(context, data, dataPath, sortBy);
-  await writeFile(path.join(staging, 'dataset.json'), `${JSON.stringify(datasetFile, null, 2)}\n`);
   progress.phase('building the search index');
-  await buildSearchIndex(connection, staging, datasetFile.fields);
+  // The index reads only data.parquet's text fields: it is built beside the facts, distinct and
+  // value counts, whose statements leave a core idle (200 columns: 3.45 s -> 3.25 wall).
+  const described = async (): Promise<DatasetFile> => {
+    const beside = await context.connectBeside();
+    return describeDataset({ ...context, connection: beside }, data, dataPath, sortBy);
+  };
+  const [datasetFile] = await bothSettled(
+    described(),
+    buildSearchIndex(connection, staging, storedFields(data)),
+  );
+  await writeFile(path.join(staging, 'dataset.json'), `${JSON.stringify(datasetFile, null, 2)}\n`);
   progress.stop();
   await copyAttachments(context.finalDir, staging, attachmentsOf(options));
   return {
@@ -124,6 +144,14 @@ async function buildDataset(context: BuildContext): Promise<Omit<IngestReport, '
     problems,
     summary,
   };
+}
+
+/** Both results once both promises have settled (never one running on a closed connection), or the first error. */
+async function bothSettled<A, B>(a: Promise<A>, b: Promise<B>): Promise<[A, B]> {
+  const [x, y] = await Promise.allSettled([a, b]);
+  if (x.status === 'rejected') throw x.reason;
+  if (y.status === 'rejected') throw y.reason;
+  return [x.value, y.value];
 }
 
 /** Reads the source, plans its fields and finds what cannot be stored as written (`--strict` stops here). */

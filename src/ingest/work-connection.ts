@@ -4,12 +4,19 @@ import os from 'node:os';
 import path from 'node:path';
 import { DuckDBInstance, type DuckDBConnection } from '@duckdb/node-api';
 
+/** Opens one more connection to the same database, closed with the first. */
+export type ConnectBeside = () => Promise<DuckDBConnection>;
+
+/** The settings of every connection: UTC (so naive timestamps are read as UTC). */
+const SESSION_SQL = "SET TimeZone = 'UTC'";
+
 /**
  * Runs `work` on a fresh in-memory DuckDB whose session time zone is UTC (so naive timestamps
  * are read as UTC) and which spills to a scratch folder; `workDir` is removed afterwards.
+ * `connectBeside` opens another connection, for a statement that runs beside the first one's.
  */
 export async function withWorkConnection<T>(
-  work: (connection: DuckDBConnection, workDir: string) => Promise<T>,
+  work: (connection: DuckDBConnection, workDir: string, connectBeside: ConnectBeside) => Promise<T>,
 ): Promise<T> {
   const workDir = await mkdtemp(path.join(os.tmpdir(), 'duckportal-ingest-'));
   try {
@@ -19,13 +26,21 @@ export async function withWorkConnection<T>(
       temp_directory: path.join(workDir, 'spill'),
     });
     const connection = await instance.connect();
+    const beside: DuckDBConnection[] = [];
+    const connectBeside: ConnectBeside = async () => {
+      const other = await instance.connect();
+      beside.push(other);
+      await other.run(SESSION_SQL);
+      return other;
+    };
     try {
       // DuckDB measures each query's progress (read by progress.ts) without printing it.
       await connection.run(
-        "SET TimeZone = 'UTC'; SET enable_progress_bar = true; SET enable_progress_bar_print = false; SET progress_bar_time = 0",
+        `${SESSION_SQL}; SET enable_progress_bar = true; SET enable_progress_bar_print = false; SET progress_bar_time = 0`,
       );
-      return await work(connection, workDir);
+      return await work(connection, workDir, connectBeside);
     } finally {
+      for (const other of beside) other.closeSync();
       connection.closeSync();
       instance.closeSync();
     }
