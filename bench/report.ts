@@ -67,6 +67,12 @@ export function benchReport(
   ].join('\n');
 }
 
+/** Whether other work shared the cores: a load average above their number before or after the run. */
+function loadNote(load: { before: number; after: number }, cores: number): string {
+  const shared = Math.max(load.before, load.after) > cores;
+  return shared ? `(above ${cores}, other work shared the cores)` : `(at most ${cores}: a quiet run)`;
+}
+
 function header({ date, host, threads, runs, minutes, only, loadAverage }: RunFacts): string[] {
   return [
     `# duckportal bench, ${date}${only ? ` (only ${only.join(', ')})` : ''}`,
@@ -75,7 +81,7 @@ function header({ date, host, threads, runs, minutes, only, loadAverage }: RunFa
     `timed in turns after a warm-up, and the ratio is the median of its turns' ratios: at least ${runs} turns, then more until it is known to`,
     `${plusMinus(RATIO_ERROR)} (95%; shown beside it) or its table's time is spent. The cases of a table take their turns in rounds (one turn of each`,
     `case, then again: a slow moment of the machine falls on a few turns of every case). Times are medians. The whole run took ${minutes.toFixed(1)} minutes.`,
-    `Load average of the machine (1 min) before the run: ${loadAverage.before.toFixed(1)}, at its end: ${loadAverage.after.toFixed(1)} (above ${host.cores}, other work shared the cores).`,
+    `Load average of the machine (1 min) before the run: ${loadAverage.before.toFixed(1)}, at its end: ${loadAverage.after.toFixed(1)} ${loadNote(loadAverage, host.cores)}.`,
     '',
   ];
 }
