@@ -10,7 +10,7 @@ import { valueCountsPath, valueCountsViewName } from '../src/catalog/portal.js';
 import type { QuerySource } from '../src/odsql/source.js';
 import { DEFAULT_MEMORY_LIMIT } from '../src/server/defaults.js';
 import { SMALL_FILE_BYTES } from '../src/engine/duckdb/small-tables.js';
-import { countParts, equalityValues } from '../src/engine/duckdb/count-lookup.js';
+import { lookupOf } from '../src/engine/duckdb/count-lookup.js';
 import { compileQuery } from '../src/odsql/index.js';
 import { quoteIdentifier, quoteString } from '../src/sql/quoting.js';
 
@@ -127,9 +127,10 @@ function pageStatements(source: QuerySource, query: RecordsQuery): string[] {
   });
   if (compiled.grouped) return [compiled.sql];
   // A count of text equalities over a table of value counts runs no statement (count-lookup.ts).
-  const parts = countParts(compiled.countSql);
-  const field = [...(source.valueCounts ?? [])].find(([, table]) => table === parts?.table)?.[0];
-  const lookedUp = field !== undefined && equalityValues(quoteIdentifier(field), parts!.condition) !== null;
+  const columns = new Map(
+    [...(source.valueCounts ?? [])].map(([field, table]) => [table, quoteIdentifier(field)]),
+  );
+  const lookedUp = lookupOf(compiled.countSql, (table) => columns.get(table)) !== null;
   const count = lookedUp ? [] : [compiled.countSql];
   return query.limit > 0 ? [...count, compiled.sql] : count;
 }

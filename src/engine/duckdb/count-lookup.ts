@@ -61,9 +61,25 @@ export function equalityValues(column: string, condition: string): string[] | nu
 const escape = (text: string): string => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 
 /** The table and the condition of a count statement over a table of value counts, or null. */
-export function countParts(sql: string): { table: string; condition: string } | null {
+function countParts(sql: string): { table: string; condition: string } | null {
   const match = COUNT_SQL.exec(sql);
   return match && { table: match[1]!.slice(1, -1).replaceAll('""', '"'), condition: match[2]! };
+}
+
+/**
+ * The table a count statement reads and the values it counts, when the statement is a lookup's
+ * shape over a table whose column (quoted) `columnOf` names; else null. The one test of what a
+ * lookup answers, for the engine and for the bench's statements.
+ */
+export function lookupOf(
+  sql: string,
+  columnOf: (table: string) => string | undefined,
+): { table: string; values: string[] } | null {
+  const parts = countParts(sql);
+  const column = parts && columnOf(parts.table);
+  if (!column) return null;
+  const values = equalityValues(column, parts.condition);
+  return values && { table: parts.table, values };
 }
 
 /** One table's column (quoted) and its counts by value. */
@@ -107,13 +123,11 @@ export class CountLookups {
 
   /** The count `sql` answers when it is a count of equalities over a held table, else null. */
   count(sql: string): number | null {
-    const parts = countParts(sql);
-    const held = parts && this.held.get(parts.table);
-    if (!held) return null;
-    const values = equalityValues(held.column, parts.condition);
-    if (values === null) return null;
+    const lookup = lookupOf(sql, (table) => this.held.get(table)?.column);
+    if (lookup === null) return null;
+    const { counts } = this.held.get(lookup.table)!;
     let total = 0;
-    for (const value of new Set(values)) total += held.counts.get(value) ?? 0;
+    for (const value of new Set(lookup.values)) total += counts.get(value) ?? 0;
     return total;
   }
 
