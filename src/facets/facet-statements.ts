@@ -25,13 +25,17 @@ export function facetCap(p: Planned): FacetCap | null {
   return { descending: sort === '-count', limit: p.limit, refined: p.refined };
 }
 
-/** One statement: rows (s = index of the counted key, v = value, n = count). */
+/**
+ * One statement: rows (s = index of the counted key, v = value, n = count); each key's counts
+ * answer every facet of `facetIndexes` (a facet asked twice is counted once) at its `level`.
+ */
 export interface Statement {
   readonly sql: string;
-  readonly keys: readonly { facetIndex: number; level: number }[];
+  readonly keys: readonly { facetIndexes: readonly number[]; level: number }[];
 }
 
-type Member = { readonly planned: Planned; readonly index: number };
+/** A facet as counted: the first of the request's facets that count alike, and their indexes. */
+type Member = { readonly planned: Planned; readonly indexes: readonly number[] };
 
 /** The field whose own refinements a facet is counted without: a refined disjunctive field. */
 const skippedBy = (p: Planned): string | undefined => {
@@ -87,6 +91,20 @@ function requestConditions(source: QuerySource, query: FacetQuery, plan: FacetPl
  */
 export const KEYS_PER_STATEMENT = 16;
 
+/**
+ * The request's facets, those that count alike (the same keys under the same conditions, capped
+ * alike) gathered into one member: `facet=state` given twice, or 20 times, is counted once.
+ */
+function distinctMembers(plan: FacetPlan): Member[] {
+  const indexed = plan.planned.map((planned, index) => ({ planned, index }));
+  return gather(indexed, ({ planned: p }) => {
+    const keys = Array.from({ length: p.levels }, (_, i) => p.key(i + 1));
+    const cap = facetCap(p);
+    const refined = [...p.refined].sort();
+    return JSON.stringify([keys, p.shape.multivalued, skippedBy(p) ?? null, cap && { ...cap, refined }]);
+  }).map((same) => ({ planned: same[0]!.planned, indexes: same.map(({ index }) => index) }));
+}
+
 /** Members in batches of at most KEYS_PER_STATEMENT keys (a facet's levels stay together). */
 function batches(members: readonly Member[]): Member[][] {
   const all: Member[][] = [];
@@ -137,8 +155,8 @@ export async function facetStatements(
 ): Promise<Statement[]> {
   const conditions = requestConditions(source, query, plan);
   const statementFor = (members: readonly Member[], skip: string | undefined): Statement => {
-    const keys = members.flatMap(({ planned, index }) =>
-      Array.from({ length: planned.levels }, (_, i) => ({ facetIndex: index, level: i + 1, planned })),
+    const keys = members.flatMap(({ planned, indexes }) =>
+      Array.from({ length: planned.levels }, (_, i) => ({ facetIndexes: indexes, level: i + 1, planned })),
     );
     const counts =
       elementsAlone(source, members, conditions.paramsFor(skip)) ??
@@ -156,11 +174,10 @@ export async function facetStatements(
             keys.map(({ planned }) => facetCap(planned)),
           )
         : counts;
-    return { sql, keys: keys.map(({ facetIndex, level }) => ({ facetIndex, level })) };
+    return { sql, keys: keys.map(({ facetIndexes, level }) => ({ facetIndexes, level })) };
   };
-  const members = plan.planned.map((planned, index) => ({ planned, index }));
   // A multivalued field's facets are counted by element, apart from the others.
-  const groups = gather(members, ({ planned: p }) =>
+  const groups = gather(distinctMembers(plan), ({ planned: p }) =>
     p.shape.multivalued ? `multivalued:${soleField(p)}:${skippedBy(p) ?? ''}` : `skip:${skippedBy(p) ?? ''}`,
   );
   const statements: Statement[] = [];
