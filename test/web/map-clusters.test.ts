@@ -183,7 +183,8 @@ describe('web: the map tab above 5,000 records', function () {
     // The list took the focus (and scrolled the page): the discs are read again.
     const one = (await discs()).find((d) => d.count === 1)!;
     await page.mouse.click(one.x, one.y);
-    await page.waitForSelector('dialog.record[open]');
+    // The dialog opens busy, its record still on its way: wait for the record's fields.
+    await page.waitForSelector('dialog.record[open] dl dd');
     const shown = await page.$$eval('dialog.record dd', (dds) => dds.map((dd) => dd.textContent));
     expect(shown.slice(0, 2)).to.deep.equal(['alone', 'alone']);
     await page.close();

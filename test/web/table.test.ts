@@ -159,7 +159,7 @@ describe('web: the table tab', function () {
     await page.waitForSelector('table.records tbody tr');
     await page.focus('table.records tbody tr');
     await page.keyboard.press('Enter');
-    await page.waitForSelector('dialog.record[open]');
+    await page.waitForSelector('dialog.record[open] dl div');
     const shown = await page.$$eval('dialog.record dl div', (items) =>
       Object.fromEntries(
         items.map((i) => [i.querySelector('dt')?.textContent, i.querySelector('dd')?.textContent]),
