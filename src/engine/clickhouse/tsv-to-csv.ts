@@ -49,7 +49,10 @@ const QUOTES: Record<CellQuote, number> = { never: 0, needed: 1, always: 2 };
 
 /** Rewrites TSV lines as CSV lines with `delimiter`, cell by cell after `plans`, between `head` and `tail`. */
 export class TsvToCsv extends Transform {
-  private rest: Buffer | null = null;
+  /** The chunks since the last newline, joined only once the newline ending their line comes. */
+  private rest: Buffer[] = [];
+  /** Output bytes guessed per input byte (raised when a chunk's output outgrew the guess: 1.08 for the bench's flights). */
+  private growth = 1.25;
   private readonly delimiter: number;
   private readonly kinds: Uint8Array;
   private readonly quotes: Uint8Array;
@@ -68,40 +71,65 @@ export class TsvToCsv extends Transform {
   }
 
   override _transform(chunk: Buffer, _encoding: BufferEncoding, done: TransformCallback): void {
-    const input = this.rest ? Buffer.concat([this.rest, chunk]) : chunk;
-    const end = input.lastIndexOf(NEWLINE) + 1;
-    this.rest = end < input.length ? input.subarray(end) : null;
-    if (end === 0) return done();
-    // At most a cell of n bytes and its separator become 2n + 6 (quotes doubled, two around, a
-    // zone, a delimiter): 6 bytes for each byte read.
-    const out = Buffer.allocUnsafe(end * 6 + 64);
-    const written = rewrite(input, end, out, this.kinds, this.quotes, this.delimiter);
+    const end = chunk.lastIndexOf(NEWLINE) + 1;
+    if (end === 0) {
+      this.rest.push(chunk);
+      return done();
+    }
+    // The held line joined once, with this chunk's bytes up to the newline that ends it; the
+    // chunk's other whole lines read where they are.
+    let from = 0;
+    let line: Buffer | null = null;
+    if (this.rest.length > 0) {
+      from = chunk.indexOf(NEWLINE) + 1;
+      line = Buffer.concat([...this.rest, chunk.subarray(0, from)]);
+    }
+    this.rest = end < chunk.length ? [chunk.subarray(end)] : [];
+    const read = (line?.length ?? 0) + end - from;
+    let out = Buffer.allocUnsafe(Math.ceil(read * this.growth) + 64);
+    let written = this.rewriteInto(out, line, chunk, from, end);
+    // Past the guess, rewrite() wrote nothing (a typed array drops writes past its end) but counted
+    // the bytes: written again into as many (more when a quoted date's check read dropped bytes).
+    while (written > out.length) {
+      this.growth = Math.max(this.growth, (written / read) * 1.1);
+      out = Buffer.allocUnsafe(written + 64);
+      written = this.rewriteInto(out, line, chunk, from, end);
+    }
     if (written < 0) return done(new Error('internal: a ClickHouse line without the columns asked'));
     done(null, out.subarray(0, written));
   }
 
+  /** Rewrites `line` (when held) then chunk[from, end) into `out`: the bytes they take, or -1. */
+  private rewriteInto(out: Buffer, line: Buffer | null, chunk: Buffer, from: number, end: number): number {
+    let o = 0;
+    if (line) o = rewrite(line, 0, line.length, out, 0, this.kinds, this.quotes, this.delimiter);
+    if (o < 0) return o;
+    return rewrite(chunk, from, end, out, o, this.kinds, this.quotes, this.delimiter);
+  }
+
   override _flush(done: TransformCallback): void {
     // ClickHouse ends every line with a newline: bytes after the last one are a cut answer's.
-    if (this.rest) return done(new Error('internal: a ClickHouse answer ends inside a line'));
+    if (this.rest.length > 0) return done(new Error('internal: a ClickHouse answer ends inside a line'));
     done(null, this.tail === '' ? undefined : this.tail);
   }
 }
 
 /**
- * Writes the CSV of the whole lines of `input` before `end` into `out`; the bytes written, or -1
- * when a line has not one cell per kind. One pass, most cells copied as they are scanned.
+ * Writes the CSV of the whole lines of input[i, end) into `out` from `o`; the index after them in
+ * `out` (past its end when they did not fit: counted, not written), or -1 when a line has not one
+ * cell per kind. One pass, most cells copied as they are scanned.
  */
 function rewrite(
   input: Uint8Array,
+  i: number,
   end: number,
   out: Uint8Array,
+  o: number,
   kinds: Uint8Array,
   quotes: Uint8Array,
   delimiter: number,
 ): number {
   const last = kinds.length - 1;
-  let i = 0;
-  let o = 0;
   while (i < end) {
     for (let c = 0; c <= last; c++) {
       if (c > 0) out[o++] = delimiter;
@@ -149,7 +177,8 @@ function day(input: Uint8Array, i: number, out: Uint8Array, o: number, instant: 
   const zero = input[i] === ZERO && input[i + 1] === ZERO && input[i + 2] === ZERO && input[i + 3] === ZERO;
   let b: number;
   for (; (b = input[i]!) !== TAB && b !== NEWLINE; i++) out[o++] = b;
-  if (zero) {
+  // (Past out's end nothing is written: set() would throw there.)
+  if (zero && o <= out.length) {
     const epoch = instant ? EPOCH_INSTANT : EPOCH_DAY;
     out.set(epoch, o - epoch.length);
   }
