@@ -185,7 +185,7 @@ async function retest(
   });
   const columns = pending.map(({ candidate, tests }) => ({ ...candidate, tests }));
   const { connection, tests, dialect } = inference;
-  const counts = await countTests(connection, from.sql, columns, tests, dialect);
+  const counts = await countTests(connection, { sql: from.sql, table: from.whole }, columns, tests, dialect);
   const updated = [...verdicts];
   pending.forEach((p, k) => (updated[p.index] = { counts: counts[k]!, tests: p.tests, whole: from.whole }));
   return updated;

@@ -1,7 +1,8 @@
 // ISO datetimes without an offset are stored through the naive TIMESTAMP cast (text-tests.ts,
 // `cheaper`): the same instants as the TIMESTAMPTZ cast in the session's UTC, over generated cells
 // with and without offsets, `Z`, fractions and times; and inference uses it only when no cell of
-// the whole table carries an offset.
+// the whole table carries an offset. The other datetime formats' conversions read the same instants
+// as a cast in UTC too.
 import { expect } from 'chai';
 import fc from 'fast-check';
 import { useUtcDuckDB } from '../helpers/utc-duckdb.js';
@@ -63,6 +64,20 @@ describe('ingest: ISO datetimes without an offset', () => {
       }),
       { numRuns: 200 },
     );
+  });
+
+  it('datetimes of the other formats are the instants CAST(strptime(...) AS TIMESTAMPTZ) reads in UTC', async () => {
+    const formatted = textTests(DEFAULT_DIALECT).filter((t) => t.type === 'datetime' && t.format);
+    expect(formatted.length).to.be.greaterThan(0);
+    for (const test of formatted) {
+      const format = quoteString(test.format!);
+      // Minutes spread over years 1 to 9999, each written in the format, seconds included when it has them.
+      const reader = await duck.connection.runAndReadAll(`
+        SELECT count(*), count_if(${test.convert('v')} IS DISTINCT FROM CAST(strptime(v, ${format}) AS TIMESTAMPTZ))
+        FROM (SELECT strftime(TIMESTAMP '0001-01-01 00:00:00' + INTERVAL (i * 52579 + i % 60) MINUTE
+          + INTERVAL (i % 61) SECOND, ${format}) AS v FROM range(100000) r(i))`);
+      expect(reader.getRowsJson()[0], test.format).to.deep.equal(['100000', '0']);
+    }
   });
 
   it('stores through the naive cast only when no cell of the whole table has an offset', async () => {
