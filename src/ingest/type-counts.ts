@@ -33,6 +33,11 @@ export interface Counts {
    * none is, the stored value may read the cell untrimmed, the same values for less work.
    */
   readonly padded: number;
+  /**
+   * Filled cells that are empty once trimmed or a null token (`NA`...): when none is, the stored
+   * value may read the cell without looking for them, the same values for less work.
+   */
+  readonly tokens: number;
   /** In the order of the column's `tests`. */
   readonly passed: readonly number[];
   /**
@@ -138,7 +143,7 @@ export async function countTests(
       ? branchedDistinctSql(columns, from.sql)
       : unpivotedDistinctSql(columns, from.sql);
   const trimmed = `SELECT col, n, nested, trim(raw) AS t, CASE WHEN raw <> trim(raw) THEN n ELSE 0 END AS padded FROM (${distinct})`;
-  const cells = `SELECT col, n, nested, padded, ${cellSql('t', dialect, false)} AS v FROM (${trimmed})`;
+  const cells = `SELECT col, n, nested, padded, t, ${cellSql('t', dialect, false)} AS v FROM (${trimmed})`;
   const masks = `list_extract([${masksOf(columns, all).join(', ')}], col + 1)`;
   const shaped = `SELECT *, ${masks} AS mask, v IS NOT NULL AND ${numberShape('v')} AS number_shaped FROM (${cells})`;
   const aggregates = [
@@ -146,6 +151,7 @@ export async function countTests(
     'sum(nested)',
     codesCountSql('v', 'n', 'number_shaped'),
     'sum(padded)',
+    'sum(CASE WHEN v IS NULL AND t IS NOT NULL THEN n ELSE 0 END)',
     ...perTest,
     ...outside,
   ];
@@ -154,7 +160,7 @@ export async function countTests(
   );
   const byColumn = new Map(reader.getRows().map((row) => [Number(row[0]), row.slice(1).map(Number)]));
   return columns.map((column, i) => {
-    const [filled = 0, nested = 0, codes = 0, padded = 0, ...rest] = byColumn.get(i) ?? [];
+    const [filled = 0, nested = 0, codes = 0, padded = 0, tokens = 0, ...rest] = byColumn.get(i) ?? [];
     const passed = rest.slice(0, used.length);
     const beyond = rest.slice(used.length);
     const withCheaper = used.filter((test) => test.cheaper);
@@ -163,6 +169,7 @@ export async function countTests(
       nested,
       codes,
       padded,
+      tokens,
       passed: column.tests.map((test) => passed[used.indexOf(test)] ?? 0),
       outside: column.tests.map((test) => (test.cheaper ? (beyond[withCheaper.indexOf(test)] ?? 0) : 0)),
     };

@@ -1,7 +1,9 @@
 // The typing pass's counts: grouping a table's cells in a branch per column counts exactly what the
-// one grouping over the unpivoted cells counts (type-counts.ts, BRANCHED_COLUMNS).
+// one grouping over the unpivoted cells counts (type-counts.ts, BRANCHED_COLUMNS); a column with no
+// null token in the whole table is read without looking for them.
 import { expect } from 'chai';
 import { useUtcDuckDB } from '../helpers/utc-duckdb.js';
+import { inferTextColumns } from '../../src/ingest/text-inference.js';
 import { countTests, type CountedColumn } from '../../src/ingest/type-counts.js';
 import { DEFAULT_DIALECT, textTests } from '../../src/ingest/text-tests.js';
 
@@ -31,5 +33,27 @@ describe('ingest: counting the cells that pass each type test', () => {
     const [ints, codes, , times, doc] = branched;
     expect([ints!.filled, ints!.padded, codes!.codes, doc!.nested]).to.deep.equal([5000, 715, 3636, 2500]);
     expect(times!.outside.some((n) => n > 0)).to.equal(true);
+    // `NA` where i % 11 = 0 but not i % 5 = 0 (those are NULL, no cell): 455 - 91.
+    expect([ints!.tokens, codes!.tokens]).to.deep.equal([0, 364]);
+  });
+
+  it('reads a column without looking for null tokens only when no cell of the whole table is one', async () => {
+    // Row 45678 is usually outside the 20,000-row sample: the table's own pass must see its `NA`.
+    await duck.connection.run(`CREATE OR REPLACE TABLE src AS SELECT i, CAST(i AS VARCHAR) AS plain,
+        CASE WHEN i = 45678 THEN 'NA' ELSE CAST(i AS VARCHAR) END AS tokened FROM range(50000) r(i)`);
+    const [plain, tokened] = await inferTextColumns(duck.connection, 'src', [
+      { text: 'plain' },
+      { text: 'tokened' },
+    ]);
+    expect([plain!.type, tokened!.type]).to.deep.equal(['int', 'int']);
+    expect(plain!.sql).to.not.include('list_contains');
+    expect(tokened!.sql).to.include('list_contains');
+    const reader = await duck.connection.runAndReadAll(
+      `SELECT ${plain!.sql}, ${tokened!.sql} FROM src WHERE i IN (7, 45678) ORDER BY i`,
+    );
+    expect(reader.getRowsJson()).to.deep.equal([
+      ['7', '7'],
+      ['45678', null],
+    ]);
   });
 });
