@@ -173,6 +173,12 @@ describe('duckportal attach: a dataset served from a two-shard ClickHouse cluste
       (id) =>
         `${v2}/${id}/records?select=weather,date&refine=weather:rain&exclude=weather:sun&order_by=date&limit=3`,
     ],
+    [
+      // ClickHouse has no common type of Float64 and UInt64 (length()): was a 500 (code 386).
+      'ifnull() of a float and an integer',
+      (id) =>
+        `${v2}/${id}/records?select=ifnull(wind, length(weather)) as w, ifnull(length(weather), 1) as l, ifnull(length(weather), temp_max) as m&order_by=date&limit=3`,
+    ],
     ['a v1 search', (id) => `${v1}${id}&rows=3&sort=date&refine.weather=rain`],
     ['a JSON export', (id) => `${v2}/${id}/exports/json?order_by=date&limit=20`],
   ];

@@ -2,7 +2,7 @@
 import { searchFields, textOf } from '../../functions/predicate.js';
 import { fieldsOf } from '../../functions/search.js';
 import { isMultivalued } from '../../../catalog/schema.js';
-import type { FunctionSpelling } from '../dialect.js';
+import type { CompiledArg, FunctionSpelling } from '../dialect.js';
 import { LISTS } from './lists.js';
 import { quoteIdentifier, quoteString } from '../../../sql/clickhouse-quoting.js';
 
@@ -19,10 +19,23 @@ const startsWith: FunctionSpelling = (args, ctx) => {
   return `(${tests.join(' OR ')})`;
 };
 
+/**
+ * ifnull(): ClickHouse 18.16 finds no common type of an integer and a float, nor of Int64 and
+ * UInt64 (`length()`), and fails the query (code 386): numbers of two types meet as Float64 (as
+ * DuckDB's coalesce of BIGINT and DOUBLE gives a DOUBLE), integers as Int64.
+ */
+const ifNull: FunctionSpelling = ([expr, alternative]) => {
+  const types = [expr!.type, alternative!.type];
+  const numbers = types.every((t) => t === 'int' || t === 'double');
+  const as = !numbers ? null : types.includes('double') ? 'toFloat64' : 'toInt64';
+  const sql = (a: CompiledArg): string => (as ? `${as}(${a.sql})` : a.sql);
+  return `coalesce(${sql(expr!)}, ${sql(alternative!)})`;
+};
+
 export const TEXT: ReadonlyMap<string, FunctionSpelling> = new Map<string, FunctionSpelling>([
   ['length', ([text]) => `lengthUTF8(${text!.sql})`],
   ['lower', ([text]) => `lowerUTF8(${text!.sql})`],
   ['upper', ([text]) => `upperUTF8(${text!.sql})`],
-  ['ifnull', ([expr, alternative]) => `coalesce(${expr!.sql}, ${alternative!.sql})`],
+  ['ifnull', ifNull],
   ['startswith', startsWith],
 ]);
