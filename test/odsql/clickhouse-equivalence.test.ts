@@ -78,6 +78,13 @@ function corpus(): Case[] {
     { select: 'count(*)', groupBy: 'tags', where: ["tags = 'red'"] },
     // A double negation (was a 500: 18.16 forwarded -(-n) to the shards as --n, a comment).
     { select: '--n as m, -(-x) is null as z', orderBy: 'm' },
+    // A negation compared (was a 500: 18.16 forwarded a <> (NOT b) to the shards as a != NOT b).
+    { select: "n, x is null <> not (name = 'a') as c", orderBy: "x is null <> not (name = 'a'), n" },
+    {
+      select: 'n',
+      where: ["(x > 1) = geometry(p, geom'POLYGON((2 48, 3 48, 3 49, 2 49, 2 48))', DISJOINT)"],
+      orderBy: 'n',
+    },
   ];
   const zonedCases = zoned.map((params) => ({
     title: `extra: ${JSON.stringify(params)}`,

@@ -133,7 +133,8 @@ function relationSql(
   if (relation === 'within' && !isAreal(geometry))
     throw new QueryLangError('within() needs a POLYGON or MULTIPOLYGON geometry');
   const meets = intersectsSql(point, geometry);
-  return relation === 'disjoint' ? `NOT ${meets}` : meets;
+  // `= 0`, not NOT, which 18.16 forwards to the shards unparenthesized (values.ts, not).
+  return relation === 'disjoint' ? `((${meets}) = 0)` : meets;
 }
 
 const spatial =

@@ -31,7 +31,8 @@ export const VALUES: Values = Object.freeze({
   negate: (sql: string) => `(${sql} * -1)`,
   toDouble: (sql: string) => `toFloat64(${sql})`,
   toText: (sql: string) => `toString(${sql})`,
-  not: (sql: string) => `(NOT coalesce(${sql}, 0))`,
+  // Not NOT: 18.16 forwards `a <> (NOT b)` to the shards as `a != NOT b`, a syntax error there.
+  not: (sql: string) => `(coalesce(${sql}, 0) = 0)`,
   isTrue: (sql: string) => `(coalesce(${sql}, 0) = 1)`,
   isFalse: (sql: string) => `(coalesce(${sql}, 1) = 0)`,
   // DuckDB's contains(lower(text), lower(pattern)), over UTF-8 characters.
