@@ -125,12 +125,10 @@ function result(
   // No cell to trim in the whole table: trim() would return every cell as it is; no empty cell or
   // null token: the token list would never match.
   const { whole, counts } = choice.verdict;
-  const cell = cellSql(
-    candidate.text,
-    dialect,
-    !(whole && counts.padded === 0),
-    !(whole && counts.tokens === 0),
-  );
+  const cell = cellSql(candidate.text, dialect, {
+    trim: !(whole && counts.padded === 0),
+    tokens: !(whole && counts.tokens === 0),
+  });
   const convert = conversionOf(choice.verdict, winner);
   if (!choice.tolerant) return { type: winner.type, sql: convert(cell) };
   const fits = winner.test(cell);

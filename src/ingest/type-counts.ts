@@ -143,7 +143,7 @@ export async function countTests(
       ? branchedDistinctSql(columns, from.sql)
       : unpivotedDistinctSql(columns, from.sql);
   const trimmed = `SELECT col, n, nested, trim(raw) AS t, CASE WHEN raw <> trim(raw) THEN n ELSE 0 END AS padded FROM (${distinct})`;
-  const cells = `SELECT col, n, nested, padded, t, ${cellSql('t', dialect, false)} AS v FROM (${trimmed})`;
+  const cells = `SELECT col, n, nested, padded, t, ${cellSql('t', dialect, { trim: false })} AS v FROM (${trimmed})`;
   const masks = `list_extract([${masksOf(columns, all).join(', ')}], col + 1)`;
   const shaped = `SELECT *, ${masks} AS mask, v IS NOT NULL AND ${numberShape('v')} AS number_shaped FROM (${cells})`;
   const aggregates = [
