@@ -1,7 +1,7 @@
 // What the rest of the server knows of a query engine, whatever runs the SQL: JSON rows of one
 // SELECT, a result streamed chunk by chunk or written whole in a format of the engine's own, the
-// views it serves, and the errors a client may be told of. DuckDB's engine is in duckdb/.
-// Knows nothing of HTTP or ODSQL.
+// views it serves, and the errors a client may be told of. DuckDB's engine is in duckdb/. Knows
+// nothing of HTTP or ODSQL.
 import type { Readable } from 'node:stream';
 import type { TableColumn } from '../catalog/schema.js';
 
@@ -163,10 +163,7 @@ export interface EncodedColumn {
   readonly kind: 'text' | 'int' | 'double' | 'bool' | 'date' | 'instant' | 'text-list' | 'point';
 }
 
-/**
- * Encodes rows streamed as CSV (EncodedColumn) as Parquet with `compression`, streamed as it is
- * written; settles at the first byte. `signal` stops it.
- */
+/** Encodes rows streamed as CSV (EncodedColumn) as Parquet, streamed as written; settles at the first byte. */
 export type ParquetEncoder = (
   rows: Readable,
   columns: readonly EncodedColumn[],
@@ -235,6 +232,8 @@ export interface Engine {
   readonly queueLength: number;
   /** Admits a request's work before any of it, or throws EngineSaturated (with when to retry). */
   admit(): void;
+  /** Bytes of the engine's memory its copies of datasets asked often hold (none for ClickHouse). */
+  readonly hotBytes?: number;
   /** Bytes of the process's memory outside the engine's limit reserved now (reserveMemory). */
   readonly reservedMemoryBytes: number;
   /**
@@ -274,10 +273,12 @@ export interface Engine {
   ): Promise<Readable>;
   /**
    * Defines (or redefines) a view over a Parquet file; a dataset's view adds its records' ordinals.
-   * A 'pinned' or 'counts' file never changes under its path (a dataset version's pinned file): the
-   * engine may serve a copy held in memory, and answer equality counts over 'counts' without a statement.
+   * A 'dataset', 'pinned' or 'counts' file never changes under its path (a version's pin): the engine
+   * may serve a copy held in memory, and answer equality counts over 'counts' without a statement.
    */
   defineView(name: string, parquetPath: string, kind?: ViewKind): Promise<void>;
+  /** A request asked for a 'dataset' view (one asked often may be copied into memory). */
+  used?(name: string): void;
   /**
    * (Re)creates a table from JSON lines (one object keyed by column name a line), of these columns;
    * with `change`, replaces rows of it in one transaction instead: each row of `rows` takes the

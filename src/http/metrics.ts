@@ -81,6 +81,13 @@ export class Metrics {
       engines,
       (engine) => engine.reservedMemoryBytes,
     );
+    engineGauge(
+      this.registry,
+      'duckportal_hot_datasets_bytes',
+      "Bytes of an engine's memory held by its copies of datasets asked often",
+      engines,
+      (engine) => engine.hotBytes ?? 0,
+    );
     refreshFailures(this.registry, portals);
     new Gauge({
       name: 'duckportal_datasets',

@@ -56,6 +56,7 @@ export class OpenDatasets {
   /** Opens `dataset` (of `portal`) unless open, for one user; the release lets it be closed again. */
   async acquire(portal: Portal, dataset: Dataset): Promise<() => void> {
     if (dataset.file.engine) return () => undefined;
+    this.engine.used?.(dataset.view);
     const stamp = portal.load?.lines.get(dataset.id)?.stamp ?? '';
     let entry = this.open.get(dataset.view);
     if (!entry || entry.stamp !== stamp) entry = await this.openOnce(dataset, stamp);

@@ -28,41 +28,13 @@ import { PreparedStatements } from './prepared.js';
 import { CountLookups } from './count-lookup.js';
 import { DEFAULT_SMALL_TABLES_BYTES, limitBytes, SmallTables, SMALL_TABLES_SHARE } from './small-tables.js';
 import { dropServed, serveParquet, type Held } from './views.js';
+import { HOT_DATABASE, HotDatasets, hotBudget } from './hot-datasets.js';
 import { EngineLoad } from '../waiting-line.js';
 import { inTransaction, jsonRowsSql, jsonTableSql, withJsonLines } from './storage-types.js';
 import { chunksOf, readJsonRows } from './values.js';
+import type { EngineOptions } from './engine-options.js';
 
-export interface EngineOptions {
-  /** Directories DuckDB may read; everything else is refused once locked. */
-  readonly allowedDirectories: readonly string[];
-  /** Spill folder; wiped at start because spill files survive a crash. */
-  readonly tempDirectory: string;
-  readonly threads?: number;
-  readonly memoryLimit?: string;
-  readonly connections?: number;
-  /** Longest a JSON query (not an export) may run before it is interrupted; default 30 s. */
-  readonly queryDeadlineMs?: number;
-  /**
-   * The longest a caller should wait for a connection, in ms (default 2 s): the waiting line holds
-   * as many as the pool serves in that time at the measured service time, and refuses one more at
-   * once (src/engine/admission.ts).
-   */
-  readonly targetWaitMs?: number;
-  /** Most callers that may wait for a connection (admitted or not), one more is refused. Default 1024. */
-  readonly maxWaiting?: number;
-  /**
-   * Most exports running at once, each on a connection of its own outside the pool (a slow reader
-   * holds it, and a COPY blocked on its pipe holds a libuv thread); one more is refused. Default 32.
-   */
-  readonly exportConnections?: number;
-  /** total_count answers kept by their SQL (src/engine/count-cache.ts); 0 keeps none. Default 4,096. */
-  readonly countEntries?: number;
-  /**
-   * Bytes of holistic aggregations' states (outside memory_limit) that all queries and exports
-   * together may hold (src/engine/memory-budget.ts); default what one query may hold.
-   */
-  readonly memoryBudgetBytes?: number;
-}
+export type { EngineOptions } from './engine-options.js';
 
 /** A result read whole: column names, DuckDB type names and rows of DuckDB values. */
 export interface QueryResult {
@@ -80,6 +52,8 @@ export class DuckDBEngine extends EngineLoad<DuckDBConnection> implements Engine
   private readonly prepared: PreparedStatements;
   /** Small Parquet files served from memory (small-tables.ts), tables of value counts as lookups too. */
   private readonly held: Held;
+  /** Datasets asked often, copied into memory under a budget (hot-datasets.ts). */
+  readonly hot: HotDatasets;
 
   private constructor(
     private readonly instance: DuckDBInstance,
@@ -97,6 +71,8 @@ export class DuckDBEngine extends EngineLoad<DuckDBConnection> implements Engine
     const limit = limitBytes(options.memoryLimit);
     const small = new SmallTables(limit === null ? DEFAULT_SMALL_TABLES_BYTES : limit / SMALL_TABLES_SHARE);
     this.held = { small, lookups: new CountLookups() };
+    const host = { connect: () => instance.connect(), storageChanged: () => this.prepared.forget() };
+    this.hot = new HotDatasets(options.hotBytes ?? hotBudget(options.memoryLimit), host);
     this.deadlineMs = options.queryDeadlineMs ?? 30_000;
     this.tempDirectory = options.tempDirectory;
   }
@@ -119,6 +95,7 @@ export class DuckDBEngine extends EngineLoad<DuckDBConnection> implements Engine
     // for every query, a large share of a short query's time (bench/README.md, Measurements behind
     // the code).
     await first.run('SET GLOBAL parquet_metadata_cache = true');
+    await first.run(`ATTACH ':memory:' AS ${HOT_DATABASE} (COMPRESS)`);
     await lockDown(first, [...options.allowedDirectories, options.tempDirectory]);
     const pool = [first];
     const connections = options.connections ?? DEFAULT_CONNECTIONS;
@@ -226,7 +203,27 @@ export class DuckDBEngine extends EngineLoad<DuckDBConnection> implements Engine
 
   /** Defines (or redefines) a view over a Parquet file; a dataset's view adds its records' ordinals. */
   async defineView(name: string, parquetPath: string, kind: ViewKind = 'plain'): Promise<void> {
-    await this.withConnection((connection) => serveParquet(connection, this.held, name, parquetPath, kind));
+    await this.served(name, async (connection) => {
+      await serveParquet(connection, this.held, name, parquetPath, kind);
+      return kind === 'dataset' ? parquetPath : null;
+    });
+  }
+
+  /** Bytes of DuckDB's memory the copies of datasets asked often hold. */
+  get hotBytes(): number {
+    return this.hot.bytes;
+  }
+
+  /** A request asked for dataset view `name`: asked often, it is copied into memory (hot-datasets.ts). */
+  used(name: string): void {
+    this.hot.used(name);
+  }
+
+  /** Redefines or drops view `name` by `work` (its pinned file, if a candidate copy), after any copy's swap. */
+  private async served(name: string, work: (connection: DuckDBConnection) => Promise<string | null>) {
+    await this.hot.exclusive(() =>
+      this.withConnection(async (connection) => this.hot.redefined(connection, name, await work(connection))),
+    );
     this.viewsChanged();
   }
 
@@ -264,8 +261,10 @@ export class DuckDBEngine extends EngineLoad<DuckDBConnection> implements Engine
 
   /** Drops a view if it exists. */
   async dropView(name: string): Promise<void> {
-    await this.withConnection((connection) => dropServed(connection, this.held, name));
-    this.viewsChanged();
+    await this.served(name, async (connection) => {
+      await dropServed(connection, this.held, name);
+      return null;
+    });
   }
 
   close(): void {
