@@ -17,6 +17,8 @@ import {
   hotBudget,
 } from '../../src/engine/duckdb/hot-datasets.js';
 import { parquetViewSql } from '../../src/engine/duckdb/views.js';
+import { buildFixturePortal } from '../helpers/fixture-portal.js';
+import { startTestServer } from '../helpers/server.js';
 
 /** Writes `rows` rows of several types, sorted as ingest sorts (key, then date), as a Parquet file. */
 async function parquet(file: string, rows: number, add = 0): Promise<string> {
@@ -182,6 +184,26 @@ describe('DuckDB: datasets asked often copied into memory', function () {
     } finally {
       setup.closeSync();
       instance.closeSync();
+    }
+  });
+
+  it('copies a dataset asked HOT_USES times over HTTP, and answers its page the same', async () => {
+    const portal = await buildFixturePortal();
+    const server = await startTestServer(portal, { cacheBytes: 0 });
+    try {
+      const page = '/api/explore/v2.1/catalog/datasets/towns/records?order_by=name&limit=3';
+      const first = await (await server.get(page)).text();
+      for (let i = 1; i < HOT_USES; i++) await (await server.get(page)).text();
+      const engine = server.portal.engines()[0] as DuckDBEngine;
+      await engine.hot.settled();
+      expect(engine.hot.lastFailure).to.equal(null);
+      expect(engine.hotBytes).to.be.greaterThan(0);
+      const metrics = await (await server.get('/metrics')).text();
+      expect(metrics).to.match(/^duckportal_hot_datasets_bytes\{engine="duckdb",server="local"\} [1-9]/m);
+      expect(await (await server.get(page)).text()).to.equal(first);
+    } finally {
+      await server.close();
+      await rm(portal, { recursive: true, force: true });
     }
   });
 

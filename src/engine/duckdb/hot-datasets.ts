@@ -193,7 +193,7 @@ export class HotDatasets {
  * Copies the rows of view `name` into `table`, in slices of its ordinals, each compressed before
  * the next; throws when the copy does not hold every row (ordinals not 1 to n).
  */
-async function copyRows(connection: DuckDBConnection, name: string, table: string): Promise<void> {
+export async function copyRows(connection: DuckDBConnection, name: string, table: string): Promise<void> {
   const view = quoteIdentifier(name);
   const ordinal = quoteIdentifier(ORDINAL_COLUMN);
   const total = Number(await firstValue(connection, `SELECT count(*) FROM ${view}`));
