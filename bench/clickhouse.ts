@@ -245,8 +245,8 @@ export function clickHouseText(result: ClickHouseResult, known: (ratio: Measured
     `ClickHouse ${result.version} (Debian's clickhouse-server, started by the bench, ${result.table.replace(/\s+/g, ' ')}: the key ingest sorted duckportal's flights on),`,
     'and duckportal, both asked over HTTP by the same client, in turns; the answers were checked equal first. Ratio: duckportal / ClickHouse.',
     "In DuckDB: the statements duckportal's server runs for the request (a page's count and rows; an export's COPY, to /dev/null),",
-    "run one after the other on a DuckDB set up as the server's (threads, memory limit, kept Parquet footers, its view of the file",
-    `or of its copy in memory), timed after the server's copy of the flights in memory (a dataset asked often), ${result.hotBytes > 0 ? `${(result.hotBytes / 2 ** 20).toFixed(1)} MiB` : 'not made: read from the file'};`,
+    "run one after the other on a DuckDB set up as the server's (threads, memory limit, kept Parquet footers, its view of the file,",
+    `or of its copy in memory: ${result.hotBytes > 0 ? `the server's copy of the flights, ${(result.hotBytes / 2 ** 20).toFixed(1)} MiB, was made before the timing` : 'the server made no copy of the flights, read from the file'}),`,
     "timed in turns with the request over HTTP: the median of their ratio, times the request's median above.",
     '',
     markdownTable(
