@@ -1,8 +1,9 @@
 // A dataset view asked HOT_USES times is copied into DuckDB's memory and redefined over the copy
 // (src/engine/duckdb/hot-datasets.ts): its answers stay the same to the byte (rows, their order,
 // ordinals, types), fewer uses or a budget too small copy nothing, a view redefined or dropped
-// drops its copy (and a copy finished after its view was redefined is never swapped in), and a
-// copy left idle makes room for a dataset asked now.
+// drops its copy (and a copy finished after its view was redefined is never swapped in), a copy
+// that failed or came out too large is not made again at every use, and a copy left idle makes
+// room for a dataset asked now.
 import { expect } from 'chai';
 import { mkdtemp, rm, stat } from 'node:fs/promises';
 import os from 'node:os';
@@ -133,6 +134,65 @@ describe('DuckDB: datasets asked often copied into memory', function () {
       expect(tables).to.deep.equal([]);
     } finally {
       engine.close();
+    }
+  });
+
+  it('reads from its file a dataset whose copy failed, and never copies that version again', async () => {
+    // A field named file_row_number hides Parquet's row numbers: the view's ordinals are that
+    // field's, far beyond the slices of 1 to n the copy takes, so the copy lacks rows.
+    const odd = path.join(dir, 'odd.parquet');
+    const instance = await DuckDBInstance.create(':memory:');
+    const connection = await instance.connect();
+    await connection.run(
+      `COPY (SELECT range AS n, range * 1000000 AS file_row_number FROM range(1000)) TO '${odd}' (FORMAT parquet)`,
+    );
+    connection.closeSync();
+    instance.closeSync();
+    const engine = await open();
+    try {
+      await engine.defineView('t', odd, 'dataset');
+      await use(engine, 't', HOT_USES);
+      expect(engine.hot.lastFailure).to.match(/copied \d+ of 1000 rows/);
+      expect([engine.hot.holds('t'), engine.hot.attempts]).to.deep.equal([false, 1]);
+      await use(engine, 't', HOT_USES * 2);
+      expect(engine.hot.attempts).to.equal(1);
+      expect(await engine.queryJson('SELECT count(*) AS c FROM t')).to.deep.equal([{ c: 1000 }]);
+      const tables = await engine.queryJson(
+        `SELECT * FROM duckdb_tables() WHERE database_name = '${HOT_DATABASE}'`,
+      );
+      expect(tables).to.deep.equal([]);
+    } finally {
+      engine.close();
+    }
+  });
+
+  it('copies again a dataset found larger than the budget only when its measured size fits', async () => {
+    const instance = await DuckDBInstance.create(':memory:');
+    const setup = await instance.connect();
+    await setup.run(`ATTACH ':memory:' AS ${HOT_DATABASE} (COMPRESS)`);
+    const host = { connect: () => instance.connect(), storageChanged: () => undefined };
+    try {
+      const measure = new HotDatasets(1e9, host);
+      await setup.run(parquetViewSql('m', rows, 'dataset'));
+      await measure.exclusive(() => measure.redefined(setup, 'm', rows));
+      for (let i = 0; i < HOT_USES; i++) measure.used('m');
+      await measure.settled();
+      const copied = measure.bytes;
+      await measure.exclusive(() => measure.redefined(setup, 'm', null));
+      // A budget its file fits (the estimate before a copy) and its copy does not.
+      const { size } = await stat(rows);
+      expect(copied, "a small file's copy takes more than the file (its blocks)").to.be.greaterThan(size);
+      const hot = new HotDatasets(copied - 1, host);
+      await setup.run(parquetViewSql('t', rows, 'dataset'));
+      await hot.exclusive(() => hot.redefined(setup, 't', rows));
+      for (let i = 0; i < HOT_USES * 3; i++) {
+        hot.used('t');
+        await hot.settled();
+      }
+      expect([hot.holds('t'), hot.attempts, hot.bytes]).to.deep.equal([false, 1, 0]);
+    } finally {
+      setup.closeSync();
+      instance.closeSync();
     }
   });
 

@@ -268,6 +268,7 @@ export class DuckDBEngine extends EngineLoad<DuckDBConnection> implements Engine
   }
 
   close(): void {
+    this.hot.stop();
     for (const connection of this.line.takeIdle()) connection.closeSync();
     this.instance.closeSync();
   }

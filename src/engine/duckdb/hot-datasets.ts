@@ -46,6 +46,10 @@ interface Candidate {
   lastUse: number;
   /** The copy's table in HOT_DATABASE and the bytes it took, once held. */
   held: { readonly table: string; readonly bytes: number } | null;
+  /** The bytes of a copy made and dropped for not fitting (the file's size is the estimate until then). */
+  measured: number | null;
+  /** A copy failed: this version is read from its file, and never copied again. */
+  failed: boolean;
 }
 
 /**
@@ -62,8 +66,12 @@ export class HotDatasets {
   /** Swaps of a view, in order: a copy never replaces a view defined or dropped after it began. */
   private chain: Promise<unknown> = Promise.resolve();
   private loading: Promise<void> | null = null;
+  /** The connection copying now, interrupted by `stop`. */
+  private copying: DuckDBConnection | null = null;
+  private stopped = false;
   private serial = 0;
-  /** Copies made since the start, and the last copy that failed (the dataset is then read from its file). */
+  /** Copies begun and made since the start, and the last that failed (the dataset is then read from its file). */
+  attempts = 0;
   copies = 0;
   lastFailure: string | null = null;
 
@@ -104,7 +112,15 @@ export class HotDatasets {
   async redefined(connection: DuckDBConnection, name: string, path: string | null): Promise<void> {
     const before = this.candidates.get(name);
     this.candidates.delete(name);
-    if (path !== null) this.candidates.set(name, { path, uses: 0, lastUse: this.now(), held: null });
+    if (path !== null)
+      this.candidates.set(name, {
+        path,
+        uses: 0,
+        lastUse: this.now(),
+        held: null,
+        measured: null,
+        failed: false,
+      });
     if (before?.held) await dropCopy(connection, before.held.table);
   }
 
@@ -113,18 +129,29 @@ export class HotDatasets {
     const candidate = this.candidates.get(name);
     if (!candidate) return;
     candidate.lastUse = this.now();
-    if (candidate.held || ++candidate.uses % HOT_USES !== 0 || this.loading) return;
+    if (candidate.held || candidate.failed || ++candidate.uses % HOT_USES !== 0) return;
+    if (this.loading || this.stopped) return;
     this.loading = this.copy(name, candidate)
-      .catch((error: unknown) => void (this.lastFailure = `${name}: ${String(error)}`))
+      .catch((error: unknown) => {
+        candidate.failed = true;
+        this.lastFailure = `${name}: ${String(error)}`;
+      })
       .finally(() => (this.loading = null));
+  }
+
+  /** The engine closes: a copy running is interrupted, and none begins. */
+  stop(): void {
+    this.stopped = true;
+    this.copying?.interrupt();
   }
 
   /** Copies `name`'s rows into memory when they fit, and swaps its view over the copy. */
   private async copy(name: string, candidate: Candidate): Promise<void> {
-    const fileBytes = (await stat(candidate.path)).size;
-    if (!(await this.room(fileBytes))) return;
+    if (!(await this.room(candidate.measured ?? (await stat(candidate.path)).size))) return;
     const table = `${HOT_DATABASE}.${quoteIdentifier(`${name}#${++this.serial}`)}`;
     const connection = await this.host.connect();
+    this.copying = connection;
+    this.attempts++;
     try {
       let swapped = false;
       try {
@@ -132,12 +159,14 @@ export class HotDatasets {
         // The database's memory less the other copies' (a copy dropped meanwhile left both).
         const bytes = Math.max(0, (await databaseBytes(connection)) - this.bytes);
         const fits = this.bytes + bytes <= this.budgetBytes;
+        if (!fits) candidate.measured = bytes;
         swapped = fits && (await this.exclusive(() => this.swap(connection, name, candidate, table, bytes)));
       } finally {
         if (!swapped) await dropCopy(connection, table);
       }
       if (swapped) this.copies++;
     } finally {
+      this.copying = null;
       connection.closeSync();
     }
   }
