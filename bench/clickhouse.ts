@@ -67,7 +67,7 @@ function ensureClickHouse(): void {
 const agent = new http.Agent({ keepAlive: false });
 
 /** The body of a GET as sent (a CSV's byte order mark included: fetch's Response.text() drops it). */
-function get(url: string): Promise<string> {
+export function get(url: string): Promise<string> {
   return new Promise((resolve, reject) => {
     http
       .get(url, { agent }, (response) => {
@@ -131,8 +131,6 @@ export interface ClickHouseResult {
   readonly version: string;
   readonly table: string;
   readonly times: readonly ClickHouseTime[];
-  /** Bytes of the server's copy of the flights in memory when the timing began (0: read from the file). */
-  readonly hotBytes: number;
   /** The filtered sorted page on each server at each client count. */
   readonly pages: readonly {
     readonly clients: number;
@@ -163,7 +161,6 @@ export async function benchClickHouse(
         `${c.name}: duckportal and ClickHouse differ:\n${ours.slice(0, 500)}\n---\n${other.slice(0, 500)}`,
       );
   }
-  const hotBytes = await hotCopy(served.base);
   const pairs = await medianTurnsInRounds(
     CLICKHOUSE_CASES.map((c) => [portal(c), theirs(c)] as const),
     runs,
@@ -171,7 +168,7 @@ export async function benchClickHouse(
   // The statements alone, as a share of the request over HTTP timed in turns with it (a busy
   // moment of the machine weighs on both), then scaled to the request's median above.
   // Each statement prepared once, as the server keeps them (src/engine/duckdb/prepared.ts).
-  const duckdb = await servedDuckDB(threads);
+  const duckdb = await servedDuckDB(threads, false);
   const shares = await medianTurnsInRounds(
     CLICKHOUSE_CASES.map((c) => {
       const prepared = c.duckdb(duckdb.source).map((sql) => duckdb.connection.prepare(sql));
@@ -205,21 +202,7 @@ export async function benchClickHouse(
       ),
     });
   }
-  return { version: clickhouse.version, table: clickhouse.table, times, hotBytes, pages };
-}
-
-/**
- * Waits (at most 30 s) for the server's copy of the flights in memory, which the answers' checks
- * started (a dataset asked 8 times: src/engine/duckdb/hot-datasets.ts): its bytes, or 0.
- */
-async function hotCopy(base: string): Promise<number> {
-  for (let waited = 0; waited < 30_000; waited += 250) {
-    const line = (await get(`${base}/metrics`)).match(/^duckportal_hot_datasets_bytes\{[^}]*\} (\S+)$/m);
-    const bytes = Number(line?.[1] ?? 0);
-    if (bytes > 0) return bytes;
-    await new Promise((resolve) => setTimeout(resolve, 250));
-  }
-  return 0;
+  return { version: clickhouse.version, table: clickhouse.table, times, pages };
 }
 
 /** Starts ClickHouse in `dir`, runs `work` with it, and stops it whatever happened. */
@@ -245,8 +228,8 @@ export function clickHouseText(result: ClickHouseResult, known: (ratio: Measured
     `ClickHouse ${result.version} (Debian's clickhouse-server, started by the bench, ${result.table.replace(/\s+/g, ' ')}: the key ingest sorted duckportal's flights on),`,
     'and duckportal, both asked over HTTP by the same client, in turns; the answers were checked equal first. Ratio: duckportal / ClickHouse.',
     "In DuckDB: the statements duckportal's server runs for the request (a page's count and rows; an export's COPY, to /dev/null),",
-    "run one after the other on a DuckDB set up as the server's (threads, memory limit, kept Parquet footers, its view of the file,",
-    `or of its copy in memory: ${result.hotBytes > 0 ? `the server's copy of the flights, ${(result.hotBytes / 2 ** 20).toFixed(1)} MiB, was made before the timing` : 'the server made no copy of the flights, read from the file'}),`,
+    "run one after the other on a DuckDB set up as the server's (threads, memory limit, kept Parquet footers, its view of the file),",
+    'cold: the server copies no dataset in memory here (`--hot-memory 0`; with its copies, the table after the throughput);',
     "timed in turns with the request over HTTP: the median of their ratio, times the request's median above.",
     '',
     markdownTable(

@@ -3,6 +3,7 @@
 import { AGGREGATIONS } from './aggregations.js';
 import { attachedText } from './clickhouse-attached.js';
 import { clickHouseText } from './clickhouse.js';
+import { hotText } from './clickhouse-hot.js';
 import type { Comparison } from './compare.js';
 import { downloadsText } from './downloads-report.js';
 import { catalogText } from './catalog-report.js';
@@ -199,6 +200,8 @@ function serverSections(results: SectionResults, { host, loadSeconds }: RunFacts
           '## ClickHouse, the everyday questions over HTTP',
           '',
           clickHouseText(clickhouse.peer, ratioCell(2)),
+          '',
+          ...hotText(clickhouse.hot, ratioCell(2)),
           '',
           '## The same flights served from ClickHouse (attached) and from Parquet',
           '',

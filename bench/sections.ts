@@ -10,6 +10,7 @@ import {
 } from './aggregations.js';
 import { benchAttached, withAttachedFlights, type AttachedResult } from './clickhouse-attached.js';
 import { benchClickHouse, withClickHouse, type ClickHouseResult } from './clickhouse.js';
+import { benchHot, type HotResult } from './clickhouse-hot.js';
 import { benchDownloads, type DownloadsResult } from './downloads.js';
 import { benchCatalog, type CatalogResult } from './catalog.js';
 import { MEMORY_CASES } from './export-cases.js';
@@ -28,7 +29,7 @@ import { benchMonitoring, type MonitoringResult } from './monitoring.js';
  * The benches' server keeps no answer (no response cache, no shared export file): each request is
  * a miss, and they time the work of answering.
  */
-export const NO_CACHE = ['--cache-size', '0', '--no-shared-exports'];
+export const NO_CACHE = ['--cache-size', '0', '--no-shared-exports', '--hot-memory', '0'];
 
 /** Sections that time plain DuckDB (or load the peers from it) beside the server. */
 const DUCKDB_SECTIONS = ['aggregations', 'facets', 'exports', 'peers', 'clickhouse'] as const;
@@ -67,7 +68,7 @@ export interface SectionResults {
   readonly ingest: IngestResult[] | null;
   /** Per peer of the run's `peers`, its time of each aggregation. */
   readonly peerTimes: (PeerTime | null)[][];
-  readonly clickhouse: { peer: ClickHouseResult; attached: AttachedResult } | null;
+  readonly clickhouse: { peer: ClickHouseResult; hot: HotResult; attached: AttachedResult } | null;
 }
 
 /** Measures each section asked for, in the report's order. */
@@ -149,11 +150,12 @@ async function allExports(run: BenchRun, duckdb: DuckDBConnection): Promise<Expo
 function clickHouseBoth(
   run: BenchRun,
   duckdb: DuckDBConnection,
-): Promise<{ peer: ClickHouseResult; attached: AttachedResult }> {
+): Promise<{ peer: ClickHouseResult; hot: HotResult; attached: AttachedResult }> {
   const { flags, served } = run;
   const dir = path.join(run.peersDir, 'clickhouse');
   return withClickHouse(duckdb, dir, flags.threads, async (server) => ({
     peer: await benchClickHouse(served, server, flags.threads, flags.runs, flags.loadSeconds),
+    hot: await benchHot(run.portalDir, flags.port + 7, server, flags),
     attached: await withAttachedFlights(server, dir, flags.port + 3, flags.threads, NO_CACHE, (attached) =>
       benchAttached(served, attached, flags.runs),
     ),

@@ -7,6 +7,7 @@ import {
   attachedEngines,
   engineOf,
   enginesOf,
+  engineSettings,
   openLocalEngine,
   prepareLocalEngine,
   type AttachedEngines,
@@ -38,19 +39,15 @@ import bytes from 'bytes';
 import { Metrics, PortalMetrics } from './http/metrics.js';
 import { operationsApp } from './api/operations.js';
 import { createLogger, type Logger } from './log.js';
-import { DEFAULT_CACHE_SIZE, DEFAULT_MAX_AGE, DEFAULT_MEMORY_LIMIT } from './server/defaults.js';
+import { DEFAULT_CACHE_SIZE, DEFAULT_MAX_AGE } from './server/defaults.js';
 
-export interface ServerOptions extends SharedExportOptions, PublishingOptions {
+export interface ServerOptions extends SharedExportOptions, PublishingOptions, Partial<EngineSettings> {
   /** The portal folders to serve; with several, each request goes to the one its Host names. */
   readonly portalDirs: readonly string[];
-  readonly threads?: number;
-  readonly memoryLimit?: string;
   /** Seconds anonymous answers may be reused by caches (Cache-Control max-age). */
   readonly maxAge?: number;
   /** Bytes of JSON answers kept by the response cache (all portals together); 0 keeps none. */
   readonly cacheBytes?: number;
-  /** The longest a query should wait for a place of its engine, in ms (src/engine/admission.ts). */
-  readonly targetWaitMs?: number;
   /** The log (a JSON logger on stdout unless given). */ readonly log?: Logger;
   /** Serve /livez, /readyz and /metrics on a listener of their own (`operations`), not the API's. */
   readonly separateOperations?: boolean;
@@ -269,15 +266,6 @@ function guardLimits(
   return { settings: JSON.stringify(quotas), ...(store ? store.counters(secret, quotas, local) : local) };
 }
 
-/** What the engines are opened with. */
-function engineSettings(options: ServerOptions): EngineSettings {
-  return {
-    ...(options.threads ? { threads: options.threads } : {}),
-    memoryLimit: options.memoryLimit ?? DEFAULT_MEMORY_LIMIT,
-    ...(options.cacheBytes !== undefined ? { cacheBytes: options.cacheBytes } : {}),
-    ...(options.targetWaitMs ? { targetWaitMs: options.targetWaitMs } : {}),
-  };
-}
 
 /**
  * The HTTP server of the portals, with limits against slow or oversized clients: the request line

@@ -23,6 +23,7 @@ export async function main(flags: ServeFlags): Promise<void> {
     memoryLimit: flags.memoryLimit,
     maxAge: flags.maxAge,
     cacheBytes: flags.cacheSize,
+    ...(flags.hotMemory !== undefined ? { hotBytes: flags.hotMemory } : {}),
     targetWaitMs: flags.queueWait,
     monitoringDays: flags.monitoringDays,
     maxOpenDatasets: flags.maxOpenDatasets,

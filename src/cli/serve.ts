@@ -61,6 +61,11 @@ export const SERVE_FLAGS = {
     size,
     DEFAULT_CACHE_SIZE,
   ),
+  hotMemory: optionalValue(
+    'SIZE',
+    "DuckDB's memory for in-memory copies of the datasets asked most (a dataset's 8th request copies it if it fits; one idle 60 s makes room): default a quarter of --memory-limit, 0 for none (every query reads the Parquet file)",
+    size,
+  ),
   queueWait: value(
     'MS',
     'longest a query should wait for a DuckDB connection (or for room in the memory budget of --memory-limit): the waiting line holds what the pool serves in that time, the rest get 503',

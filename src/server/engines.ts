@@ -8,6 +8,7 @@ import { ATTACHED_KINDS, ENGINE_KIND_NAMES, LOCAL_KIND } from '../engine/kinds.j
 import { whereProblem } from '../odsql/index.js';
 import type { Logger } from '../log.js';
 import type { ProcessFolder } from './process-folder.js';
+import { DEFAULT_MEMORY_LIMIT } from './defaults.js';
 import { monitoringDirectory } from './sources.js';
 
 /** What a portal's datasets are loaded with: row filters that compile, engine kinds registered. */
@@ -21,6 +22,20 @@ export interface EngineSettings {
   readonly cacheBytes?: number;
   /** The longest a query should wait for a place of its engine, in ms. */
   readonly targetWaitMs?: number;
+  /** Bytes of DuckDB's memory for copies of datasets asked often (`--hot-memory`); 0 copies none. */
+  readonly hotBytes?: number;
+}
+
+/** The engine settings of the server's options: DuckDB's memory limit the default one unless given. */
+export function engineSettings(options: Partial<EngineSettings>): EngineSettings {
+  const { threads, memoryLimit, cacheBytes, targetWaitMs, hotBytes } = options;
+  return {
+    ...(threads ? { threads } : {}),
+    memoryLimit: memoryLimit ?? DEFAULT_MEMORY_LIMIT,
+    ...(cacheBytes !== undefined ? { cacheBytes } : {}),
+    ...(targetWaitMs ? { targetWaitMs } : {}),
+    ...(hotBytes !== undefined ? { hotBytes } : {}),
+  };
 }
 
 /** The local engine, its encoder of the Parquet exports of attached engines, its writer of the server's files. */
@@ -62,6 +77,7 @@ export function openLocalEngine(
     tempDirectory: folders[0]!.spillDirectory,
     ...(settings.threads ? { threads: settings.threads } : {}),
     memoryLimit: settings.memoryLimit,
+    ...(settings.hotBytes !== undefined ? { hotBytes: settings.hotBytes } : {}),
     ...lineOptions(settings),
   });
 }

@@ -267,6 +267,21 @@ describe('DuckDB: datasets asked often copied into memory', function () {
     }
   });
 
+  it('copies nothing with --hot-memory 0: every answer read from the file', async () => {
+    const portal = await buildFixturePortal();
+    const server = await startTestServer(portal, { cacheBytes: 0, hotBytes: 0 });
+    try {
+      const page = '/api/explore/v2.1/catalog/datasets/towns/records?order_by=name&limit=3';
+      for (let i = 0; i < HOT_USES * 2; i++) expect((await server.get(page)).status).to.equal(200);
+      const engine = server.portal.engines()[0] as DuckDBEngine;
+      await engine.hot.settled();
+      expect([engine.hot.attempts, engine.hotBytes]).to.deep.equal([0, 0]);
+    } finally {
+      await server.close();
+      await rm(portal, { recursive: true, force: true });
+    }
+  });
+
   it('takes a quarter of the memory limit', () => {
     expect(hotBudget('384MB')).to.equal(96_000_000);
     expect(hotBudget('1GiB')).to.equal(256 * 1024 * 1024);

@@ -35,6 +35,7 @@ export async function startTestServer(
     | 'monitoringBatch'
     | 'maxOpenDatasets'
     | 'sharedExports'
+    | 'hotBytes'
     | 'maxUploadBytes'
     | 'allowPrivateUrls'
   > = {},
