@@ -92,6 +92,16 @@ const WIDTH_SAMPLE_ROWS = 8_192;
  */
 const STORED_COMPRESSION = 'lz4';
 
+/**
+ * Parquet's V2 data pages: integers and timestamps DELTA_BINARY_PACKED, so a page of sorted dates
+ * is a third of its plain size. The bench's 3M flights: 74.9 MB instead of 91.3, written in
+ * 613-702 ms of CPU instead of 721-834; the 10-row page of SFO by date, which decompresses its row
+ * group's whole pages, 2.8-3.0 ms in DuckDB instead of 4.1-4.2, the page of LAX by date 25 instead
+ * of 37-39 ms; groupings, percentiles, counts and the CSV COPY within 6% either way (DuckDB alone,
+ * 2 threads, medians of 15 in turns). Only the server reads data.parquet: exports write their own.
+ */
+const STORED_PARQUET_VERSION = 'V2';
+
 /** Rows per row group of geo rows `width` bytes wide in JSON: DuckDB's default, fewer when wide. */
 export function geoRowGroupRows(width: number | null): number {
   if (width === null || !(width > 0)) return DEFAULT_ROW_GROUP_ROWS;
@@ -132,7 +142,7 @@ export async function writeStoredData(
   const geo = data.columns.some((c) => isGeo(c.type));
   const rows = geo ? geoRowGroupRows(await jsonWidth(connection, select, rowCount)) : DEFAULT_ROW_GROUP_ROWS;
   await connection.run(
-    `COPY (SELECT ${select} FROM ${PLAN_RELATION}${orderBy(sortBy)}) TO ${quoteString(target)} (FORMAT parquet, COMPRESSION ${STORED_COMPRESSION}, ROW_GROUP_SIZE ${rows})`,
+    `COPY (SELECT ${select} FROM ${PLAN_RELATION}${orderBy(sortBy)}) TO ${quoteString(target)} (FORMAT parquet, COMPRESSION ${STORED_COMPRESSION}, ROW_GROUP_SIZE ${rows}, PARQUET_VERSION ${STORED_PARQUET_VERSION})`,
   );
 }
 
