@@ -71,6 +71,18 @@ describe('ingest: clustered storage (--sort-by)', () => {
     expect(codecs).to.deep.equal([{ compression: 'LZ4_RAW' }]);
   });
 
+  it("writes Parquet's V2 pages: distinct integers delta-encoded, a few values in a dictionary", async () => {
+    const encodings = await query(
+      `SELECT DISTINCT path_in_schema AS field, encodings FROM parquet_metadata(${quoteString(dataPath(portal, 'readings'))})
+       WHERE path_in_schema IN ('taken', 'value') ORDER BY 1`,
+    );
+    // taken: 1,000 distinct days; value: the row number (the V1 pages' PLAIN).
+    expect(encodings).to.deep.equal([
+      { field: 'taken', encodings: 'RLE_DICTIONARY' },
+      { field: 'value', encodings: 'DELTA_BINARY_PACKED' },
+    ]);
+  });
+
   it('lets DuckDB skip the row groups a filter on the key excludes: it never reads them', async () => {
     // A copy whose last row group's `value` pages are overwritten with garbage: a scan that reads
     // them fails, a filter on a city of the first row group answers from the first group alone.
