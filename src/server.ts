@@ -266,7 +266,6 @@ function guardLimits(
   return { settings: JSON.stringify(quotas), ...(store ? store.counters(secret, quotas, local) : local) };
 }
 
-
 /**
  * The HTTP server of the portals, with limits against slow or oversized clients: the request line
  * and headers within 64 KiB (the app refuses URLs past 32 KiB with a JSON 414 first, and past 64 KiB
