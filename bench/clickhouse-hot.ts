@@ -8,7 +8,7 @@
 import { markdownTable, medianTurnsInRounds, servePortal, type MeasuredRatio } from './harness.js';
 import { closedLoopOn, type LoadResult } from './load.js';
 import { CLICKHOUSE_CASES, PAGE_CASE } from './clickhouse-cases.js';
-import { get, type ClickHouse } from './clickhouse.js';
+import { get, loopsTable, type ClickHouse } from './clickhouse.js';
 
 /** The cases timed here: the two whose answers read few rows. */
 const HOT_CASES = CLICKHOUSE_CASES.filter((c) => c.name.startsWith('filtered count') || c === PAGE_CASE);
@@ -129,15 +129,9 @@ export function hotText(result: HotResult, known: (ratio: MeasuredRatio) => stri
     '',
     'The same page in closed loops, caches on both sides:',
     '',
-    markdownTable(
-      ['clients', 'duckportal, copy 200s/s', 'p50 / p99 (ms)', 'ClickHouse, cache 200s/s', 'p50 / p99 (ms)'],
-      result.pages.map((p) => [
-        String(p.clients),
-        p.portal.okPerSecond.toFixed(0),
-        `${ms(p.portal.p50)} / ${ms(p.portal.p99)}`,
-        p.cached.okPerSecond.toFixed(0),
-        `${ms(p.cached.p50)} / ${ms(p.cached.p99)}`,
-      ]),
+    loopsTable(
+      ['duckportal, copy', 'ClickHouse, cache'],
+      result.pages.map((p) => [p.clients, p.portal, p.cached]),
     ),
   ];
 }

@@ -254,15 +254,22 @@ export function clickHouseText(result: ClickHouseResult, known: (ratio: Measured
     '',
     `The filtered sorted page (${PAGE_CASE.path}) in closed loops:`,
     '',
-    markdownTable(
-      ['clients', 'duckportal 200s/s', 'p50 / p99 (ms)', 'ClickHouse 200s/s', 'p50 / p99 (ms)'],
-      result.pages.map((p) => [
-        String(p.clients),
-        p.portal.okPerSecond.toFixed(0),
-        `${ms(p.portal.p50)} / ${ms(p.portal.p99)}`,
-        p.clickhouse.okPerSecond.toFixed(0),
-        `${ms(p.clickhouse.p50)} / ${ms(p.clickhouse.p99)}`,
-      ]),
+    loopsTable(
+      ['duckportal', 'ClickHouse'],
+      result.pages.map((p) => [p.clients, p.portal, p.clickhouse]),
     ),
   ].join('\n');
+}
+
+/** Closed loops of two servers (`names`) at each client count: answers/s, p50 and p99. */
+export function loopsTable(
+  names: readonly [string, string],
+  rows: readonly (readonly [number, LoadResult, LoadResult])[],
+): string {
+  const ms = (n: number): string => n.toFixed(n < 10 ? 1 : 0);
+  const cells = (r: LoadResult) => [r.okPerSecond.toFixed(0), `${ms(r.p50)} / ${ms(r.p99)}`];
+  return markdownTable(
+    ['clients', ...names.flatMap((name) => [`${name} 200s/s`, 'p50 / p99 (ms)'])],
+    rows.map(([clients, a, b]) => [String(clients), ...cells(a), ...cells(b)]),
+  );
 }
