@@ -63,6 +63,8 @@ export interface HotHost {
 
 export class HotDatasets {
   private readonly candidates = new Map<string, Candidate>();
+  /** The candidates whose copy is held: a few, where the candidates are every dataset of the portals. */
+  private readonly holding = new Map<string, Candidate>();
   /** Swaps of a view, in order: a copy never replaces a view defined or dropped after it began. */
   private chain: Promise<unknown> = Promise.resolve();
   private loading: Promise<void> | null = null;
@@ -91,7 +93,7 @@ export class HotDatasets {
   /** Bytes of DuckDB's memory the copies hold. */
   get bytes(): number {
     let bytes = 0;
-    for (const candidate of this.candidates.values()) bytes += candidate.held?.bytes ?? 0;
+    for (const candidate of this.holding.values()) bytes += candidate.held?.bytes ?? 0;
     return bytes;
   }
 
@@ -112,6 +114,7 @@ export class HotDatasets {
   async redefined(connection: DuckDBConnection, name: string, path: string | null): Promise<void> {
     const before = this.candidates.get(name);
     this.candidates.delete(name);
+    this.holding.delete(name);
     if (path !== null)
       this.candidates.set(name, {
         path,
@@ -182,6 +185,7 @@ export class HotDatasets {
     if (this.candidates.get(name) !== candidate) return false;
     await connection.run(`CREATE OR REPLACE VIEW ${quoteIdentifier(name)} AS SELECT * FROM ${table}`);
     candidate.held = { table, bytes };
+    this.holding.set(name, candidate);
     this.host.storageChanged();
     return true;
   }
@@ -192,8 +196,8 @@ export class HotDatasets {
    */
   private async room(bytes: number): Promise<boolean> {
     if (bytes > this.budgetBytes) return false;
-    const idle = [...this.candidates]
-      .filter(([, candidate]) => candidate.held && this.now() - candidate.lastUse >= HOT_IDLE_MS)
+    const idle = [...this.holding]
+      .filter(([, candidate]) => this.now() - candidate.lastUse >= HOT_IDLE_MS)
       .sort(([, a], [, b]) => a.lastUse - b.lastUse);
     for (const [name, candidate] of idle) {
       if (this.bytes + bytes <= this.budgetBytes) break;
@@ -210,6 +214,7 @@ export class HotDatasets {
     try {
       await connection.run(parquetViewSql(name, candidate.path, 'dataset'));
       candidate.held = null;
+      this.holding.delete(name);
       this.host.storageChanged();
       await dropCopy(connection, held.table);
     } finally {
