@@ -67,6 +67,15 @@ describe('DuckDB: datasets asked often copied into memory', function () {
     });
   }
 
+  /** A DuckDB of its own with the copies' database, for a HotDatasets without an engine: its setup connection and host. */
+  async function hostOfOwn() {
+    const instance = await DuckDBInstance.create(':memory:');
+    const setup = await instance.connect();
+    await setup.run(`ATTACH ':memory:' AS ${HOT_DATABASE} (COMPRESS)`);
+    const host = { connect: () => instance.connect(), storageChanged: () => undefined };
+    return { instance, setup, host };
+  }
+
   /** The tables of the copies' database: none once every copy is dropped. */
   const copyTables = (engine: DuckDBEngine) =>
     engine.queryJson(`SELECT table_name FROM duckdb_tables() WHERE database_name = '${HOT_DATABASE}'`);
@@ -165,10 +174,7 @@ describe('DuckDB: datasets asked often copied into memory', function () {
   });
 
   it('copies again a dataset found larger than the budget only when its measured size fits', async () => {
-    const instance = await DuckDBInstance.create(':memory:');
-    const setup = await instance.connect();
-    await setup.run(`ATTACH ':memory:' AS ${HOT_DATABASE} (COMPRESS)`);
-    const host = { connect: () => instance.connect(), storageChanged: () => undefined };
+    const { instance, setup, host } = await hostOfOwn();
     try {
       const measure = new HotDatasets(1e9, host);
       await setup.run(parquetViewSql('m', rows, 'dataset'));
@@ -210,11 +216,8 @@ describe('DuckDB: datasets asked often copied into memory', function () {
   });
 
   it('drops a copy idle for HOT_IDLE_MS to make room for a dataset asked now', async () => {
-    const instance = await DuckDBInstance.create(':memory:');
-    const setup = await instance.connect();
-    await setup.run(`ATTACH ':memory:' AS ${HOT_DATABASE} (COMPRESS)`);
+    const { instance, setup, host } = await hostOfOwn();
     let now = 0;
-    const host = { connect: () => instance.connect(), storageChanged: () => undefined };
     // Room for one copy of `rows` (its file's size), not two.
     const { size } = await stat(rows);
     const hot = new HotDatasets(size * 1.5, host, () => now);
