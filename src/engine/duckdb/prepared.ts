@@ -49,17 +49,19 @@ export class PreparedStatements {
 
   /**
    * Runs `sql` with `params` bound on `connection` (held by the caller) from its kept statement,
-   * prepared and kept on first use; with `perConnection` 0, as a plain query.
+   * prepared and kept on first use when keepable; with `perConnection` 0, as a plain query.
    */
   async run(
     connection: DuckDBConnection,
     sql: string,
     params: readonly DuckDBValue[],
   ): Promise<DuckDBMaterializedResult> {
-    if (this.perConnection === 0 || !keepable(sql)) return connection.run(sql, bound(params));
+    if (this.perConnection === 0) return connection.run(sql, bound(params));
     const statements = this.statementsOf(connection);
     let statement = statements.get(sql);
     if (statement === undefined) {
+      // Tested once a statement is not kept, so a kept one's run reads no SQL text.
+      if (!keepable(sql)) return connection.run(sql, bound(params));
       // A statement that fails to prepare (a DuckDB error) is not kept and throws as a query would.
       statement = await connection.prepare(sql);
       statements.set(sql, statement);
